@@ -1,0 +1,282 @@
+//! Tokens for a checked [`Plan`]: `impl ToolArg` (schema, checks, JSON form), `impl Tool` for
+//! structs, and the schemars hook. Generated code is small: it calls runtime functions
+//! through absolute `::toolgate::` paths, inside `const _: () = { ... };`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use super::attrs::{NumberLiteral, RawConstraints};
+use super::serde_attrs::DefaultValue;
+use super::{Body, FieldDefault, FieldPlan, Plan, VariantPlan};
+
+pub(crate) fn emit(plan: &Plan) -> TokenStream {
+    let ident = &plan.ident;
+    let items = match &plan.body {
+        Body::Struct { .. } => emit_struct(plan),
+        Body::Enum { variants } => emit_enum(plan, variants),
+    };
+    quote! {
+        const _: () = {
+            #items
+
+            ::toolgate::__impl_json_schema!(#ident);
+        };
+    }
+}
+
+fn with_description(description: &Option<String>) -> TokenStream {
+    match description {
+        Some(text) => quote!(.with_description(#text)),
+        None => quote!(),
+    }
+}
+
+fn number(literal: &NumberLiteral) -> TokenStream {
+    match literal.integer {
+        Some(integer) => {
+            let magnitude = Literal::i128_suffixed(integer.unsigned_abs() as i128);
+            if integer < 0 {
+                quote!(-#magnitude)
+            } else {
+                quote!(#magnitude)
+            }
+        }
+        None => {
+            let magnitude = Literal::f64_suffixed(literal.value.abs());
+            if literal.value < 0.0 {
+                quote!(-#magnitude)
+            } else {
+                quote!(#magnitude)
+            }
+        }
+    }
+}
+
+/// The chained setters for `constraints`, applied to a schema expression.
+fn constraint_calls(constraints: &RawConstraints) -> TokenStream {
+    let mut calls = TokenStream::new();
+    let ranges = [
+        (&constraints.range, quote!(minimum), quote!(maximum)),
+        (
+            &constraints.exclusive_range,
+            quote!(exclusive_minimum),
+            quote!(exclusive_maximum),
+        ),
+    ];
+    for (range, low, high) in ranges {
+        if let Some(range) = range {
+            if let Some(min) = &range.min {
+                let min = number(min);
+                calls.extend(quote!(.#low(#min)));
+            }
+            if let Some(max) = &range.max {
+                let max = number(max);
+                calls.extend(quote!(.#high(#max)));
+            }
+        }
+    }
+    if let Some(divisor) = &constraints.multiple_of {
+        let divisor = number(divisor);
+        calls.extend(quote!(.multiple_of(#divisor)));
+    }
+    if let Some(length) = &constraints.length {
+        if let Some(min) = &length.min {
+            let min = **min;
+            calls.extend(quote!(.min_length(#min)));
+        }
+        if let Some(max) = &length.max {
+            let max = **max;
+            calls.extend(quote!(.max_length(#max)));
+        }
+    }
+    if let Some(pattern) = &constraints.pattern {
+        calls.extend(quote!(.pattern(#pattern)));
+    }
+    if let Some(format) = &constraints.format {
+        let variant = toolgate_core::format::Format::from_name(&format.value())
+            .map(|format| format_ident!("{}", format!("{format:?}")));
+        if let Some(variant) = variant {
+            calls.extend(quote!(.format(::toolgate::model::Format::#variant)));
+        }
+    }
+    if constraints.unique.is_present() {
+        calls.extend(quote!(.unique_items()));
+    }
+    if let Some(items) = &constraints.items {
+        let inner = constraint_calls(items);
+        calls.extend(quote!(.items(|items| items #inner)));
+    }
+    calls
+}
+
+/// A JSON value as an expression.
+fn json(value: &Value) -> TokenStream {
+    let value_type = quote!(::toolgate::__private::serde_json::Value);
+    match value {
+        Value::Null => quote!(#value_type::Null),
+        Value::Bool(flag) => quote!(#value_type::Bool(#flag)),
+        Value::Number(n) => {
+            let literal = if let Some(integer) = n.as_i64() {
+                Literal::i64_suffixed(integer)
+            } else if let Some(integer) = n.as_u64() {
+                Literal::u64_suffixed(integer)
+            } else {
+                Literal::f64_suffixed(n.as_f64().unwrap_or_default())
+            };
+            quote!(#value_type::from(#literal))
+        }
+        Value::String(text) => quote!(#value_type::from(#text)),
+        Value::Array(items) => {
+            let items = items.iter().map(json);
+            quote!(#value_type::Array(::std::vec![#(#items),*]))
+        }
+        Value::Object(_) => quote!(#value_type::Null),
+    }
+}
+
+fn field_schema(field: &FieldPlan) -> TokenStream {
+    let described = &field.described;
+    let wire_name = &field.wire_name;
+    let mut schema = quote!(<#described as ::toolgate::ToolArg>::describe(definitions));
+    schema.extend(constraint_calls(&field.constraints));
+    schema.extend(with_description(&field.description));
+    for example in &field.examples {
+        let example = json(example);
+        schema.extend(quote!(.with_example(#example)));
+    }
+    let constructor = if field.required {
+        quote!(required)
+    } else {
+        quote!(optional)
+    };
+    let mut built = quote!(::toolgate::model::Field::#constructor(#wire_name, #schema));
+    if field.rust_name != field.wire_name {
+        let rust_name = &field.rust_name;
+        built.extend(quote!(.rust_name(#rust_name)));
+    }
+    for alias in &field.aliases {
+        built.extend(quote!(.alias(#alias)));
+    }
+    match &field.default {
+        Some(FieldDefault::Own(DefaultValue::Trait)) => {
+            let ty = &field.described;
+            built.extend(quote!(.default_of(&<#ty as ::core::default::Default>::default())));
+        }
+        Some(FieldDefault::Own(DefaultValue::Function(path))) => {
+            built.extend(quote!(.default_of(&#path())))
+        }
+        Some(FieldDefault::Container) => {
+            let ident = &field.ident;
+            built.extend(quote!(.default_of(&container_default.#ident)));
+        }
+        None => {}
+    }
+    built
+}
+
+fn emit_struct(plan: &Plan) -> TokenStream {
+    let Body::Struct {
+        tool_name,
+        fields,
+        deny_unknown_fields,
+        container_default,
+    } = &plan.body
+    else {
+        unreachable!("emit_struct is called for structs")
+    };
+    let ident = &plan.ident;
+    let type_name = &plan.type_name;
+    let field_schemas = fields.iter().map(field_schema);
+    let default_binding = match container_default {
+        Some(DefaultValue::Trait) => {
+            quote!(let container_default = <Self as ::core::default::Default>::default();)
+        }
+        Some(DefaultValue::Function(path)) => quote!(let container_default: Self = #path();),
+        None => quote!(),
+    };
+    let deny = deny_unknown_fields.then(|| quote!(.deny_unknown_fields()));
+    let description = with_description(&plan.description);
+    let checks = fields.iter().enumerate().map(|(index, field)| {
+        let field_ident = &field.ident;
+        quote!(checker.field(fields, #index, &self.#field_ident);)
+    });
+    let members = fields.iter().map(|field| {
+        let field_ident = &field.ident;
+        let wire_name = &field.wire_name;
+        quote!(.field(#wire_name, &self.#field_ident))
+    });
+    let tool_description = match &plan.description {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::toolgate::ToolArg for #ident {
+            fn describe(definitions: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
+                definitions.named::<Self>(#type_name, |definitions| {
+                    #default_binding
+                    ::toolgate::model::Schema::object(::std::vec![#(#field_schemas),*])
+                        #deny
+                        #description
+                })
+            }
+
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+                let fields = checker.fields(schema);
+                #(#checks)*
+            }
+
+            fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
+                ::toolgate::ObjectWriter::new()
+                    #(#members)*
+                    .finish()
+            }
+        }
+
+        #[automatically_derived]
+        impl ::toolgate::Tool for #ident {
+            fn model() -> &'static ::toolgate::model::ToolModel {
+                static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
+                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
+            }
+        }
+    }
+}
+
+fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
+    let ident = &plan.ident;
+    let values = variants.iter().filter(|v| !v.skip).map(|variant| {
+        let wire_name = &variant.wire_name;
+        let aliases = &variant.aliases;
+        quote!(::toolgate::model::EnumValue::new(#wire_name) #(.alias(#aliases))*)
+    });
+    let arms = variants.iter().map(|variant| {
+        let variant_ident = &variant.ident;
+        let wire_name = &variant.wire_name;
+        quote!(Self::#variant_ident => #wire_name,)
+    });
+    let description = with_description(&plan.description);
+    // An enum with no variants has no values: `match *self {}` proves it to the compiler.
+    let to_json = if variants.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(::toolgate::__private::serde_json::Value::from(match self { #(#arms)* }))
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::toolgate::ToolArg for #ident {
+            fn describe(_: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
+                ::toolgate::model::Schema::enumeration(::std::vec![#(#values),*]) #description
+            }
+
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+                checker.check_any(&::toolgate::ToolArg::to_json_value(self), schema);
+            }
+
+            fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
+                #to_json
+            }
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! [`ToolArg`]: a Rust type that can appear in tool arguments, with its schema, its checks
+//! and its JSON form; and [`Tool`]: a type that is the arguments of a tool.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+use serde_json::Value;
+
+use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::{Checker, Report};
+
+/// A type that can appear in tool arguments: it knows its schema, checks a value of itself
+/// against a schema, and gives its JSON form (for `got` in issues, `uniqueItems` and
+/// defaults).
+///
+/// Implemented for `bool`, every integer and float type, `String`, `Option<T>`, `Vec<T>`,
+/// `Box<T>`, `HashMap<String, T>`, `BTreeMap<String, T>` and `serde_json::Value`;
+/// `#[derive(Tool)]` implements it for structs and unit enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument",
+    label = "`{Self}` does not implement `toolgate::ToolArg`",
+    note = "derive `toolgate::Tool` on it, or use a type toolgate knows: bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value"
+)]
+pub trait ToolArg {
+    /// The schema of values of this type. Named types register themselves in `definitions`
+    /// when they contain themselves (see [`Definitions::named`]).
+    fn describe(definitions: &mut Definitions) -> Schema
+    where
+        Self: Sized;
+
+    /// Checks this value against `schema` (this type's schema with the constraints of the
+    /// place it is used in), reporting every issue to `checker`.
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>);
+
+    /// The value as JSON, with wire names.
+    fn to_json_value(&self) -> Value;
+
+    /// Whether the value stands for an absent field (`None`), so it is left out of its
+    /// object's JSON form.
+    fn is_absent(&self) -> bool {
+        false
+    }
+}
+
+/// The arguments of a tool: a `#[derive(Tool)]` struct.
+///
+/// Everything derives from [`Tool::model`], the one description of the tool that the schema,
+/// the checks and the retry hints share.
+///
+/// ```
+/// use toolgate_core::model::{Definitions, Field, Schema, ToolModel};
+/// use toolgate_core::{Checker, Tool, ToolArg};
+/// use std::sync::OnceLock;
+///
+/// // What `#[derive(Tool)]` writes, by hand:
+/// struct Ping { count: u8 }
+///
+/// impl ToolArg for Ping {
+///     fn describe(definitions: &mut Definitions) -> Schema {
+///         definitions.named::<Self>("Ping", |definitions| {
+///             Schema::object(vec![Field::required("count", u8::describe(definitions).maximum(5))])
+///         })
+///     }
+///     fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+///         let fields = checker.fields(schema);
+///         checker.field(fields, 0, &self.count);
+///     }
+///     fn to_json_value(&self) -> serde_json::Value {
+///         serde_json::json!({"count": self.count})
+///     }
+/// }
+///
+/// impl Tool for Ping {
+///     fn model() -> &'static ToolModel {
+///         static MODEL: OnceLock<ToolModel> = OnceLock::new();
+///         MODEL.get_or_init(|| ToolModel::of::<Self>("ping", None))
+///     }
+/// }
+///
+/// assert_eq!(Ping::name(), "ping");
+/// assert!(Ping { count: 3 }.validate().is_ok());
+/// assert_eq!(Ping { count: 7 }.validate().unwrap_err().to_string(), "count: 7 is greater than the maximum 5");
+/// ```
+pub trait Tool: ToolArg + Sized {
+    /// The tool model, built once.
+    fn model() -> &'static ToolModel;
+
+    /// The tool's name (the `#[tool(name)]`, or the type's name in snake_case).
+    fn name() -> &'static str {
+        Self::model().name()
+    }
+
+    /// What the tool does (the `#[tool(description)]`, or the doc comment).
+    fn description() -> Option<&'static str> {
+        Self::model().description()
+    }
+
+    /// The JSON Schema (draft 2020-12) of the arguments, compact.
+    fn json_schema() -> &'static str {
+        Self::model().json_schema()
+    }
+
+    /// Checks every constraint of the model on this value; `Err` holds every issue, in
+    /// field order.
+    fn validate(&self) -> Result<(), Report> {
+        let model = Self::model();
+        let mut checker = Checker::new(model);
+        self.check(model.input(), &mut checker);
+        checker.finish()
+    }
+}
+
+impl ToolModel {
+    /// The model of the arguments type `T`, named `name` (what generated code calls).
+    /// A `T` that contains itself keeps its body in the definitions too.
+    pub fn of<T: ToolArg>(name: &str, description: Option<&str>) -> ToolModel {
+        let mut definitions = Definitions::new();
+        let mut input = T::describe(&mut definitions);
+        let definitions = definitions.into_map();
+        if let Kind::Ref(key) = &input.kind {
+            if let Some(body) = definitions.get(key) {
+                input = body.clone();
+            }
+        }
+        ToolModel::new(name, description.map(str::to_owned), input, definitions)
+    }
+}
+
+impl ToolArg for bool {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::boolean()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_bool(*self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+macro_rules! integers {
+    ($($ty:ty => $bits:expr, $signed:expr;)*) => {$(
+        impl ToolArg for $ty {
+            fn describe(_: &mut Definitions) -> Schema {
+                Schema::integer_of(IntWidth { bits: $bits, signed: $signed })
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_number(Num::from(*self), schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
+            }
+        }
+    )*};
+}
+
+integers! {
+    i8 => 8, true; i16 => 16, true; i32 => 32, true; i64 => 64, true; i128 => 128, true;
+    isize => usize::BITS as u8, true;
+    u8 => 8, false; u16 => 16, false; u32 => 32, false; u64 => 64, false; u128 => 128, false;
+    usize => usize::BITS as u8, false;
+}
+
+macro_rules! floats {
+    ($($ty:ty => $width:expr;)*) => {$(
+        impl ToolArg for $ty {
+            fn describe(_: &mut Definitions) -> Schema {
+                Schema::number_of($width)
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_number(Num::from(*self), schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
+            }
+        }
+    )*};
+}
+
+floats! { f32 => FloatWidth::F32; f64 => FloatWidth::F64; }
+
+impl ToolArg for String {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::string()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_string(self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+}
+
+impl ToolArg for Value {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::any()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_any(self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+/// `Option<T>` is `T` or `null` where it is an element; as a struct field the derive makes it
+/// an optional field of `T`'s schema instead, and `None` is an absent field.
+impl<T: ToolArg> ToolArg for Option<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        T::describe(definitions).nullable()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        if let Some(value) = self {
+            value.check(schema, checker);
+        }
+    }
+
+    fn to_json_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToolArg::to_json_value)
+    }
+
+    fn is_absent(&self) -> bool {
+        self.is_none()
+    }
+}
+
+impl<T: ToolArg> ToolArg for Box<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        T::describe(definitions)
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        (**self).check(schema, checker);
+    }
+
+    fn to_json_value(&self) -> Value {
+        (**self).to_json_value()
+    }
+
+    fn is_absent(&self) -> bool {
+        (**self).is_absent()
+    }
+}
+
+impl<T: ToolArg> ToolArg for Vec<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::array(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_array(self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Array(self.iter().map(ToolArg::to_json_value).collect())
+    }
+}
+
+impl<T: ToolArg> ToolArg for BTreeMap<String, T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::map(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_map(self.iter().map(|(k, v)| (k.as_str(), v)), schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Object(
+            self.iter()
+                .map(|(k, v)| (k.clone(), v.to_json_value()))
+                .collect(),
+        )
+    }
+}
+
+/// Members are checked in key order, so issues come in the same order on every run.
+impl<T: ToolArg, S: BuildHasher> ToolArg for HashMap<String, T, S> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::map(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        let mut entries: Vec<(&str, &T)> = self.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        entries.sort_unstable_by_key(|(k, _)| *k);
+        checker.check_map(entries.into_iter(), schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Object(
+            self.iter()
+                .map(|(k, v)| (k.clone(), v.to_json_value()))
+                .collect(),
+        )
+    }
+}
+
+/// Builds the JSON form of a struct (what generated `to_json_value` calls): absent fields
+/// are left out.
+#[derive(Debug, Default)]
+pub struct ObjectWriter {
+    members: serde_json::Map<String, Value>,
+}
+
+impl ObjectWriter {
+    /// An empty object.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the field `name` unless its value is absent.
+    pub fn field<T: ToolArg + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
+        if !value.is_absent() {
+            self.members.insert(name.to_owned(), value.to_json_value());
+        }
+        self
+    }
+
+    /// The object.
+    pub fn finish(&mut self) -> Value {
+        Value::Object(std::mem::take(&mut self.members))
+    }
+}
+
+impl crate::model::Field {
+    /// Records `value` as the field's default (left out when it is absent, like `None`).
+    pub fn default_of<T: ToolArg + ?Sized>(mut self, value: &T) -> Self {
+        if !value.is_absent() {
+            self.schema.default = Some(value.to_json_value());
+        }
+        self
+    }
+}

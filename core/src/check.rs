@@ -1,0 +1,531 @@
+//! Checking values against the model: [`Checker`] walks a value with its schema, keeps the
+//! path, and collects every [`Issue`] in one pass.
+//!
+//! The scalar checks here (numbers, strings, enums, array sizes) are the one implementation
+//! of each constraint: `Tool::validate` on Rust values and the decoders use the same ones.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::model::{Field, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::{Constraint, Issue, Path, Report, ToolArg};
+
+#[derive(Clone, Debug)]
+enum Step<'m> {
+    Key(Cow<'m, str>),
+    Index(usize),
+}
+
+/// Walks a value with the schema of a [`ToolModel`] and collects its issues.
+///
+/// Generated code calls [`Checker::field`] for each field; the [`ToolArg`] impls of the
+/// standard types call the scalar checks.
+///
+/// ```
+/// use toolgate_core::model::{Field, Schema, ToolModel};
+/// use toolgate_core::{Checker, Constraint};
+///
+/// let model = ToolModel::new(
+///     "t",
+///     None,
+///     Schema::object(vec![Field::required("n", Schema::integer().maximum(9))]),
+///     Default::default(),
+/// );
+/// let mut checker = Checker::new(&model);
+/// let fields = checker.fields(model.input());
+/// checker.field(fields, 0, &12u8);
+/// let report = checker.finish().unwrap_err();
+/// assert_eq!(report.issues()[0].constraint, Constraint::Maximum);
+/// assert_eq!(report.to_string(), "n: 12 is greater than the maximum 9");
+/// ```
+#[derive(Debug)]
+pub struct Checker<'m> {
+    model: &'m ToolModel,
+    path: Vec<Step<'m>>,
+    report: Report,
+}
+
+/// `expected` of a `type` issue: the JSON type names a schema accepts.
+fn expected_type(schema: &Schema, kind: &Kind) -> String {
+    let base = match kind {
+        Kind::Enum(_) => "one of the allowed values",
+        other => other.type_name().unwrap_or("a value"),
+    };
+    if schema.nullable {
+        format!("{base} or null")
+    } else {
+        base.to_owned()
+    }
+}
+
+/// The JSON type of a value, as issue messages say it.
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Writes allowed values as a message lists them: strings bare, others as JSON.
+pub fn list_values(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(|value| match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// JSON equality as JSON Schema defines it: numbers compare by value (`1 == 1.0`).
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => Num::from_json(x) == Num::from_json(y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| json_equal(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+impl<'m> Checker<'m> {
+    /// A checker for values of `model`, keeping at most [`Report::DEFAULT_CAP`] issues.
+    pub fn new(model: &'m ToolModel) -> Self {
+        Self::with_report(model, Report::new())
+    }
+
+    /// A checker that adds to `report` (and keeps its cap).
+    pub fn with_report(model: &'m ToolModel, report: Report) -> Self {
+        Checker {
+            model,
+            path: Vec::new(),
+            report,
+        }
+    }
+
+    /// The model being checked against.
+    pub fn model(&self) -> &'m ToolModel {
+        self.model
+    }
+
+    /// The path of the value being checked.
+    pub fn path(&self) -> Path {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Key(key) => crate::path::Segment::Key(key.to_string()),
+                Step::Index(index) => crate::path::Segment::Index(*index),
+            })
+            .collect()
+    }
+
+    /// Records an issue at the current path.
+    pub fn issue(
+        &mut self,
+        constraint: Constraint,
+        message: impl Into<String>,
+        expected: Option<Value>,
+        got: Option<Value>,
+    ) {
+        let mut issue = Issue::new(self.path(), constraint, message);
+        if let Some(expected) = expected {
+            issue = issue.with_expected(expected);
+        }
+        if let Some(got) = got {
+            issue = issue.with_got(got);
+        }
+        self.report.push(issue);
+    }
+
+    /// `Ok(())`, or the report of every issue found.
+    pub fn finish(self) -> Result<(), Report> {
+        self.report.into_result()
+    }
+
+    /// The report so far.
+    pub fn into_report(self) -> Report {
+        self.report
+    }
+
+    /// The schema behind references; an issue with constraint `schema` if a reference
+    /// leads nowhere.
+    pub fn resolve(&mut self, schema: &'m Schema) -> Option<&'m Schema> {
+        let resolved = self.model.resolve(schema);
+        if resolved.is_none() {
+            self.issue(
+                Constraint::Schema,
+                "the schema refers to a definition it does not hold",
+                None,
+                None,
+            );
+        }
+        resolved
+    }
+
+    /// The fields of an object schema (empty, with a `schema` issue, for other kinds).
+    pub fn fields(&mut self, schema: &'m Schema) -> &'m [Field] {
+        match self.resolve(schema).map(|s| &s.kind) {
+            Some(Kind::Object(object)) => &object.fields,
+            Some(_) => {
+                self.issue(
+                    Constraint::Schema,
+                    "the schema of this value is not an object with fields",
+                    None,
+                    None,
+                );
+                &[]
+            }
+            None => &[],
+        }
+    }
+
+    /// Checks `value` as the field `fields[index]` (what generated code calls per field).
+    pub fn field<T: ToolArg + ?Sized>(&mut self, fields: &'m [Field], index: usize, value: &T) {
+        if let Some(field) = fields.get(index) {
+            self.path.push(Step::Key(Cow::Borrowed(&field.name)));
+            value.check(&field.schema, self);
+            self.path.pop();
+        }
+    }
+
+    /// Checks `value` as element `index` of an array.
+    pub fn item<T: ToolArg + ?Sized>(&mut self, index: usize, schema: &'m Schema, value: &T) {
+        self.path.push(Step::Index(index));
+        value.check(schema, self);
+        self.path.pop();
+    }
+
+    /// Checks `value` as the member `key` of a map.
+    pub fn entry<T: ToolArg + ?Sized>(&mut self, key: &str, schema: &'m Schema, value: &T) {
+        self.path.push(Step::Key(Cow::Owned(key.to_owned())));
+        value.check(schema, self);
+        self.path.pop();
+    }
+
+    /// A `type` issue: `value` is not what `schema` wants.
+    pub fn type_issue(&mut self, schema: &Schema, kind: &Kind, value: Value) {
+        let expected = expected_type(schema, kind);
+        let message = format!(
+            "expected {expected}, got {} {}",
+            json_type(&value),
+            crate::issue::shorten(value.clone())
+        );
+        self.issue(
+            Constraint::Type,
+            message,
+            Some(Value::String(expected)),
+            Some(value),
+        );
+    }
+
+    /// Checks `const`; `true` when there is none or it matches.
+    pub fn check_const(&mut self, schema: &Schema, value: impl FnOnce() -> Value) -> bool {
+        let Some(constant) = &schema.constant else {
+            return true;
+        };
+        let value = value();
+        if json_equal(constant, &value) {
+            return true;
+        }
+        self.issue(
+            Constraint::Const,
+            format!(
+                "expected {constant}, got {}",
+                crate::issue::shorten(value.clone())
+            ),
+            Some(constant.clone()),
+            Some(value),
+        );
+        false
+    }
+
+    /// Checks a number against an `integer` or `number` schema: type, bounds, `multipleOf`.
+    pub fn check_number(&mut self, value: Num, schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        let got = || value.to_json().map(Value::Number).unwrap_or(Value::Null);
+        if !self.check_const(resolved, got) {
+            return;
+        }
+        let (bounds, multiple_of) = match &resolved.kind {
+            Kind::Integer(integer) if value.is_integral() => (&integer.bounds, integer.multiple_of),
+            Kind::Number(number) => (&number.bounds, number.multiple_of),
+            Kind::Any => return,
+            kind => return self.type_issue(resolved, kind, got()),
+        };
+        let checks = [
+            (
+                bounds.minimum,
+                Constraint::Minimum,
+                "is less than the minimum",
+            ),
+            (
+                bounds.maximum,
+                Constraint::Maximum,
+                "is greater than the maximum",
+            ),
+            (
+                bounds.exclusive_minimum,
+                Constraint::ExclusiveMinimum,
+                "is not greater than",
+            ),
+            (
+                bounds.exclusive_maximum,
+                Constraint::ExclusiveMaximum,
+                "is not less than",
+            ),
+        ];
+        for (bound, constraint, words) in checks {
+            let Some(bound) = bound else { continue };
+            let fails = match constraint {
+                Constraint::Minimum => value < bound,
+                Constraint::Maximum => value > bound,
+                Constraint::ExclusiveMinimum => value <= bound,
+                _ => value >= bound,
+            };
+            if fails || !value.is_finite() {
+                let expected = bound.to_json().map(Value::Number);
+                self.issue(
+                    constraint,
+                    format!("{value} {words} {bound}"),
+                    expected,
+                    Some(got()),
+                );
+            }
+        }
+        if let Some(divisor) = multiple_of {
+            if !value.is_multiple_of(divisor) {
+                let expected = divisor.to_json().map(Value::Number);
+                self.issue(
+                    Constraint::MultipleOf,
+                    format!("{value} is not a multiple of {divisor}"),
+                    expected,
+                    Some(got()),
+                );
+            }
+        }
+    }
+
+    /// Checks a boolean against its schema.
+    pub fn check_bool(&mut self, value: bool, schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        if !self.check_const(resolved, || Value::Bool(value)) {
+            return;
+        }
+        match &resolved.kind {
+            Kind::Boolean | Kind::Any => {}
+            kind => self.type_issue(resolved, kind, Value::Bool(value)),
+        }
+    }
+
+    /// Checks a string against a `string` or `enum` schema.
+    pub fn check_string(&mut self, value: &str, schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        let got = || Value::String(value.to_owned());
+        if !self.check_const(resolved, got) {
+            return;
+        }
+        let string = match &resolved.kind {
+            Kind::String(string) => string,
+            Kind::Enum(enumeration) => return self.check_enum(&got(), &enumeration.value_list()),
+            Kind::Any => return,
+            kind => return self.type_issue(resolved, kind, got()),
+        };
+        let shown = crate::issue::shorten(got());
+        if string.min_length.is_some() || string.max_length.is_some() {
+            let length = value.chars().count() as u64;
+            if let Some(min) = string.min_length.filter(|&min| length < min) {
+                let message =
+                    format!("{shown} has {length} characters, fewer than the minimum {min}");
+                self.issue(
+                    Constraint::MinLength,
+                    message,
+                    Some(min.into()),
+                    Some(got()),
+                );
+            }
+            if let Some(max) = string.max_length.filter(|&max| length > max) {
+                let message =
+                    format!("{shown} has {length} characters, more than the maximum {max}");
+                self.issue(
+                    Constraint::MaxLength,
+                    message,
+                    Some(max.into()),
+                    Some(got()),
+                );
+            }
+        }
+        if let Some(pattern) = &string.pattern {
+            match pattern.is_match(value) {
+                Some(true) => {}
+                Some(false) => {
+                    let message =
+                        format!("{shown} does not match the pattern {}", pattern.as_str());
+                    self.issue(
+                        Constraint::Pattern,
+                        message,
+                        Some(pattern.as_str().into()),
+                        Some(got()),
+                    );
+                }
+                None => {
+                    let message = format!("the pattern {} does not compile", pattern.as_str());
+                    self.issue(
+                        Constraint::Schema,
+                        message,
+                        Some(pattern.as_str().into()),
+                        None,
+                    );
+                }
+            }
+        }
+        if let Some(format) = string.format {
+            if !format.matches(value) {
+                let message = format!("{shown} is not {}", format.describe());
+                self.issue(
+                    Constraint::Format,
+                    message,
+                    Some(format.as_str().into()),
+                    Some(got()),
+                );
+            }
+        }
+    }
+
+    /// Checks that `value` is one of `allowed`, naming the nearest one when close.
+    pub fn check_enum(&mut self, value: &Value, allowed: &[Value]) {
+        if allowed.iter().any(|candidate| json_equal(candidate, value)) {
+            return;
+        }
+        let mut message = format!(
+            "{} is not one of {}",
+            crate::issue::shorten(value.clone()),
+            list_values(allowed)
+        );
+        if let Some(text) = value.as_str() {
+            let names = allowed.iter().filter_map(Value::as_str);
+            if let Some(near) = crate::suggest::nearest(text, names) {
+                message.push_str(&format!(" (did you mean {near:?}?)"));
+            }
+        }
+        self.issue(
+            Constraint::Enum,
+            message,
+            Some(Value::Array(allowed.to_vec())),
+            Some(value.clone()),
+        );
+    }
+
+    /// Checks an array's elements and size against an `array` schema.
+    pub fn check_array<T: ToolArg>(&mut self, items: &[T], schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        let got = || Value::Array(items.iter().map(ToolArg::to_json_value).collect());
+        if !self.check_const(resolved, got) {
+            return;
+        }
+        let array = match &resolved.kind {
+            Kind::Array(array) => array,
+            Kind::Any => return,
+            kind => return self.type_issue(resolved, kind, got()),
+        };
+        let count = items.len() as u64;
+        if let Some(min) = array.min_items.filter(|&min| count < min) {
+            let message = format!("{count} items, fewer than the minimum {min}");
+            self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));
+        }
+        if let Some(max) = array.max_items.filter(|&max| count > max) {
+            let message = format!("{count} items, more than the maximum {max}");
+            self.issue(Constraint::MaxItems, message, Some(max.into()), Some(got()));
+        }
+        if array.unique_items {
+            self.check_unique(&items.iter().map(ToolArg::to_json_value).collect::<Vec<_>>());
+        }
+        for (index, item) in items.iter().enumerate() {
+            self.item(index, &array.items, item);
+        }
+    }
+
+    /// A `uniqueItems` issue for the first pair of equal elements.
+    pub fn check_unique(&mut self, values: &[Value]) {
+        for (second, value) in values.iter().enumerate() {
+            if let Some(first) = values[..second]
+                .iter()
+                .position(|earlier| json_equal(earlier, value))
+            {
+                let message = format!("items [{first}] and [{second}] are equal");
+                let got = Value::Array(values.to_vec());
+                self.issue(
+                    Constraint::UniqueItems,
+                    message,
+                    Some(Value::Bool(true)),
+                    Some(got),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Checks the members of a map against a `map` schema, in the order given.
+    pub fn check_map<'v, T: ToolArg + 'v>(
+        &mut self,
+        entries: impl Iterator<Item = (&'v str, &'v T)> + Clone,
+        schema: &'m Schema,
+    ) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        let got = || {
+            Value::Object(
+                entries
+                    .clone()
+                    .map(|(k, v)| (k.to_owned(), v.to_json_value()))
+                    .collect(),
+            )
+        };
+        if !self.check_const(resolved, got) {
+            return;
+        }
+        let values = match &resolved.kind {
+            Kind::Map(map) => &map.values,
+            Kind::Any => return,
+            kind => return self.type_issue(resolved, kind, got()),
+        };
+        for (key, value) in entries {
+            self.entry(key, values, value);
+        }
+    }
+
+    /// Checks any JSON value against its `const` and enum (what a `serde_json::Value`
+    /// field can be checked for: toolgate's derive puts no other constraints on it).
+    pub fn check_any(&mut self, value: &Value, schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        if !self.check_const(resolved, || value.clone()) {
+            return;
+        }
+        if let Kind::Enum(enumeration) = &resolved.kind {
+            self.check_enum(value, &enumeration.value_list());
+        }
+    }
+}

@@ -1,0 +1,677 @@
+//! String formats of JSON Schema 2020-12 (the `format` keyword).
+//!
+//! Every check is hand-written, ASCII-only and never panics. The rules follow
+//! the JSON Schema 2020-12 format definitions and the expectations of the
+//! JSON-Schema-Test-Suite; see [`Format`] for each one.
+//!
+//! ```
+//! use toolgate_core::format::Format;
+//!
+//! let f: Format = "date".parse().unwrap();
+//! assert!(f.matches("2024-02-29"));
+//! assert!(!f.matches("2023-02-29"));
+//! assert_eq!(f.describe(), "a date (YYYY-MM-DD)");
+//! ```
+
+use std::fmt;
+use std::net::Ipv6Addr;
+use std::str::FromStr;
+
+/// A string format that toolgate checks (the JSON Schema `format` keyword).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// `email`: an RFC 5321 mailbox (`local@domain`), ASCII only: a dot-atom
+    /// or quoted-string local part of at most 64 octets, and a hostname
+    /// (without a trailing dot) or a bracketed IP literal (`[127.0.0.1]`,
+    /// `[IPv6:::1]`) as the domain.
+    Email,
+    /// `uri`: an RFC 3986 absolute URI (a scheme is required), ASCII only.
+    Uri,
+    /// `date`: an RFC 3339 `full-date`, `YYYY-MM-DD`, checked against the
+    /// Gregorian calendar (leap years included).
+    Date,
+    /// `date-time`: an RFC 3339 `date-time`: a full date, `T` (or `t`) and a
+    /// full time with a required offset.
+    DateTime,
+    /// `time`: an RFC 3339 `full-time`: `HH:MM:SS[.frac]` plus a required
+    /// offset `Z`/`z`/`+HH:MM`/`-HH:MM`; second 60 only as a leap second
+    /// (23:59:60 in UTC).
+    Time,
+    /// `uuid`: an RFC 4122 UUID, `8-4-4-4-12` hex digits with hyphens.
+    Uuid,
+    /// `ipv4`: a dotted quad of decimal octets 0-255 without leading zeros.
+    Ipv4,
+    /// `ipv6`: an RFC 4291 IPv6 address in text form, without a zone id.
+    Ipv6,
+    /// `hostname`: an RFC 1123 host name.
+    Hostname,
+}
+
+/// The error of [`Format::from_str`]: the name is not a format toolgate knows.
+///
+/// ```
+/// use toolgate_core::format::{Format, UnknownFormat};
+///
+/// let err = "regex".parse::<Format>().unwrap_err();
+/// assert_eq!(err, UnknownFormat("regex".to_string()));
+/// assert_eq!(err.to_string(), "unknown string format `regex`");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown string format `{0}`")]
+pub struct UnknownFormat(pub String);
+
+impl Format {
+    /// Every format, in declaration order.
+    pub const ALL: [Format; 9] = [
+        Format::Email,
+        Format::Uri,
+        Format::Date,
+        Format::DateTime,
+        Format::Time,
+        Format::Uuid,
+        Format::Ipv4,
+        Format::Ipv6,
+        Format::Hostname,
+    ];
+
+    /// The name used by the `format` keyword, e.g. `"date-time"`.
+    ///
+    /// ```
+    /// use toolgate_core::format::Format;
+    /// assert_eq!(Format::DateTime.as_str(), "date-time");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Email => "email",
+            Format::Uri => "uri",
+            Format::Date => "date",
+            Format::DateTime => "date-time",
+            Format::Time => "time",
+            Format::Uuid => "uuid",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Hostname => "hostname",
+        }
+    }
+
+    /// The format with this exact (case-sensitive) name, if toolgate knows it.
+    ///
+    /// ```
+    /// use toolgate_core::format::Format;
+    /// assert_eq!(Format::from_name("ipv4"), Some(Format::Ipv4));
+    /// assert_eq!(Format::from_name("IPv4"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+
+    /// Whether `s` is a valid instance of this format.
+    ///
+    /// ```
+    /// use toolgate_core::format::Format;
+    /// assert!(Format::Email.matches("joe.bloggs@example.com"));
+    /// assert!(!Format::Email.matches("a..b@c.com"));
+    /// assert!(Format::Time.matches("23:59:60Z"));
+    /// assert!(!Format::Time.matches("12:00:00"));
+    /// ```
+    pub fn matches(self, s: &str) -> bool {
+        match self {
+            Format::Email => is_email(s),
+            Format::Uri => is_uri(s),
+            Format::Date => is_date(s.as_bytes()),
+            Format::DateTime => is_date_time(s.as_bytes()),
+            Format::Time => is_time(s.as_bytes()),
+            Format::Uuid => is_uuid(s.as_bytes()),
+            Format::Ipv4 => is_ipv4(s),
+            Format::Ipv6 => is_ipv6(s),
+            Format::Hostname => is_hostname(s),
+        }
+    }
+
+    /// A short description for messages, e.g. `"an email address"`.
+    ///
+    /// ```
+    /// use toolgate_core::format::Format;
+    /// assert_eq!(Format::Uuid.describe(), "a UUID");
+    /// ```
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Email => "an email address",
+            Format::Uri => "an absolute URI",
+            Format::Date => "a date (YYYY-MM-DD)",
+            Format::DateTime => "a date-time (RFC 3339, e.g. 2026-11-22T14:30:00Z)",
+            Format::Time => "a time (RFC 3339, e.g. 14:30:00Z)",
+            Format::Uuid => "a UUID",
+            Format::Ipv4 => "an IPv4 address",
+            Format::Ipv6 => "an IPv6 address",
+            Format::Hostname => "a hostname",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::from_name(s).ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
+/// The value of two ASCII digits, or `None`.
+fn two_digits(b: &[u8]) -> Option<u32> {
+    match b {
+        [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+            Some(u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+        }
+        _ => None,
+    }
+}
+
+fn is_date(b: &[u8]) -> bool {
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let (Some(y_hi), Some(y_lo), Some(month), Some(day)) = (
+        two_digits(&b[0..2]),
+        two_digits(&b[2..4]),
+        two_digits(&b[5..7]),
+        two_digits(&b[8..10]),
+    ) else {
+        return false;
+    };
+    let year = y_hi * 100 + y_lo;
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+fn is_time(b: &[u8]) -> bool {
+    if b.len() < 9 || b[2] != b':' || b[5] != b':' {
+        return false;
+    }
+    let (Some(hour), Some(minute), Some(second)) = (
+        two_digits(&b[0..2]),
+        two_digits(&b[3..5]),
+        two_digits(&b[6..8]),
+    ) else {
+        return false;
+    };
+    if hour > 23 || minute > 59 || second > 60 {
+        return false;
+    }
+    let mut rest = &b[8..];
+    if let Some(frac) = rest.strip_prefix(b".") {
+        let digits = frac.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        rest = &frac[digits..];
+    }
+    // The offset, in minutes east of UTC.
+    let offset: i64 = match rest {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let (Some(oh), Some(om)) = (two_digits(&[*h1, *h2]), two_digits(&[*m1, *m2])) else {
+                return false;
+            };
+            if oh > 23 || om > 59 {
+                return false;
+            }
+            let minutes = i64::from(oh * 60 + om);
+            if *sign == b'-' {
+                -minutes
+            } else {
+                minutes
+            }
+        }
+        _ => return false,
+    };
+    if second == 60 {
+        let utc = (i64::from(hour * 60 + minute) - offset).rem_euclid(24 * 60);
+        return utc == 23 * 60 + 59;
+    }
+    true
+}
+
+fn is_date_time(b: &[u8]) -> bool {
+    b.len() > 11 && matches!(b[10], b'T' | b't') && is_date(&b[..10]) && is_time(&b[11..])
+}
+
+fn is_uuid(b: &[u8]) -> bool {
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+fn is_ipv4(s: &str) -> bool {
+    let mut count = 0;
+    for octet in s.split('.') {
+        count += 1;
+        let ok = !octet.is_empty()
+            && octet.len() <= 3
+            && octet.bytes().all(|c| c.is_ascii_digit())
+            && (octet == "0" || !octet.starts_with('0'))
+            && octet.parse::<u16>().is_ok_and(|v| v <= 255);
+        if !ok || count > 4 {
+            return false;
+        }
+    }
+    count == 4
+}
+
+fn is_ipv6(s: &str) -> bool {
+    !s.contains('%') && !s.chars().any(char::is_whitespace) && s.parse::<Ipv6Addr>().is_ok()
+}
+
+fn is_hostname(s: &str) -> bool {
+    let name = s.strip_suffix('.').unwrap_or(s);
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            let b = label.as_bytes();
+            (1..=63).contains(&b.len())
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                && b[0] != b'-'
+                && b[b.len() - 1] != b'-'
+        })
+}
+
+/// `atext` of RFC 5322: the characters of a dot-atom besides the dots.
+fn is_atext(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&c)
+}
+
+fn is_email(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (local_len, domain) = if b.first() == Some(&b'"') {
+        // Quoted string: qtextSMTP (printable ASCII but `"` and `\`) or a
+        // quoted pair (`\` and a printable ASCII character).
+        let mut i = 1;
+        loop {
+            match b.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') if b.get(i + 1).is_some_and(|c| (32..=126).contains(c)) => i += 2,
+                Some(c) if (32..=126).contains(c) && *c != b'\\' => i += 1,
+                _ => return false,
+            }
+        }
+        if b.get(i + 1) != Some(&b'@') {
+            return false;
+        }
+        (i + 1, &s[i + 2..])
+    } else {
+        let Some((local, domain)) = s.split_once('@') else {
+            return false;
+        };
+        let dot_atom = local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext));
+        if !dot_atom {
+            return false;
+        }
+        (local.len(), domain)
+    };
+    if local_len > 64 {
+        return false;
+    }
+    if let Some(literal) = domain.strip_prefix('[') {
+        let Some(literal) = literal.strip_suffix(']') else {
+            return false;
+        };
+        // The "IPv6:" tag is case-insensitive, like every ABNF literal.
+        match literal.get(..5) {
+            Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => is_ipv6(&literal[5..]),
+            _ => is_ipv4(literal),
+        }
+    } else {
+        // A mailbox domain is a hostname without the root's trailing dot.
+        !domain.ends_with('.') && is_hostname(domain)
+    }
+}
+
+fn is_unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_sub_delim(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+/// Whether every byte is unreserved, a sub-delimiter, one of `extra`, or part
+/// of a valid percent-encoding.
+fn uri_chars_ok(b: &[u8], extra: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'%' {
+            let hex = |j: usize| b.get(j).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                return false;
+            }
+            i += 3;
+            continue;
+        }
+        if !(is_unreserved(c) || is_sub_delim(c) || extra.contains(&c)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// RFC 3986 `host`: an IP literal in brackets, or a reg-name.
+fn is_uri_host(host: &[u8]) -> bool {
+    let Some(inner) = host.strip_prefix(b"[").and_then(|h| h.strip_suffix(b"]")) else {
+        return uri_chars_ok(host, b"");
+    };
+    if let Some(future) = inner
+        .strip_prefix(b"v")
+        .or_else(|| inner.strip_prefix(b"V"))
+    {
+        // IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+        let hex = future.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        return match future[hex..].split_first() {
+            Some((b'.', tail)) if hex > 0 && !tail.is_empty() => tail
+                .iter()
+                .all(|c| is_unreserved(*c) || is_sub_delim(*c) || *c == b':'),
+            _ => false,
+        };
+    }
+    std::str::from_utf8(inner).is_ok_and(is_ipv6)
+}
+
+fn is_uri(s: &str) -> bool {
+    let b = s.as_bytes();
+    // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
+    let Some(colon) = b.iter().position(|c| *c == b':') else {
+        return false;
+    };
+    let scheme = &b[..colon];
+    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    if !scheme_ok {
+        return false;
+    }
+    let rest = &b[colon + 1..];
+    // Split off the fragment, then the query; what is left is hier-part.
+    let (rest, fragment) = match rest.iter().position(|c| *c == b'#') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &b""[..]),
+    };
+    let (hier, query) = match rest.iter().position(|c| *c == b'?') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &b""[..]),
+    };
+    if !uri_chars_ok(fragment, b":@/?") || !uri_chars_ok(query, b":@/?") {
+        return false;
+    }
+    let path = match hier.strip_prefix(b"//") {
+        Some(after) => {
+            let end = after.iter().position(|c| *c == b'/').unwrap_or(after.len());
+            let (authority, path) = after.split_at(end);
+            let (userinfo, host_port) = match authority.iter().rposition(|c| *c == b'@') {
+                Some(i) => (&authority[..i], &authority[i + 1..]),
+                None => (&b""[..], authority),
+            };
+            if !uri_chars_ok(userinfo, b":") {
+                return false;
+            }
+            // The port follows the last ':' that is not inside an IP literal.
+            let host_end = match host_port.iter().rposition(|c| *c == b':') {
+                Some(i) if !host_port[i..].contains(&b']') => i,
+                _ => host_port.len(),
+            };
+            let (host, port) = host_port.split_at(host_end);
+            let port_ok = port.iter().skip(1).all(u8::is_ascii_digit);
+            if !port_ok || !is_uri_host(host) {
+                return false;
+            }
+            path
+        }
+        None => hier,
+    };
+    uri_chars_ok(path, b":@/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(f: Format, valid: &[&str], invalid: &[&str]) {
+        for s in valid {
+            assert!(f.matches(s), "{f} should accept {s:?}");
+        }
+        for s in invalid {
+            assert!(!f.matches(s), "{f} should reject {s:?}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.as_str()), Some(f));
+            assert_eq!(f.to_string(), f.as_str());
+            assert_eq!(f.as_str().parse::<Format>(), Ok(f));
+            assert!(!f.describe().is_empty());
+        }
+        assert_eq!(Format::from_name("Date"), None);
+        assert_eq!(
+            "idn-email".parse::<Format>(),
+            Err(UnknownFormat("idn-email".into()))
+        );
+        let mut sorted = Format::ALL;
+        sorted.sort();
+        assert_eq!(sorted, Format::ALL);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn date() {
+        let valid = [
+            "1963-06-19", "2020-01-31", "2021-02-28", "2020-02-29", "2000-02-29", "2020-04-30",
+            "0000-01-01", "9999-12-31",
+        ];
+        let invalid = [
+            "", "2020-01-32", "2021-02-29", "1900-02-29", "2020-04-31", "2020-13-01", "2020-00-10",
+            "2020-01-00", "06/19/1963", "2013-350", "1998-1-20", "1998-01-1", "1963-06-1\u{09ea}",
+            "20230328", "2023-W01", "2020-01-01T00:00:00Z", " 2020-01-01",
+        ];
+        check(Format::Date, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn time() {
+        let valid = [
+            "08:30:06Z", "08:30:06z", "23:59:60Z", "01:29:60+01:30", "23:29:60+23:30",
+            "15:59:60-08:00", "00:29:60-23:30", "08:30:06.283185Z", "08:30:06+00:20",
+            "08:30:06-08:00", "00:00:00.5+23:59",
+        ];
+        let invalid = [
+            "", "12:00:00", "008:030:006Z", "8:3:6Z", "8:0030:6Z", "22:59:60Z", "23:58:60Z",
+            "23:59:60+00:30", "23:59:60-01:00", "24:00:00Z", "12:60:00Z", "12:00:61Z",
+            "08:30:06+24:00", "08:30:06+00:60", "08:30:06#01:00", "08:30:06+1:00", "08:30:06.Z",
+            "01:02:03Z+00:30", "ab:cd:efZ", "1\u{09e8}:00:00Z", "08:30:06 Z",
+            "2020-01-01T08:30:06Z",
+        ];
+        check(Format::Time, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn date_time() {
+        let valid = [
+            "1963-06-19T08:30:06.283185Z", "1963-06-19T08:30:06Z", "1937-01-01T12:00:27.87+00:20",
+            "1990-12-31T15:59:50.123-08:00", "1998-12-31T23:59:60Z",
+            "1998-12-31T15:59:60.123-08:00", "1963-06-19t08:30:06.283185z", "2026-11-22T14:30:00Z",
+        ];
+        let invalid = [
+            "", "1998-12-31T23:58:60Z", "1998-12-31T22:59:60Z", "1990-02-31T15:59:59.123-08:00",
+            "1990-12-31T15:59:59-24:00", "06/19/1963 08:30:06 PST", "2013-350T01:01:01",
+            "1963-06-19T08:30:06", "1963-06-19 08:30:06Z", "1963-06-1\u{09ea}T00:00:00Z",
+            "1963-06-11T0\u{09ea}:00:00Z", "1963-06-19T",
+        ];
+        check(Format::DateTime, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn email() {
+        let valid = [
+            "joe.bloggs@example.com", "te~st@example.com", "~test@example.com", "test~@example.com",
+            "\"joe bloggs\"@example.com", "\"joe..bloggs\"@example.com", "\"a@b\"@example.com",
+            "joe.bloggs@[127.0.0.1]", "joe.bloggs@[IPv6:::1]", "a!#$%&'*+-/=?^_`{|}~@x.y",
+            "user@localhost", "te.s.t@example.com", "test@255.255.255.255", "\"\"@iana.org",
+            "\" \"@iana.org", "\"\\a\"@iana.org", "\"\\\"\"@iana.org", "\"\\\\\"@iana.org",
+            "a@[ipv6:::1]", "test@c--n.com", "test@123.com", "test@io",
+        ];
+        let invalid = [
+            "", "2962", "@x.com", "a@", "a b@c.com", "a..b@c.com", ".test@example.com",
+            "test.@example.com", "a@b@c.com", "joe.bloggs@invalid=domain.com",
+            "joe.bloggs@[127.0.0.300]", "joe.bloggs@[IPv6:1::2::3]", "joe.bloggs@[::1]",
+            "\"unterminated@example.com", "\"a\"b@example.com", "j\u{00f6}e@example.com",
+            "a@-example.com", "a@\u{e9}.org", "a\u{ff20}iana.org", "\"test\\\u{a9}\"@iana.org",
+            "test@iana.org\n", "a@iana.org ", " a@iana.org", "a\tb@iana.org", "\u{7f}@iana.org",
+            "test\"@iana.org", "test\\@test@iana.org", "[1.2.3.4]@iana.org", "test@iana.org.",
+            "test@iana..com", "test@[1.2.3.4", "a@[]", "a@[1.2.3]", "a@[1.2.3.4.5]",
+            "test@[RFC-5322-domain-literal]", "test@a[255.255.255.255]", "a,b@iana.org",
+            "a;b@iana.org", "a:b@iana.org", "test(comment)@iana.org", "a@b(c).org",
+            "user1@oceania.org, user2@oceania.org", "\"Winston Smith\" <w.s@recdep.minitrue>",
+        ];
+        check(Format::Email, &valid, &invalid);
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        assert!(!Format::Email.matches(&long_local));
+        assert!(Format::Email.matches(&long_local[1..]));
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn uri() {
+        let valid = [
+            "http://example.com/a?b#c", "http://foo.bar/?baz=qux#quux",
+            "http://foo.com/blah_(wikipedia)_blah#cite-1",
+            "http://foo.bar/?q=Test%20URL-encoded%20stuff", "http://xn--nw2a.xn--j6w193g/",
+            "http://-.~_!$&'()*+,;=:%40:80%2f::::::@example.com", "http://223.255.255.254",
+            "ftp://ftp.is.co.za/rfc/rfc1808.txt", "ldap://[2001:db8::7]/c=GB?objectClass?one",
+            "http://[::1]:8080/x", "http://[v1.fe80::a+en1]/", "mailto:John.Doe@example.com",
+            "news:comp.infosystems.www.servers.unix", "tel:+1-816-555-1212",
+            "urn:oasis:names:specification:docbook:dtd:xml:4.1.2", "file:///etc/hosts", "a:",
+            "http://a.com:", "http://:80", "http://user@", "http://999.999.999.999/",
+        ];
+        let invalid = [
+            "", "//example.com", "//foo.bar/?baz=qux#quux", "example.com", "abc",
+            "\\\\WINDOWS\\fileshare", "http:// shouldfail.com", ":// should fail", "bar,baz:foo",
+            "1http://x", "https://[@example.org/test.txt", "https://example.org/foobar\\.txt",
+            "https://example.org/foobar<>.txt", "https://example.org/foobar{}.txt",
+            "https://example.org/foobar^.txt", "https://example.org/foobar`.txt",
+            "https://example.org/foobar|.txt", "https://example.org/\"x\"",
+            "http://example.com/%zz", "http://example.com/%2", "http://example.com/a#b#c",
+            "http://example.com:80a/", "http://ex\tample.com",
+            "http://\u{0192}\u{00f8}\u{00f8}.com/", "http://example.com/[x]",
+            "http://a.com:8:0", "http://a.com::", "ht_tp://example.com", "/abc",
+        ];
+        check(Format::Uri, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn uuid() {
+        let valid = [
+            "2EB8AA08-AA98-11EA-B4AA-73B441D16380", "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
+            "2eb8aa08-AA98-11ea-B4Aa-73B441D16380", "00000000-0000-0000-0000-000000000000",
+            "98d80576-482e-427f-8434-7f86890ab222", "99c17cbb-656f-564a-940f-1a4568f03487",
+        ];
+        let invalid = [
+            "", "2eb8aa08-aa98-11ea-b4aa-73b441d1638", "2eb8aa08-aa98-11ea-73b441d16380",
+            "2eb8-aa08-aa98-11ea-b4aa73b441d16380", "2eb8aa08aa9811eab4aa73b441d16380",
+            "2eb8aa08-aa98-11ea-b4ga-73b441d16380", "{2eb8aa08-aa98-11ea-b4aa-73b441d16380}",
+            "2eb8aa08-aa98-11ea-b4aa-73b441d163800",
+        ];
+        check(Format::Uuid, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn ipv4() {
+        let valid = [
+            "192.168.0.1", "0.0.0.0", "255.255.255.255", "87.10.0.1", "1.2.3.4", "10.0.100.200",
+        ];
+        let invalid = [
+            "", "127.0.0.0.1", "256.256.256.256", "127.0", "0x7f000001", "2130706433", "087.10.0.1",
+            "01.2.3.4", "1\u{09e8}7.0.0.1", "192.168.1.0/24", "1.2.3.", " 1.2.3.4", "1..2.3",
+        ];
+        check(Format::Ipv4, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn ipv6() {
+        let valid = [
+            "::1", "::", "::abef", "1:2:3:4:5:6:7:8", "1:d6::42", "::ffff:192.168.0.1",
+            "1:2:3:4:5:6:7::", "fe80::202:b3ff:fe1e:8329",
+            "2001:0DB8:85a3:0000:0000:8a2e:0370:7334",
+            "1000:1000:1000:1000:1000:1000:255.255.255.255",
+        ];
+        let invalid = [
+            "", "12345::", "::abcef", "1:1:1:1:1:1:1:1:1:1", "::laptop", "1:2:3:4:5:::8",
+            "fe80::1%eth0", " ::1", "::1 ", "::ffff:192.168.0.256", "1:2:3:4:1.2.3",
+            "::ffff:192.168.0.01", "1:2::192.16\u{09ea}.0.1", "127.0.0.1",
+            "1::d6::42", "1:2:3:4:5:6:7:", "fe80::/64",
+        ];
+        check(Format::Ipv6, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn hostname() {
+        let max_label = format!("{}.com", "a".repeat(63));
+        let long_label = format!("{}.com", "a".repeat(64));
+        let max_name = ["a", "b", "c"].map(|c| c.repeat(63)).join(".") + "." + &"d".repeat(61);
+        let too_long = format!("{max_name}e");
+        let valid = [
+            "www.example.com", "xn--4gbwdl.xn--wgbh1c", "hostname", "host-name", "h0stn4me",
+            "1host", "example.com.", max_label.as_str(), max_name.as_str(),
+        ];
+        let with_dot = format!("{max_name}.");
+        assert!(Format::Hostname.matches(&with_dot));
+        let invalid = [
+            "", ".", "-a-host-name-that-starts-with--", "not_a_valid_host_name", "hostname-",
+            "_hostname", "host_name", "a..b", ".example.com", "example.com..", "ex ample.com",
+            "b\u{00fc}cher.de", long_label.as_str(), too_long.as_str(),
+        ];
+        check(Format::Hostname, &valid, &invalid);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn never_panics_on_odd_input() {
+        let odd = [
+            "", "\"", "\"@", "@", "[", "]", ":", "%", "%%", "T", "\u{1f600}", "a:%", "a://[",
+            "a://[]", "a://[v]", "a://[v1.]", "x@[", "x@[]", "\u{00e9}@\u{00e9}", "99:99:99Z",
+        ];
+        for f in Format::ALL {
+            for s in odd {
+                let _ = f.matches(s);
+            }
+        }
+    }
+}

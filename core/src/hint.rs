@@ -1,0 +1,519 @@
+//! [`RetryHint`]: the issues of a refusal, capped and phrased so a model can fix its call at
+//! a glance.
+//!
+//! Caps: at most 3 `missing_fields`, at most 3 `fields` (one per path: the first issue at a
+//! path is shown, later ones at the same path are counted as omitted), at most 5
+//! `allowed_values` (then `"…"`). `omitted` counts the issues the caps left out, including
+//! those a capped [`Report`] itself left out.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::check::list_values;
+use crate::model::{Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::path::Segment;
+use crate::{suggest, Constraint, Issue, Path, Report};
+
+/// Most missing fields listed.
+pub const MAX_MISSING_FIELDS: usize = 3;
+/// Most fields described.
+pub const MAX_FIELDS: usize = 3;
+/// Most allowed values listed per field (a sixth entry `"…"` says there are more).
+pub const MAX_ALLOWED_VALUES: usize = 5;
+/// Longest clarifying question, in characters.
+pub const MAX_QUESTION_CHARS: usize = 300;
+
+/// Why the hint was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HintReason {
+    /// The arguments of a call were refused.
+    InvalidArguments,
+    /// A tool's result was refused.
+    MalformedResponse,
+}
+
+/// What to fix at one path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldHint {
+    /// Where.
+    pub path: Path,
+    /// The rule that failed.
+    pub constraint: Constraint,
+    /// The field's description from the schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The allowed values (at most 5, then `"…"`), when the field is an enum.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_values: Vec<Value>,
+    /// The lower bound, for bound and size constraints (an exclusive bound is given as is;
+    /// the message says it is exclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Num>,
+    /// The upper bound, for bound and size constraints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Num>,
+    /// The pattern the string must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// The string's format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// For `enum` and `additionalProperties`: the nearest allowed value or key when one is
+    /// close, else `null`; absent for other constraints.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub did_you_mean: Option<Option<String>>,
+}
+
+/// Reads a key that is present (possibly `null`) as `Some`.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+/// A short, capped description of what to fix, built from the issues and the tool model.
+///
+/// Renders as compact JSON ([`RetryHint::to_json`], for a tool-result message) and as a few
+/// lines of text (`Display`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetryHint {
+    /// The tool's name.
+    pub tool: String,
+    /// Why the hint was made.
+    pub reason: HintReason,
+    /// The first pertinent issue (the first one that is not a missing field, if any).
+    pub message: String,
+    /// Paths of absent required fields (at most 3).
+    pub missing_fields: Vec<String>,
+    /// What to fix, field by field (at most 3).
+    pub fields: Vec<FieldHint>,
+    /// How many issues the caps left out.
+    pub omitted: usize,
+    /// One question, built from the schema's descriptions (at most 300 characters).
+    pub clarifying_question: Option<String>,
+    /// Placeholders for the missing fields, nested as the arguments nest.
+    pub example_input: Option<Value>,
+}
+
+impl RetryHint {
+    /// The hint for refused arguments of `model`.
+    pub fn new(model: &ToolModel, report: &Report) -> Self {
+        Self::build(model, report, HintReason::InvalidArguments)
+    }
+
+    /// The hint for `report`, with the given reason.
+    pub fn build(model: &ToolModel, report: &Report, reason: HintReason) -> Self {
+        let mut omitted = report.left_out();
+        let issues: Vec<&Issue> = report
+            .issues()
+            .iter()
+            .filter(|i| i.constraint != Constraint::Limit)
+            .collect();
+        let missing: Vec<&Issue> = issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint == Constraint::Required)
+            .collect();
+        let mut others: Vec<&Issue> = Vec::new();
+        for issue in issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint != Constraint::Required)
+        {
+            if others.iter().any(|shown| shown.path == issue.path) {
+                omitted += 1;
+            } else {
+                others.push(issue);
+            }
+        }
+        omitted += missing.len().saturating_sub(MAX_MISSING_FIELDS);
+        omitted += others.len().saturating_sub(MAX_FIELDS);
+        let missing = &missing[..missing.len().min(MAX_MISSING_FIELDS)];
+        let others = &others[..others.len().min(MAX_FIELDS)];
+
+        let message = match (others.first(), missing) {
+            (Some(first), _) => first.to_string(),
+            (None, [only]) => format!("missing required field {}", only.path),
+            (None, []) => "the value was refused".to_owned(),
+            (None, several) => format!(
+                "missing required fields {}",
+                several
+                    .iter()
+                    .map(|i| i.path.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let fields: Vec<FieldHint> = others
+            .iter()
+            .map(|issue| field_hint(model, issue))
+            .collect();
+        let clarifying_question = question(model, missing, others.first().copied(), fields.first());
+        let example_input = example_input(model, missing);
+        RetryHint {
+            tool: model.name().to_owned(),
+            reason,
+            message,
+            missing_fields: missing.iter().map(|i| i.path.to_string()).collect(),
+            fields,
+            omitted,
+            clarifying_question,
+            example_input,
+        }
+    }
+
+    /// Compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The schema at `path` and the one behind its references.
+fn schema_pair<'m>(model: &'m ToolModel, path: &Path) -> Option<(&'m Schema, &'m Schema)> {
+    let schema = model.schema_at(path)?;
+    Some((schema, model.resolve(schema)?))
+}
+
+fn description_at(model: &ToolModel, path: &Path) -> Option<String> {
+    let (schema, resolved) = schema_pair(model, path)?;
+    schema
+        .description
+        .clone()
+        .or_else(|| resolved.description.clone())
+}
+
+fn capped_values(values: Vec<Value>) -> Vec<Value> {
+    if values.len() <= MAX_ALLOWED_VALUES {
+        return values;
+    }
+    let mut shown: Vec<Value> = values.into_iter().take(MAX_ALLOWED_VALUES).collect();
+    shown.push(Value::String("…".into()));
+    shown
+}
+
+fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
+    let mut hint = FieldHint {
+        path: issue.path.clone(),
+        constraint: issue.constraint,
+        description: description_at(model, &issue.path),
+        allowed_values: Vec::new(),
+        min: None,
+        max: None,
+        pattern: None,
+        format: None,
+        did_you_mean: None,
+    };
+    if issue.constraint == Constraint::AdditionalProperties {
+        let parent = issue
+            .path
+            .parent()
+            .and_then(|parent| schema_pair(model, &parent));
+        let keys = match parent.map(|(_, resolved)| &resolved.kind) {
+            Some(Kind::Object(object)) => object.fields.iter().map(|f| f.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        let got = match issue.path.last() {
+            Some(Segment::Key(key)) => key.as_str(),
+            _ => "",
+        };
+        hint.did_you_mean = Some(suggest::nearest(got, keys).map(str::to_owned));
+        return hint;
+    }
+    let Some((_, resolved)) = schema_pair(model, &issue.path) else {
+        return hint;
+    };
+    let bounds_wanted = matches!(
+        issue.constraint,
+        Constraint::Minimum
+            | Constraint::Maximum
+            | Constraint::ExclusiveMinimum
+            | Constraint::ExclusiveMaximum
+    );
+    let sizes_wanted = matches!(
+        issue.constraint,
+        Constraint::MinLength | Constraint::MaxLength | Constraint::MinItems | Constraint::MaxItems
+    );
+    match &resolved.kind {
+        Kind::Enum(enumeration) => {
+            let values = enumeration.value_list();
+            if issue.constraint == Constraint::Enum {
+                let names = values.iter().filter_map(Value::as_str);
+                let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+                hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+            }
+            hint.allowed_values = capped_values(values);
+        }
+        Kind::Integer(_) | Kind::Number(_) if bounds_wanted => {
+            let bounds = match &resolved.kind {
+                Kind::Integer(integer) => &integer.bounds,
+                Kind::Number(number) => &number.bounds,
+                _ => unreachable!("matched above"),
+            };
+            hint.min = bounds.minimum.or(bounds.exclusive_minimum);
+            hint.max = bounds.maximum.or(bounds.exclusive_maximum);
+        }
+        Kind::String(string) => {
+            if sizes_wanted {
+                hint.min = string.min_length.map(Num::from);
+                hint.max = string.max_length.map(Num::from);
+            }
+            hint.pattern = string.pattern.as_ref().map(|p| p.as_str().to_owned());
+            hint.format = string.format.map(|f| f.as_str().to_owned());
+        }
+        Kind::Array(array) if sizes_wanted => {
+            hint.min = array.min_items.map(Num::from);
+            hint.max = array.max_items.map(Num::from);
+        }
+        _ => {}
+    }
+    hint
+}
+
+/// A description as a phrase inside a question: its first sentence, without the final
+/// period, first letter lowercased unless it starts an acronym.
+fn phrase(description: &str) -> String {
+    let first = description
+        .trim()
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.')
+        .trim();
+    let mut chars = first.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => a
+            .to_lowercase()
+            .chain(first[a.len_utf8()..].chars())
+            .collect(),
+        _ => first.to_owned(),
+    }
+}
+
+/// "the departure airport", or the field's name when it has no description.
+fn subject(model: &ToolModel, path: &Path) -> String {
+    match description_at(model, path) {
+        Some(description) => {
+            let phrase = phrase(&description);
+            let has_article = ["the ", "a ", "an ", "your "]
+                .iter()
+                .any(|a| phrase.starts_with(a));
+            if has_article {
+                phrase
+            } else {
+                format!("the {phrase}")
+            }
+        }
+        None => format!("`{path}`"),
+    }
+}
+
+fn join_words(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
+    let expected = issue.expected.as_ref();
+    let bound = || expected.map(|v| v.to_string()).unwrap_or_default();
+    Some(match issue.constraint {
+        Constraint::Minimum => format!("at least {}", bound()),
+        Constraint::Maximum => format!("at most {}", bound()),
+        Constraint::ExclusiveMinimum => format!("above {}", bound()),
+        Constraint::ExclusiveMaximum => format!("below {}", bound()),
+        Constraint::MultipleOf => format!("a multiple of {}", bound()),
+        Constraint::MinLength => format!("at least {} characters", bound()),
+        Constraint::MaxLength => format!("at most {} characters", bound()),
+        Constraint::MinItems => format!("at least {} items", bound()),
+        Constraint::MaxItems => format!("at most {} items", bound()),
+        Constraint::UniqueItems => "without repeated items".to_owned(),
+        Constraint::Pattern => format!("matching {}", field.pattern.clone().unwrap_or_else(bound)),
+        Constraint::Format => {
+            let name = expected.and_then(Value::as_str).unwrap_or("");
+            crate::format::Format::from_name(name).map_or_else(
+                || format!("in the format {name}"),
+                |f| f.describe().to_owned(),
+            )
+        }
+        Constraint::Type => format!(
+            "{}",
+            expected.and_then(Value::as_str).unwrap_or("another type")
+        ),
+        Constraint::Const => format!("exactly {}", bound()),
+        _ => return None,
+    })
+}
+
+fn cap_question(question: String) -> String {
+    if question.chars().count() <= MAX_QUESTION_CHARS {
+        return question;
+    }
+    let cut: String = question.chars().take(MAX_QUESTION_CHARS - 2).collect();
+    format!("{}…?", cut.trim_end())
+}
+
+fn question(
+    model: &ToolModel,
+    missing: &[&Issue],
+    first: Option<&Issue>,
+    field: Option<&FieldHint>,
+) -> Option<String> {
+    let question = if !missing.is_empty() {
+        let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
+        if subjects.len() == 1 {
+            format!("What is {}?", subjects[0])
+        } else {
+            format!("What are {}?", join_words(&subjects, "and"))
+        }
+    } else {
+        let (issue, field) = (first?, field?);
+        match issue.constraint {
+            Constraint::Enum if !field.allowed_values.is_empty() => {
+                let values: Vec<String> = field
+                    .allowed_values
+                    .iter()
+                    .map(|v| list_values(std::slice::from_ref(v)))
+                    .collect();
+                format!(
+                    "Which of {} should {} be?",
+                    join_words(&values, "or"),
+                    subject(model, &issue.path)
+                )
+            }
+            Constraint::AdditionalProperties => {
+                let near = field.did_you_mean.clone().flatten()?;
+                format!("Did you mean `{near}` instead of `{}`?", issue.path)
+            }
+            _ => format!(
+                "What should {} be ({})?",
+                subject(model, &issue.path),
+                requirement(issue, field)?
+            ),
+        }
+    };
+    Some(cap_question(question))
+}
+
+fn placeholder(model: &ToolModel, path: &Path) -> Value {
+    let Some((schema, resolved)) = schema_pair(model, path) else {
+        return Value::String("<value>".into());
+    };
+    let kind = match &resolved.kind {
+        Kind::Enum(enumeration) => format!(
+            "one of {}",
+            list_values(&capped_values(enumeration.value_list()))
+        ),
+        other => other.type_name().unwrap_or("value").to_owned(),
+    };
+    let description = schema
+        .description
+        .as_ref()
+        .or(resolved.description.as_ref());
+    Value::String(match description {
+        Some(description) => format!("<{kind}: {}>", phrase(description)),
+        None => format!("<{kind}>"),
+    })
+}
+
+/// Puts `value` at `parents.last`, making the parent objects on the way.
+fn insert_at(object: &mut Map<String, Value>, parents: &[&str], last: &str, value: Value) {
+    match parents.split_first() {
+        None => {
+            object.insert(last.to_owned(), value);
+        }
+        Some((key, rest)) => {
+            let entry = object
+                .entry(key.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(next) = entry {
+                insert_at(next, rest, last, value);
+            }
+        }
+    }
+}
+
+fn example_input(model: &ToolModel, missing: &[&Issue]) -> Option<Value> {
+    let mut root = Map::new();
+    for issue in missing {
+        let keys: Option<Vec<&str>> = issue
+            .path
+            .segments()
+            .iter()
+            .map(|s| match s {
+                Segment::Key(key) => Some(key.as_str()),
+                Segment::Index(_) => None,
+            })
+            .collect();
+        let Some((last, parents)) = keys.as_deref().and_then(<[&str]>::split_last) else {
+            continue;
+        };
+        insert_at(&mut root, parents, last, placeholder(model, &issue.path));
+    }
+    (!root.is_empty()).then_some(Value::Object(root))
+}
+
+impl fmt::Display for RetryHint {
+    /// A few lines: what is wrong, what is missing, what to fix per field, a question and an
+    /// example.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reason = match self.reason {
+            HintReason::InvalidArguments => "invalid arguments",
+            HintReason::MalformedResponse => "malformed response",
+        };
+        write!(f, "{} ({reason}): {}", self.tool, self.message)?;
+        if !self.missing_fields.is_empty() {
+            write!(f, "\nmissing: {}", self.missing_fields.join(", "))?;
+        }
+        for field in &self.fields {
+            write!(f, "\n- {} ({})", field.path, field.constraint)?;
+            let mut parts = Vec::new();
+            if let Some(description) = &field.description {
+                parts.push(description.clone());
+            }
+            if !field.allowed_values.is_empty() {
+                parts.push(format!("allowed: {}", list_values(&field.allowed_values)));
+            }
+            if let Some(Some(near)) = &field.did_you_mean {
+                parts.push(format!("did you mean {near:?}?"));
+            }
+            if let Some(min) = field.min {
+                parts.push(format!("min {min}"));
+            }
+            if let Some(max) = field.max {
+                parts.push(format!("max {max}"));
+            }
+            if let Some(pattern) = &field.pattern {
+                parts.push(format!("pattern {pattern}"));
+            }
+            if let Some(format) = &field.format {
+                parts.push(format!("format {format}"));
+            }
+            if !parts.is_empty() {
+                write!(f, ": {}", parts.join("; "))?;
+            }
+        }
+        if self.omitted > 0 {
+            write!(
+                f,
+                "\n({} more issue{} not shown)",
+                self.omitted,
+                if self.omitted == 1 { "" } else { "s" }
+            )?;
+        }
+        if let Some(question) = &self.clarifying_question {
+            write!(f, "\n{question}")?;
+        }
+        if let Some(example) = &self.example_input {
+            write!(f, "\nexample: {example}")?;
+        }
+        Ok(())
+    }
+}

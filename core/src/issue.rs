@@ -1,0 +1,459 @@
+//! Refusals as data: [`Issue`], the [`Constraint`] it broke, and the [`Report`] that holds
+//! every issue of one value.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Path;
+
+/// The rule an [`Issue`] broke, named by its JSON Schema keyword.
+///
+/// Besides the JSON Schema keywords there are three of toolgate's own: `syntax` (the text is
+/// not JSON, even after repair, or it is cut off), `schema` (the tool's own schema cannot be
+/// used) and `limit` (a limit of toolgate's was reached: the issue cap, nesting depth or
+/// argument size; DESIGN.md does not name this one, so it is documented here).
+///
+/// ```
+/// use toolgate_core::Constraint;
+///
+/// assert_eq!(Constraint::ExclusiveMinimum.as_str(), "exclusiveMinimum");
+/// assert_eq!("uniqueItems".parse::<Constraint>(), Ok(Constraint::UniqueItems));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Constraint {
+    /// A required field is absent.
+    Required,
+    /// The value has the wrong JSON type.
+    Type,
+    /// The value is not one of the allowed values.
+    Enum,
+    /// The value is not the one allowed value.
+    Const,
+    /// A number is below `minimum`.
+    Minimum,
+    /// A number is above `maximum`.
+    Maximum,
+    /// A number is not above `exclusiveMinimum`.
+    ExclusiveMinimum,
+    /// A number is not below `exclusiveMaximum`.
+    ExclusiveMaximum,
+    /// A number is not a multiple of `multipleOf`.
+    MultipleOf,
+    /// A string is shorter than `minLength` characters.
+    MinLength,
+    /// A string is longer than `maxLength` characters.
+    MaxLength,
+    /// A string does not match `pattern`.
+    Pattern,
+    /// A string is not of the `format`.
+    Format,
+    /// An array has fewer than `minItems` elements.
+    MinItems,
+    /// An array has more than `maxItems` elements.
+    MaxItems,
+    /// An array holds equal elements.
+    UniqueItems,
+    /// An object holds a key its schema does not allow.
+    AdditionalProperties,
+    /// A value matches none, or more than one, of the `oneOf` alternatives.
+    OneOf,
+    /// A value matches none of the `anyOf` alternatives.
+    AnyOf,
+    /// The text is not JSON, even after repair, or it is cut off.
+    Syntax,
+    /// The tool's own schema cannot be used.
+    Schema,
+    /// A limit of toolgate's was reached (issue count, nesting depth, argument size).
+    Limit,
+}
+
+impl Constraint {
+    /// Every constraint, in declaration order.
+    pub const ALL: [Constraint; 22] = [
+        Self::Required,
+        Self::Type,
+        Self::Enum,
+        Self::Const,
+        Self::Minimum,
+        Self::Maximum,
+        Self::ExclusiveMinimum,
+        Self::ExclusiveMaximum,
+        Self::MultipleOf,
+        Self::MinLength,
+        Self::MaxLength,
+        Self::Pattern,
+        Self::Format,
+        Self::MinItems,
+        Self::MaxItems,
+        Self::UniqueItems,
+        Self::AdditionalProperties,
+        Self::OneOf,
+        Self::AnyOf,
+        Self::Syntax,
+        Self::Schema,
+        Self::Limit,
+    ];
+
+    /// The keyword as JSON Schema spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Required => "required",
+            Self::Type => "type",
+            Self::Enum => "enum",
+            Self::Const => "const",
+            Self::Minimum => "minimum",
+            Self::Maximum => "maximum",
+            Self::ExclusiveMinimum => "exclusiveMinimum",
+            Self::ExclusiveMaximum => "exclusiveMaximum",
+            Self::MultipleOf => "multipleOf",
+            Self::MinLength => "minLength",
+            Self::MaxLength => "maxLength",
+            Self::Pattern => "pattern",
+            Self::Format => "format",
+            Self::MinItems => "minItems",
+            Self::MaxItems => "maxItems",
+            Self::UniqueItems => "uniqueItems",
+            Self::AdditionalProperties => "additionalProperties",
+            Self::OneOf => "oneOf",
+            Self::AnyOf => "anyOf",
+            Self::Syntax => "syntax",
+            Self::Schema => "schema",
+            Self::Limit => "limit",
+        }
+    }
+}
+
+impl fmt::Display for Constraint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Constraint {
+    type Err = UnknownConstraint;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|constraint| constraint.as_str() == text)
+            .ok_or_else(|| UnknownConstraint(text.to_owned()))
+    }
+}
+
+/// The text names no [`Constraint`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown constraint {0:?}")]
+pub struct UnknownConstraint(pub String);
+
+/// One thing wrong with a value: where, which rule, what was wanted and what came.
+///
+/// Displays as `path: message` (just the message at the root); serialises as
+/// `{"path", "constraint", "expected", "got", "message"}`, leaving out `expected` and `got`
+/// when they do not apply (`got` is absent for `required`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Issue {
+    /// Where the offending value is (for `required`, where the missing one should be).
+    pub path: Path,
+    /// The rule that failed.
+    pub constraint: Constraint,
+    /// What the rule wanted: a type name, the list of allowed values, a bound, a pattern, a
+    /// format name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    /// The offending value, shortened when long (see [`shorten`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub got: Option<Value>,
+    /// A short sentence saying what is wrong, without the path.
+    pub message: String,
+}
+
+impl Issue {
+    /// An issue with neither `expected` nor `got`; add them with the `with_` methods.
+    pub fn new(path: Path, constraint: Constraint, message: impl Into<String>) -> Self {
+        Issue {
+            path,
+            constraint,
+            expected: None,
+            got: None,
+            message: message.into(),
+        }
+    }
+
+    /// Sets what the rule wanted.
+    pub fn with_expected(mut self, expected: Value) -> Self {
+        self.expected = Some(expected);
+        self
+    }
+
+    /// Sets the offending value, shortened when long.
+    pub fn with_got(mut self, got: Value) -> Self {
+        self.got = Some(shorten(got));
+        self
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_root() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Longest compact JSON text of a `got` value kept as it is.
+pub const GOT_MAX_CHARS: usize = 80;
+
+/// Shortens a value for [`Issue::got`]: a string longer than [`GOT_MAX_CHARS`] characters is
+/// cut there and ends in `…`; an array or object whose JSON text is longer becomes that text,
+/// cut the same way, as a string. Everything else is kept.
+///
+/// ```
+/// use serde_json::json;
+/// use toolgate_core::issue::shorten;
+///
+/// assert_eq!(shorten(json!("short")), json!("short"));
+/// let long = shorten(json!("x".repeat(200)));
+/// assert_eq!(long.as_str().unwrap().chars().count(), 81);
+/// ```
+pub fn shorten(value: Value) -> Value {
+    fn cut(text: &str) -> Option<String> {
+        let (end, _) = text.char_indices().nth(GOT_MAX_CHARS)?;
+        Some(format!("{}…", &text[..end]))
+    }
+    match &value {
+        Value::String(text) => cut(text).map(Value::String).unwrap_or(value),
+        Value::Array(_) | Value::Object(_) => {
+            let text = value.to_string();
+            cut(&text).map(Value::String).unwrap_or(value)
+        }
+        _ => value,
+    }
+}
+
+/// Every issue of one value, in document order, up to a cap.
+///
+/// When more issues come than the cap allows, the report keeps the first `cap` and ends with
+/// one more issue (constraint `limit`, at the root) saying how many were left out, so a report
+/// never holds more than `cap + 1` issues. The default cap is [`Report::DEFAULT_CAP`].
+///
+/// ```
+/// use toolgate_core::{Constraint, Issue, Path, Report};
+///
+/// let mut report = Report::with_cap(2);
+/// for index in 0..5 {
+///     report.push(Issue::new(Path::root().index(index), Constraint::Type, "expected a string"));
+/// }
+/// assert_eq!(report.len(), 3);
+/// assert_eq!(report.issues()[2].constraint, Constraint::Limit);
+/// assert_eq!(report.issues()[2].message, "3 more issues not shown");
+/// assert_eq!(report.to_string().lines().count(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    issues: Vec<Issue>,
+    cap: usize,
+    left_out: usize,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Self::with_cap(Self::DEFAULT_CAP)
+    }
+}
+
+impl Report {
+    /// The default number of issues kept.
+    pub const DEFAULT_CAP: usize = 100;
+
+    /// An empty report with the default cap.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty report keeping at most `cap` issues (at least one).
+    pub fn with_cap(cap: usize) -> Self {
+        Report {
+            issues: Vec::new(),
+            cap: cap.max(1),
+            left_out: 0,
+        }
+    }
+
+    /// Adds an issue, or counts it in the closing `limit` issue once the cap is reached.
+    pub fn push(&mut self, issue: Issue) {
+        if self.issues.len() < self.cap {
+            self.issues.push(issue);
+            return;
+        }
+        self.left_out += 1;
+        let summary = Issue::new(
+            Path::root(),
+            Constraint::Limit,
+            format!(
+                "{} more issue{} not shown",
+                self.left_out,
+                if self.left_out == 1 { "" } else { "s" }
+            ),
+        )
+        .with_expected(Value::from(self.cap))
+        .with_got(Value::from(self.cap + self.left_out));
+        if self.left_out == 1 {
+            self.issues.push(summary);
+        } else if let Some(last) = self.issues.last_mut() {
+            *last = summary;
+        }
+    }
+
+    /// The issues, in document order (the `limit` summary last, if any).
+    pub fn issues(&self) -> &[Issue] {
+        &self.issues
+    }
+
+    /// Number of issues held (including a `limit` summary).
+    pub fn len(&self) -> usize {
+        self.issues.len()
+    }
+
+    /// Whether nothing is wrong.
+    pub fn is_empty(&self) -> bool {
+        self.issues.is_empty()
+    }
+
+    /// How many issues the cap left out.
+    pub fn left_out(&self) -> usize {
+        self.left_out
+    }
+
+    /// `Ok(())` when empty, the report otherwise.
+    pub fn into_result(self) -> Result<(), Report> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(self)
+        }
+    }
+
+    /// Takes the issues out.
+    pub fn into_issues(self) -> Vec<Issue> {
+        self.issues
+    }
+}
+
+impl fmt::Display for Report {
+    /// One issue per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (position, issue) in self.issues.iter().enumerate() {
+            if position > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl Serialize for Report {
+    /// A report serialises as the array of its issues.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.issues.serialize(serializer)
+    }
+}
+
+impl<'a> IntoIterator for &'a Report {
+    type Item = &'a Issue;
+    type IntoIter = std::slice::Iter<'a, Issue>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.issues.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn constraint_names_round_trip() {
+        for constraint in Constraint::ALL {
+            assert_eq!(constraint.as_str().parse::<Constraint>(), Ok(constraint));
+            let json = serde_json::to_value(constraint).unwrap();
+            assert_eq!(json, json!(constraint.as_str()));
+        }
+        assert!("Required".parse::<Constraint>().is_err());
+    }
+
+    #[test]
+    fn issue_serialises_without_absent_parts() {
+        let issue = Issue::new(
+            Path::root().key("origin"),
+            Constraint::Required,
+            "is required",
+        );
+        assert_eq!(
+            serde_json::to_value(&issue).unwrap(),
+            json!({"path": "origin", "constraint": "required", "message": "is required"})
+        );
+        let issue = Issue::new(
+            Path::root().key("n"),
+            Constraint::Maximum,
+            "12 is above the maximum 9",
+        )
+        .with_expected(json!(9))
+        .with_got(json!(12));
+        let text = serde_json::to_string(&issue).unwrap();
+        assert_eq!(
+            text,
+            r#"{"path":"n","constraint":"maximum","expected":9,"got":12,"message":"12 is above the maximum 9"}"#
+        );
+        assert_eq!(serde_json::from_str::<Issue>(&text).unwrap(), issue);
+        assert_eq!(issue.to_string(), "n: 12 is above the maximum 9");
+    }
+
+    #[test]
+    fn shortens_long_values() {
+        let array = json!((0..100).collect::<Vec<_>>());
+        let short = shorten(array);
+        assert!(short.as_str().unwrap().ends_with('…'));
+        assert_eq!(shorten(json!([1, 2])), json!([1, 2]));
+        let text: String = "é".repeat(81);
+        assert_eq!(shorten(json!(text)).as_str().unwrap().chars().count(), 81);
+    }
+
+    #[test]
+    fn report_caps_and_counts() {
+        let mut report = Report::new();
+        for index in 0..130 {
+            report.push(Issue::new(
+                Path::root().index(index),
+                Constraint::Type,
+                "wrong type",
+            ));
+        }
+        assert_eq!(report.len(), 101);
+        assert_eq!(report.left_out(), 30);
+        let last = report.issues().last().unwrap();
+        assert_eq!(last.constraint, Constraint::Limit);
+        assert_eq!(last.message, "30 more issues not shown");
+        assert_eq!(last.got, Some(json!(130)));
+        assert_eq!(report.issues()[99].path, Path::root().index(99));
+    }
+
+    #[test]
+    fn one_left_out_is_singular() {
+        let mut report = Report::with_cap(1);
+        report.push(Issue::new(Path::root(), Constraint::Type, "a"));
+        report.push(Issue::new(Path::root(), Constraint::Type, "b"));
+        assert_eq!(report.issues()[1].message, "1 more issue not shown");
+        assert!(report.into_result().is_err());
+        assert!(Report::new().into_result().is_ok());
+    }
+}

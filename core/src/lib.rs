@@ -1,0 +1,30 @@
+//! The core of [toolgate](https://docs.rs/toolgate): the tool model, issues, checks and retry
+//! hints. Use it through the `toolgate` crate, which re-exports all of this next to
+//! `#[derive(Tool)]`; this crate exists apart so that the code generator can share the model
+//! without a dependency cycle (`toolgate` → `toolgate-macros` → `toolgate-codegen` →
+//! `toolgate-core`).
+//!
+//! - [`model`]: the [`ToolModel`](model::ToolModel), one description of a tool's arguments,
+//!   with its JSON Schema writer and reader.
+//! - [`Issue`], [`Path`], [`Constraint`], [`Report`]: refusals as data.
+//! - [`ToolArg`] and [`Tool`]: what `#[derive(Tool)]` implements.
+//! - [`Checker`]: one pass over a value, every issue collected.
+//! - [`RetryHint`]: the capped hint a model reads.
+
+#![warn(missing_docs)]
+
+mod arg;
+pub mod check;
+pub mod format;
+pub mod hint;
+pub mod issue;
+pub mod model;
+pub mod num;
+pub mod path;
+pub mod suggest;
+
+pub use arg::{ObjectWriter, Tool, ToolArg};
+pub use check::Checker;
+pub use hint::{FieldHint, HintReason, RetryHint};
+pub use issue::{Constraint, Issue, Report};
+pub use path::{Path, Segment};

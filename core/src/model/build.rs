@@ -1,0 +1,469 @@
+//! Building models by hand or from generated code: constructors and chained setters on
+//! [`Schema`] and [`Field`], and [`Definitions`], which collects named types.
+
+use std::any::TypeId;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::*;
+
+impl Schema {
+    /// A schema of this kind with no annotations.
+    pub fn new(kind: Kind) -> Self {
+        Schema {
+            kind,
+            nullable: false,
+            description: None,
+            default: None,
+            examples: Vec::new(),
+            constant: None,
+        }
+    }
+
+    /// Any JSON value.
+    pub fn any() -> Self {
+        Self::new(Kind::Any)
+    }
+
+    /// `true` or `false`.
+    pub fn boolean() -> Self {
+        Self::new(Kind::Boolean)
+    }
+
+    /// Any whole number.
+    pub fn integer() -> Self {
+        Self::new(Kind::Integer(IntegerSchema::default()))
+    }
+
+    /// A whole number of a Rust width, its range as `minimum`/`maximum`.
+    pub fn integer_of(width: IntWidth) -> Self {
+        let (minimum, maximum) = width.range();
+        Self::new(Kind::Integer(IntegerSchema {
+            width: Some(width),
+            bounds: Bounds {
+                minimum: Some(minimum),
+                maximum: Some(maximum),
+                ..Bounds::default()
+            },
+            multiple_of: None,
+        }))
+    }
+
+    /// Any number.
+    pub fn number() -> Self {
+        Self::new(Kind::Number(NumberSchema::default()))
+    }
+
+    /// A number of a Rust float width (`f32` also bounds the range).
+    pub fn number_of(width: FloatWidth) -> Self {
+        let bounds = match width {
+            FloatWidth::F32 => Bounds {
+                minimum: Some(Num::from(f32::MIN)),
+                maximum: Some(Num::from(f32::MAX)),
+                ..Bounds::default()
+            },
+            FloatWidth::F64 => Bounds::default(),
+        };
+        Self::new(Kind::Number(NumberSchema {
+            width: Some(width),
+            bounds,
+            multiple_of: None,
+        }))
+    }
+
+    /// Any string.
+    pub fn string() -> Self {
+        Self::new(Kind::String(StringSchema::default()))
+    }
+
+    /// One of these values.
+    pub fn enumeration(values: Vec<EnumValue>) -> Self {
+        Self::new(Kind::Enum(EnumSchema { values }))
+    }
+
+    /// A list of `items`.
+    pub fn array(items: Schema) -> Self {
+        Self::new(Kind::Array(ArraySchema {
+            items: Box::new(items),
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+        }))
+    }
+
+    /// An object with free keys, values of `values`.
+    pub fn map(values: Schema) -> Self {
+        Self::new(Kind::Map(MapSchema {
+            values: Box::new(values),
+        }))
+    }
+
+    /// An object with these fields; other keys allowed.
+    pub fn object(fields: Vec<Field>) -> Self {
+        Self::new(Kind::Object(ObjectSchema {
+            fields,
+            additional: Additional::Allow,
+        }))
+    }
+
+    /// A reference to the named schema in the model's definitions.
+    pub fn reference(name: impl Into<String>) -> Self {
+        Self::new(Kind::Ref(name.into()))
+    }
+
+    /// Sets the description (an empty one clears it).
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        let description = description.into();
+        self.description = (!description.is_empty()).then_some(description);
+        self
+    }
+
+    /// Sets the default value.
+    pub fn with_default(mut self, default: Value) -> Self {
+        self.default = Some(default);
+        self
+    }
+
+    /// Adds an example value.
+    pub fn with_example(mut self, example: Value) -> Self {
+        self.examples.push(example);
+        self
+    }
+
+    /// Accepts `null` too (`any` and `null` schemas accept it already and stay as they are).
+    pub fn nullable(mut self) -> Self {
+        self.nullable = !matches!(self.kind, Kind::Any | Kind::Null);
+        self
+    }
+
+    /// Refuses keys the object does not declare (serde's `deny_unknown_fields`).
+    /// Only objects have fields; on other kinds this changes nothing.
+    pub fn deny_unknown_fields(mut self) -> Self {
+        if let Kind::Object(object) = &mut self.kind {
+            object.additional = Additional::Deny;
+        }
+        self
+    }
+
+    fn bounds_mut(&mut self) -> Option<&mut Bounds> {
+        match &mut self.kind {
+            Kind::Integer(integer) => Some(&mut integer.bounds),
+            Kind::Number(number) => Some(&mut number.bounds),
+            _ => None,
+        }
+    }
+
+    fn string_mut(&mut self) -> Option<&mut StringSchema> {
+        match &mut self.kind {
+            Kind::String(string) => Some(string),
+            _ => None,
+        }
+    }
+
+    fn array_mut(&mut self) -> Option<&mut ArraySchema> {
+        match &mut self.kind {
+            Kind::Array(array) => Some(array),
+            _ => None,
+        }
+    }
+
+    /// Sets `minimum` on a number or integer (replacing a width's own bound).
+    /// The number and string setters below change nothing on kinds they do not fit; the
+    /// derive refuses such combinations at compile time.
+    pub fn minimum(mut self, bound: impl Into<Num>) -> Self {
+        if let Some(bounds) = self.bounds_mut() {
+            bounds.minimum = Some(bound.into());
+        }
+        self
+    }
+
+    /// Sets `maximum` on a number or integer (replacing a width's own bound).
+    pub fn maximum(mut self, bound: impl Into<Num>) -> Self {
+        if let Some(bounds) = self.bounds_mut() {
+            bounds.maximum = Some(bound.into());
+        }
+        self
+    }
+
+    /// Sets `exclusiveMinimum` on a number or integer.
+    pub fn exclusive_minimum(mut self, bound: impl Into<Num>) -> Self {
+        if let Some(bounds) = self.bounds_mut() {
+            bounds.exclusive_minimum = Some(bound.into());
+        }
+        self
+    }
+
+    /// Sets `exclusiveMaximum` on a number or integer.
+    pub fn exclusive_maximum(mut self, bound: impl Into<Num>) -> Self {
+        if let Some(bounds) = self.bounds_mut() {
+            bounds.exclusive_maximum = Some(bound.into());
+        }
+        self
+    }
+
+    /// Sets `multipleOf` on a number or integer.
+    pub fn multiple_of(mut self, divisor: impl Into<Num>) -> Self {
+        let divisor = Some(divisor.into());
+        match &mut self.kind {
+            Kind::Integer(integer) => integer.multiple_of = divisor,
+            Kind::Number(number) => number.multiple_of = divisor,
+            _ => {}
+        }
+        self
+    }
+
+    /// Sets `minLength` on a string or `minItems` on an array.
+    pub fn min_length(mut self, length: u64) -> Self {
+        if let Some(string) = self.string_mut() {
+            string.min_length = Some(length);
+        } else if let Some(array) = self.array_mut() {
+            array.min_items = Some(length);
+        }
+        self
+    }
+
+    /// Sets `maxLength` on a string or `maxItems` on an array.
+    pub fn max_length(mut self, length: u64) -> Self {
+        if let Some(string) = self.string_mut() {
+            string.max_length = Some(length);
+        } else if let Some(array) = self.array_mut() {
+            array.max_items = Some(length);
+        }
+        self
+    }
+
+    /// Sets `pattern` on a string.
+    pub fn pattern(mut self, pattern: &str) -> Self {
+        if let Some(string) = self.string_mut() {
+            string.pattern = Some(Pattern::new(pattern));
+        }
+        self
+    }
+
+    /// Sets `format` on a string.
+    pub fn format(mut self, format: Format) -> Self {
+        if let Some(string) = self.string_mut() {
+            string.format = Some(format);
+        }
+        self
+    }
+
+    /// Sets `uniqueItems` on an array.
+    pub fn unique_items(mut self) -> Self {
+        if let Some(array) = self.array_mut() {
+            array.unique_items = true;
+        }
+        self
+    }
+
+    /// Changes the schema of an array's elements.
+    pub fn items(mut self, change: impl FnOnce(Schema) -> Schema) -> Self {
+        if let Some(array) = self.array_mut() {
+            let items = std::mem::replace(&mut *array.items, Schema::any());
+            *array.items = change(items);
+        }
+        self
+    }
+}
+
+impl EnumValue {
+    /// A string value with no aliases.
+    pub fn new(value: impl Into<String>) -> Self {
+        EnumValue {
+            value: Value::String(value.into()),
+            aliases: Vec::new(),
+        }
+    }
+
+    /// Adds another accepted spelling.
+    pub fn alias(mut self, alias: impl Into<String>) -> Self {
+        self.aliases.push(alias.into());
+        self
+    }
+}
+
+impl Field {
+    /// A field that must be present.
+    pub fn required(name: impl Into<String>, schema: Schema) -> Self {
+        Field {
+            name: name.into(),
+            rust_name: None,
+            aliases: Vec::new(),
+            required: true,
+            schema,
+        }
+    }
+
+    /// A field that may be absent.
+    pub fn optional(name: impl Into<String>, schema: Schema) -> Self {
+        Field {
+            required: false,
+            ..Field::required(name, schema)
+        }
+    }
+
+    /// Records the Rust name (kept only when it differs from the wire name).
+    pub fn rust_name(mut self, rust_name: impl Into<String>) -> Self {
+        let rust_name = rust_name.into();
+        self.rust_name = (rust_name != self.name).then_some(rust_name);
+        self
+    }
+
+    /// Adds another accepted wire name.
+    pub fn alias(mut self, alias: impl Into<String>) -> Self {
+        self.aliases.push(alias.into());
+        self
+    }
+}
+
+/// Collects the named types of a model while it is built.
+///
+/// Named types (those of `#[derive(Tool)]` structs) are written inline where they are used;
+/// only a type that contains itself goes into `$defs`, referenced by its Rust name (numbered
+/// when two types share a name).
+#[derive(Debug, Default)]
+pub struct Definitions {
+    definitions: BTreeMap<String, Schema>,
+    names: HashMap<TypeId, String>,
+    in_progress: Vec<TypeId>,
+    recursive: HashSet<TypeId>,
+}
+
+impl Definitions {
+    /// No definitions yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The schema of the named type `T`: its body from `body`, inline, unless `T` is being
+    /// described already further up (it contains itself), in which case a reference is
+    /// returned and the body stored under `name`.
+    pub fn named<T: ?Sized + 'static>(
+        &mut self,
+        name: &str,
+        body: impl FnOnce(&mut Definitions) -> Schema,
+    ) -> Schema {
+        let id = TypeId::of::<T>();
+        if self.in_progress.contains(&id) {
+            self.recursive.insert(id);
+            return Schema::reference(self.name_of(id, name));
+        }
+        if self.recursive.contains(&id) {
+            return Schema::reference(self.name_of(id, name));
+        }
+        self.in_progress.push(id);
+        let schema = body(self);
+        self.in_progress.pop();
+        if self.recursive.contains(&id) {
+            let key = self.name_of(id, name);
+            self.definitions.insert(key.clone(), schema.clone());
+            // Where it is used, a reference with the description of the use.
+            let mut reference = Schema::reference(key);
+            reference.description = schema.description;
+            return reference;
+        }
+        schema
+    }
+
+    fn name_of(&mut self, id: TypeId, name: &str) -> String {
+        if let Some(known) = self.names.get(&id) {
+            return known.clone();
+        }
+        let taken: HashSet<&String> = self.names.values().collect();
+        let mut candidate = name.to_owned();
+        let mut number = 2;
+        while taken.contains(&candidate) {
+            candidate = format!("{name}{number}");
+            number += 1;
+        }
+        self.names.insert(id, candidate.clone());
+        candidate
+    }
+
+    /// The collected definitions.
+    pub fn into_map(self) -> BTreeMap<String, Schema> {
+        self.definitions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Node;
+
+    fn node(defs: &mut Definitions) -> Schema {
+        defs.named::<Node>("Node", |defs| {
+            Schema::object(vec![Field::optional("children", Schema::array(node(defs)))])
+                .with_description("A tree node")
+        })
+    }
+
+    #[test]
+    fn recursive_types_become_references() {
+        let mut defs = Definitions::new();
+        let schema = node(&mut defs);
+        assert_eq!(schema.kind, Kind::Ref("Node".into()));
+        assert_eq!(schema.description.as_deref(), Some("A tree node"));
+        let definitions = defs.into_map();
+        let Kind::Object(body) = &definitions["Node"].kind else {
+            panic!("not an object")
+        };
+        let Kind::Array(children) = &body.fields[0].schema.kind else {
+            panic!("not an array")
+        };
+        assert_eq!(children.items.kind, Kind::Ref("Node".into()));
+    }
+
+    #[test]
+    fn widths_bound_integers() {
+        let Kind::Integer(u8_schema) = Schema::integer_of(IntWidth {
+            bits: 8,
+            signed: false,
+        })
+        .kind
+        else {
+            panic!()
+        };
+        assert_eq!(u8_schema.bounds.minimum, Some(Num::Int(0)));
+        assert_eq!(u8_schema.bounds.maximum, Some(Num::Int(255)));
+        let (min, max) = IntWidth {
+            bits: 64,
+            signed: true,
+        }
+        .range();
+        assert_eq!((min, max), (Num::from(i64::MIN), Num::from(i64::MAX)));
+        assert_eq!(
+            IntWidth::from_format_name("uint16"),
+            Some(IntWidth {
+                bits: 16,
+                signed: false
+            })
+        );
+        assert_eq!(IntWidth::from_format_name("int7"), None);
+    }
+
+    #[test]
+    fn setters_fit_their_kinds() {
+        let schema = Schema::string().min_length(2).max_length(3).pattern("^a");
+        let Kind::String(string) = &schema.kind else {
+            panic!()
+        };
+        assert_eq!((string.min_length, string.max_length), (Some(2), Some(3)));
+        let schema = Schema::array(Schema::string())
+            .max_length(5)
+            .unique_items()
+            .items(|s| s.max_length(40));
+        let Kind::Array(array) = &schema.kind else {
+            panic!()
+        };
+        assert_eq!(array.max_items, Some(5));
+        assert!(array.unique_items);
+        assert_eq!(array.items.kind, Schema::string().max_length(40).kind);
+        assert_eq!(
+            Field::required("a", Schema::any()).rust_name("a").rust_name,
+            None
+        );
+    }
+}

@@ -1,0 +1,532 @@
+//! The tool model: the one description of a tool's arguments that the derive, the schema
+//! compiler, the checker and the hint builder all share.
+//!
+//! A [`ToolModel`] is a name, a description, the [`Schema`] of the arguments (an object) and
+//! the named schemas that references point to. Its serialised form is JSON Schema draft
+//! 2020-12 ([`ToolModel::json_schema`], read back by [`ToolModel::from_json_schema`]), with
+//! `x-` keywords only for what JSON Schema cannot say:
+//!
+//! | keyword | where | holds |
+//! | --- | --- | --- |
+//! | `x-aliases` | a property's schema | other wire names accepted for the field |
+//! | `x-rust-name` | a property's schema | the Rust field name, when it differs from the wire name |
+//! | `x-enum-aliases` | an `enum` schema | other spellings accepted for each value: `{"business": ["biz"]}` |
+//!
+//! The root of a tool's JSON Schema carries the tool's name as `title`.
+
+mod build;
+mod json;
+mod read;
+mod write;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+pub use build::Definitions;
+pub use json::Json;
+pub use read::{SchemaError, SchemaErrors};
+
+pub use crate::format::Format;
+pub use crate::num::Num;
+
+/// A tool: its name, description and the schema of its arguments.
+///
+/// ```
+/// use toolgate_core::model::{Field, Schema, ToolModel};
+///
+/// let model = ToolModel::new(
+///     "get_weather",
+///     Some("Current weather at a place".into()),
+///     Schema::object(vec![Field::required("city", Schema::string().min_length(1))]),
+///     Default::default(),
+/// );
+/// assert_eq!(
+///     model.json_schema(),
+///     r#"{"title":"get_weather","description":"Current weather at a place","type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"]}"#
+/// );
+/// assert_eq!(ToolModel::from_json_schema(model.json_schema()).unwrap(), model);
+/// ```
+#[derive(Debug)]
+pub struct ToolModel {
+    name: String,
+    description: Option<String>,
+    input: Schema,
+    definitions: BTreeMap<String, Schema>,
+    json_schema: OnceLock<String>,
+}
+
+impl Clone for ToolModel {
+    fn clone(&self) -> Self {
+        ToolModel::new(
+            self.name.clone(),
+            self.description.clone(),
+            self.input.clone(),
+            self.definitions.clone(),
+        )
+    }
+}
+
+impl PartialEq for ToolModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.description == other.description
+            && self.input == other.input
+            && self.definitions == other.definitions
+    }
+}
+
+impl ToolModel {
+    /// A model from its parts. `definitions` holds the schemas that [`Kind::Ref`]s name.
+    ///
+    /// The description belongs to the tool: when `description` is `None`, the input schema's
+    /// own description is used, and the input schema keeps none.
+    pub fn new(
+        name: impl Into<String>,
+        description: Option<String>,
+        mut input: Schema,
+        definitions: BTreeMap<String, Schema>,
+    ) -> Self {
+        let description = description.or(input.description.take());
+        input.description = None;
+        ToolModel {
+            name: name.into(),
+            description,
+            input,
+            definitions,
+            json_schema: OnceLock::new(),
+        }
+    }
+
+    /// The tool's name, as a model calls it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does, for the model.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The schema of the arguments.
+    pub fn input(&self) -> &Schema {
+        &self.input
+    }
+
+    /// The named schemas that references point to.
+    pub fn definitions(&self) -> &BTreeMap<String, Schema> {
+        &self.definitions
+    }
+
+    /// Follows references (at most 32 steps) to the schema that describes values.
+    /// An unknown reference, or a cycle of references, gives `None`.
+    pub fn resolve<'m>(&'m self, mut schema: &'m Schema) -> Option<&'m Schema> {
+        for _ in 0..32 {
+            match &schema.kind {
+                Kind::Ref(name) => schema = self.definitions.get(name)?,
+                _ => return Some(schema),
+            }
+        }
+        None
+    }
+
+    /// The schema of the value at `path`, following fields, items, map values and references.
+    /// The description of a field's own schema wins over the one of a referenced type.
+    pub fn schema_at(&self, path: &crate::Path) -> Option<&Schema> {
+        use crate::path::Segment;
+        let mut schema = &self.input;
+        for segment in path.segments() {
+            let resolved = self.resolve(schema)?;
+            schema = match (&resolved.kind, segment) {
+                (Kind::Object(object), Segment::Key(key)) => match object.field(key) {
+                    Some(field) => &field.schema,
+                    None => match &object.additional {
+                        Additional::Schema(extra) => extra,
+                        _ => return None,
+                    },
+                },
+                (Kind::Map(map), Segment::Key(_)) => &map.values,
+                (Kind::Array(array), Segment::Index(_)) => &array.items,
+                _ => return None,
+            };
+        }
+        Some(schema)
+    }
+
+    /// The JSON Schema (draft 2020-12) text of the arguments, compact, keys in a fixed order.
+    /// Computed once per model.
+    pub fn json_schema(&self) -> &str {
+        self.json_schema
+            .get_or_init(|| write::tool_to_string(self, false))
+    }
+
+    /// The same JSON Schema, indented for people.
+    pub fn json_schema_pretty(&self) -> String {
+        write::tool_to_string(self, true)
+    }
+
+    /// Reads a model back from JSON Schema text: the root's `title` is the name, its
+    /// `description` the description, its `$defs` the definitions. Every keyword the model
+    /// cannot hold is an error with its JSON pointer; none is dropped.
+    pub fn from_json_schema(text: &str) -> Result<ToolModel, SchemaErrors> {
+        let json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
+        read::read_tool(&json)
+    }
+}
+
+/// The schema of one value: what kind of value it is, with its constraints and annotations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema {
+    /// What kind of value, with the constraints of that kind.
+    pub kind: Kind,
+    /// Whether `null` is accepted too (JSON Schema `"type": [..., "null"]`).
+    pub nullable: bool,
+    /// What the value means, for the model.
+    pub description: Option<String>,
+    /// The value used when the field is absent.
+    pub default: Option<Value>,
+    /// Example values.
+    pub examples: Vec<Value>,
+    /// The one value allowed (`const`).
+    pub constant: Option<Value>,
+}
+
+/// The kinds of values the model describes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// Any JSON value.
+    Any,
+    /// Only `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number, possibly of a fixed width.
+    Integer(IntegerSchema),
+    /// Any number.
+    Number(NumberSchema),
+    /// A string.
+    String(StringSchema),
+    /// One of a list of values.
+    Enum(EnumSchema),
+    /// A list of values of one schema.
+    Array(ArraySchema),
+    /// An object with any keys, all values of one schema.
+    Map(MapSchema),
+    /// An object with declared fields.
+    Object(ObjectSchema),
+    /// One of several schemas (`oneOf` / `anyOf`).
+    Union(UnionSchema),
+    /// The schema of that name in [`ToolModel::definitions`].
+    Ref(String),
+}
+
+impl Kind {
+    /// The JSON Schema type name of this kind (`"object"` for maps, `None` for kinds that are
+    /// not one type).
+    pub fn type_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Kind::Null => "null",
+            Kind::Boolean => "boolean",
+            Kind::Integer(_) => "integer",
+            Kind::Number(_) => "number",
+            Kind::String(_) => "string",
+            Kind::Array(_) => "array",
+            Kind::Map(_) | Kind::Object(_) => "object",
+            Kind::Any | Kind::Enum(_) | Kind::Union(_) | Kind::Ref(_) => return None,
+        })
+    }
+}
+
+/// Lower and upper bounds of a number.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bounds {
+    /// `minimum`: the value is at least this.
+    pub minimum: Option<Num>,
+    /// `maximum`: the value is at most this.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum`: the value is above this.
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`: the value is below this.
+    pub exclusive_maximum: Option<Num>,
+}
+
+/// The fixed width of an integer type; its range is a constraint too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntWidth {
+    /// Number of bits: 8, 16, 32, 64 or 128.
+    pub bits: u8,
+    /// Whether negative values exist.
+    pub signed: bool,
+}
+
+impl IntWidth {
+    /// The JSON Schema `format` name: `int8` … `int128`, `uint8` … `uint128`.
+    pub fn format_name(self) -> String {
+        format!("{}int{}", if self.signed { "" } else { "u" }, self.bits)
+    }
+
+    /// Reads a `format` name written by [`IntWidth::format_name`].
+    pub fn from_format_name(name: &str) -> Option<IntWidth> {
+        let (signed, bits) = match name.strip_prefix('u') {
+            Some(rest) => (false, rest.strip_prefix("int")?),
+            None => (true, name.strip_prefix("int")?),
+        };
+        let bits = bits
+            .parse()
+            .ok()
+            .filter(|b| [8, 16, 32, 64, 128].contains(b))?;
+        Some(IntWidth { bits, signed })
+    }
+
+    /// The smallest and largest value of the type.
+    pub fn range(self) -> (Num, Num) {
+        let bits = u32::from(self.bits);
+        if self.signed {
+            let max = if bits == 128 {
+                i128::MAX
+            } else {
+                (1i128 << (bits - 1)) - 1
+            };
+            (Num::from_i128(-max - 1), Num::from_i128(max))
+        } else if bits == 128 {
+            (Num::Int(0), Num::from(u128::MAX))
+        } else {
+            (Num::Int(0), Num::from_i128((1i128 << bits) - 1))
+        }
+    }
+}
+
+/// The fixed width of a float type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatWidth {
+    /// `f32`, written as `"format": "float"`, range ±3.4028235e38.
+    F32,
+    /// `f64`, written as `"format": "double"`.
+    F64,
+}
+
+impl FloatWidth {
+    /// The JSON Schema `format` name.
+    pub fn format_name(self) -> &'static str {
+        match self {
+            FloatWidth::F32 => "float",
+            FloatWidth::F64 => "double",
+        }
+    }
+}
+
+/// Constraints of an integer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntegerSchema {
+    /// The Rust width, if the value goes into one.
+    pub width: Option<IntWidth>,
+    /// Bounds (the width's range is already folded into `minimum`/`maximum`).
+    pub bounds: Bounds,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+}
+
+/// Constraints of a number.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NumberSchema {
+    /// The Rust width, if the value goes into one.
+    pub width: Option<FloatWidth>,
+    /// Bounds.
+    pub bounds: Bounds,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+}
+
+/// Constraints of a string.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringSchema {
+    /// `minLength`, in characters (Unicode scalar values).
+    pub min_length: Option<u64>,
+    /// `maxLength`, in characters.
+    pub max_length: Option<u64>,
+    /// `pattern`: a regular expression the string must contain a match of.
+    pub pattern: Option<Pattern>,
+    /// `format`.
+    pub format: Option<Format>,
+}
+
+/// A `pattern`, compiled with the `regex` crate (linear time). JSON Schema patterns are not
+/// anchored: `^` and `$` must be written to anchor them.
+///
+/// A pattern that does not compile is kept with its error; checking a value against it gives
+/// an issue with constraint `schema`, never a panic.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    source: String,
+    compiled: Result<regex::Regex, String>,
+}
+
+impl Pattern {
+    /// Compiles `source`; see [`Pattern::error`] for the outcome.
+    pub fn new(source: impl Into<String>) -> Self {
+        let source = source.into();
+        let compiled = regex::RegexBuilder::new(&source)
+            .size_limit(1 << 22)
+            .build()
+            .map_err(|error| error.to_string());
+        Pattern { source, compiled }
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Why the pattern does not compile, if it does not.
+    pub fn error(&self) -> Option<&str> {
+        self.compiled.as_ref().err().map(String::as_str)
+    }
+
+    /// Whether `text` contains a match; `None` if the pattern does not compile.
+    pub fn is_match(&self, text: &str) -> Option<bool> {
+        self.compiled
+            .as_ref()
+            .ok()
+            .map(|regex| regex.is_match(text))
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+/// One allowed value of an enum, with the other spellings accepted for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// The value, as sent on the wire.
+    pub value: Value,
+    /// Other spellings accepted (serde `alias`), strings only.
+    pub aliases: Vec<String>,
+}
+
+/// The allowed values of an enum.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EnumSchema {
+    /// The values, in declaration order.
+    pub values: Vec<EnumValue>,
+}
+
+impl EnumSchema {
+    /// The values as JSON.
+    pub fn value_list(&self) -> Vec<Value> {
+        self.values.iter().map(|v| v.value.clone()).collect()
+    }
+}
+
+/// A list of values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySchema {
+    /// The schema of every element.
+    pub items: Box<Schema>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+}
+
+/// An object with free keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapSchema {
+    /// The schema of every value.
+    pub values: Box<Schema>,
+}
+
+/// What an object does with keys it does not declare.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Additional {
+    /// Allowed (JSON Schema's default). Typed tools drop them with a log entry; dynamic
+    /// tools keep them.
+    #[default]
+    Allow,
+    /// Refused with an `additionalProperties` issue (serde's `deny_unknown_fields`).
+    Deny,
+    /// Allowed when they match this schema.
+    Schema(Box<Schema>),
+}
+
+/// An object with declared fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectSchema {
+    /// The fields, in declaration order.
+    pub fields: Vec<Field>,
+    /// What happens to other keys.
+    pub additional: Additional,
+}
+
+impl ObjectSchema {
+    /// The field with this wire name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|field| field.name == name)
+    }
+}
+
+/// One field of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The wire name.
+    pub name: String,
+    /// The Rust name, when it differs from the wire name.
+    pub rust_name: Option<String>,
+    /// Other wire names accepted (serde `alias`).
+    pub aliases: Vec<String>,
+    /// Whether the field must be present.
+    pub required: bool,
+    /// The field's value.
+    pub schema: Schema,
+}
+
+/// How a union picks its alternative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnionMode {
+    /// `oneOf`: exactly one alternative matches.
+    OneOf,
+    /// `anyOf`: at least one alternative matches.
+    AnyOf,
+}
+
+/// One of several schemas.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnionSchema {
+    /// `oneOf` or `anyOf`.
+    pub mode: UnionMode,
+    /// The alternatives, in order.
+    pub variants: Vec<Schema>,
+}
+
+impl UnionSchema {
+    /// The discriminator of a tagged union: a field present in every alternative with a
+    /// `const` string value, distinct across alternatives. Untagged unions give `None`.
+    pub fn tag(&self) -> Option<&str> {
+        let first = match &self.variants.first()?.kind {
+            Kind::Object(object) => object,
+            _ => return None,
+        };
+        'candidates: for candidate in &first.fields {
+            let mut seen = Vec::new();
+            for variant in &self.variants {
+                let Kind::Object(object) = &variant.kind else {
+                    return None;
+                };
+                match object.field(&candidate.name) {
+                    Some(field) if field.required => match &field.schema.constant {
+                        Some(Value::String(tag)) if !seen.contains(&tag) => seen.push(tag),
+                        _ => continue 'candidates,
+                    },
+                    _ => continue 'candidates,
+                }
+            }
+            return Some(&candidate.name);
+        }
+        None
+    }
+}

@@ -1,0 +1,670 @@
+//! The JSON Schema reader: draft 2020-12 text → [`ToolModel`].
+//!
+//! Every keyword is either held by the model, an annotation the model has no use for
+//! (`$schema`, `$id`, `$comment`, `title` below the root, `deprecated`, `readOnly`,
+//! `writeOnly`), or an error naming its JSON pointer. No constraint is dropped.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::json::Json;
+use super::write::DEFS_PREFIX;
+use super::*;
+
+/// One reason a schema cannot be read, at a JSON pointer into the schema document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    /// Where in the schema: `/properties/origin/pattern`.
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{pointer}: {}", self.message)
+    }
+}
+
+/// Every reason a schema cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", display_lines(.0))]
+pub struct SchemaErrors(pub Vec<SchemaError>);
+
+fn display_lines(errors: &[SchemaError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl SchemaErrors {
+    pub(crate) fn syntax(error: serde_json::Error) -> Self {
+        SchemaErrors(vec![SchemaError {
+            pointer: String::new(),
+            message: format!("not JSON: {error}"),
+        }])
+    }
+}
+
+/// Keywords that annotate and constrain nothing; the model does not keep them.
+const IGNORED_ANNOTATIONS: [&str; 6] = [
+    "$schema",
+    "$id",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
+    let mut reader = Reader::default();
+    let name = match json.get("title") {
+        Some(Json::String(title)) => title.clone(),
+        Some(_) => {
+            reader.error("/title", "`title` must be a string");
+            String::new()
+        }
+        None => String::new(),
+    };
+    let mut definitions = BTreeMap::new();
+    if let Some(defs) = json.get("$defs") {
+        match defs {
+            Json::Object(members) => {
+                for (name, schema) in members {
+                    let pointer = format!("/$defs/{}", escape(name));
+                    definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
+                }
+            }
+            _ => reader.error("/$defs", "`$defs` must be an object"),
+        }
+    }
+    let input = reader.schema(json, "", &["title", "$defs"]);
+    for (pointer, name) in std::mem::take(&mut reader.references) {
+        if !definitions.contains_key(&name) {
+            reader.error(
+                &pointer,
+                format!("`$ref` to {name:?}, which `$defs` does not hold"),
+            );
+        }
+    }
+    if !matches!(input.kind, Kind::Object(_) | Kind::Map(_)) && reader.errors.is_empty() {
+        reader.error(
+            "",
+            "the arguments of a tool must be an object (`\"type\": \"object\"`)",
+        );
+    }
+    if reader.errors.is_empty() {
+        let description = input.description.clone();
+        Ok(ToolModel::new(name, description, input, definitions))
+    } else {
+        Err(SchemaErrors(reader.errors))
+    }
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[derive(Default)]
+struct Reader {
+    errors: Vec<SchemaError>,
+    references: Vec<(String, String)>,
+}
+
+/// The members of one schema object, each marked when a reader step used it.
+struct Members<'j> {
+    members: &'j [(String, Json)],
+    used: Vec<bool>,
+}
+
+impl<'j> Members<'j> {
+    fn take(&mut self, key: &str) -> Option<&'j Json> {
+        let position = self.members.iter().position(|(k, _)| k == key)?;
+        self.used[position] = true;
+        Some(&self.members[position].1)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.members.iter().any(|(k, _)| k == key)
+    }
+}
+
+impl Reader {
+    fn error(&mut self, pointer: &str, message: impl Into<String>) {
+        self.errors.push(SchemaError {
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    fn schema(&mut self, json: &Json, pointer: &str, also_allowed: &[&str]) -> Schema {
+        let members = match json {
+            Json::Bool(true) => return Schema::any(),
+            Json::Object(members) => members,
+            Json::Bool(false) => {
+                self.error(
+                    pointer,
+                    "the `false` schema (nothing is valid) is not supported",
+                );
+                return Schema::any();
+            }
+            other => {
+                self.error(
+                    pointer,
+                    format!("a schema must be an object, not {}", other.type_name()),
+                );
+                return Schema::any();
+            }
+        };
+        let mut seen = std::collections::HashSet::new();
+        for (key, _) in members {
+            if !seen.insert(key.as_str()) {
+                self.error(
+                    &format!("{pointer}/{}", escape(key)),
+                    format!("`{key}` appears twice"),
+                );
+            }
+        }
+        let mut m = Members {
+            members,
+            used: vec![false; members.len()],
+        };
+        for key in IGNORED_ANNOTATIONS.iter().chain(also_allowed) {
+            m.take(key);
+        }
+        let mut schema = self.kind(&mut m, pointer);
+        if let Some(description) = self.string(&mut m, "description", pointer) {
+            schema.description = Some(description);
+        }
+        if let Some(default) = m.take("default") {
+            schema.default = Some(default.to_value());
+        }
+        match m.take("examples") {
+            Some(Json::Array(examples)) => {
+                schema.examples = examples.iter().map(Json::to_value).collect()
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/examples"),
+                "`examples` must be an array",
+            ),
+            None => {}
+        }
+        if let Some(constant) = m.take("const") {
+            schema.constant = Some(constant.to_value());
+        }
+        for (position, (key, _)) in members.iter().enumerate() {
+            if !m.used[position] {
+                self.error(
+                    &format!("{pointer}/{}", escape(key)),
+                    format!("keyword `{key}` is not supported here"),
+                );
+            }
+        }
+        schema
+    }
+
+    fn string(&mut self, m: &mut Members<'_>, key: &str, pointer: &str) -> Option<String> {
+        match m.take(key)? {
+            Json::String(text) => Some(text.clone()),
+            _ => {
+                self.error(
+                    &format!("{pointer}/{key}"),
+                    format!("`{key}` must be a string"),
+                );
+                None
+            }
+        }
+    }
+
+    fn count(&mut self, m: &mut Members<'_>, key: &str, pointer: &str) -> Option<u64> {
+        match m.take(key)? {
+            Json::Number(n) if n.as_u64().is_some() => n.as_u64(),
+            Json::Number(n)
+                if n.as_f64()
+                    .is_some_and(|f| f >= 0.0 && f.fract() == 0.0 && f < 1e19) =>
+            {
+                n.as_f64().map(|f| f as u64)
+            }
+            _ => {
+                self.error(
+                    &format!("{pointer}/{key}"),
+                    format!("`{key}` must be a non-negative integer"),
+                );
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, m: &mut Members<'_>, key: &str, pointer: &str) -> Option<Num> {
+        match m.take(key)? {
+            Json::Number(n) => Some(Num::from_json(n)),
+            _ => {
+                self.error(
+                    &format!("{pointer}/{key}"),
+                    format!("`{key}` must be a number"),
+                );
+                None
+            }
+        }
+    }
+
+    fn bounds(&mut self, m: &mut Members<'_>, pointer: &str) -> Bounds {
+        Bounds {
+            minimum: self.number(m, "minimum", pointer),
+            maximum: self.number(m, "maximum", pointer),
+            exclusive_minimum: self.number(m, "exclusiveMinimum", pointer),
+            exclusive_maximum: self.number(m, "exclusiveMaximum", pointer),
+        }
+    }
+
+    /// The `type` keyword: the one non-null type name and whether `null` is allowed.
+    fn type_keyword(&mut self, m: &mut Members<'_>, pointer: &str) -> (Option<String>, bool) {
+        let at = format!("{pointer}/type");
+        match m.take("type") {
+            None => (None, false),
+            Some(Json::String(name)) if name == "null" => (Some(name.clone()), false),
+            Some(Json::String(name)) => (Some(name.clone()), false),
+            Some(Json::Array(names)) => {
+                let mut nullable = false;
+                let mut others = Vec::new();
+                for name in names {
+                    match name.as_str() {
+                        Some("null") => nullable = true,
+                        Some(other) => others.push(other.to_owned()),
+                        None => self.error(&at, "`type` entries must be strings"),
+                    }
+                }
+                match others.as_slice() {
+                    [] => (Some("null".into()), false),
+                    [one] => (Some(one.clone()), nullable),
+                    _ => {
+                        self.error(
+                            &at,
+                            "a `type` array with more than one type besides null is not supported",
+                        );
+                        (None, nullable)
+                    }
+                }
+            }
+            Some(_) => {
+                self.error(&at, "`type` must be a string or an array of strings");
+                (None, false)
+            }
+        }
+    }
+
+    fn kind(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
+        if let Some(target) = m.take("$ref") {
+            return match target.as_str().and_then(|t| t.strip_prefix(DEFS_PREFIX)) {
+                Some(name) => {
+                    let name = name.replace("~1", "/").replace("~0", "~");
+                    self.references
+                        .push((format!("{pointer}/$ref"), name.clone()));
+                    Schema::reference(name)
+                }
+                None => {
+                    self.error(
+                        &format!("{pointer}/$ref"),
+                        "only references to `#/$defs/<name>` are supported",
+                    );
+                    Schema::any()
+                }
+            };
+        }
+        for (keyword, mode) in [("oneOf", UnionMode::OneOf), ("anyOf", UnionMode::AnyOf)] {
+            if let Some(variants) = m.take(keyword) {
+                return self.union(variants, mode, &format!("{pointer}/{keyword}"));
+            }
+        }
+        let (type_name, nullable) = self.type_keyword(m, pointer);
+        let mut schema = if let Some(values) = m.take("enum") {
+            self.enumeration(m, values, type_name.as_deref(), pointer)
+        } else {
+            match type_name.as_deref() {
+                None => {
+                    self.refuse_typed_keywords(m, pointer);
+                    Schema::any()
+                }
+                Some(name) => self.typed(m, name, pointer),
+            }
+        };
+        if nullable {
+            schema = schema.nullable();
+        }
+        schema
+    }
+
+    fn refuse_typed_keywords(&mut self, m: &mut Members<'_>, pointer: &str) {
+        const TYPED: [&str; 17] = [
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "items",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "properties",
+            "required",
+            "additionalProperties",
+            "x-enum-aliases",
+        ];
+        for keyword in TYPED {
+            if m.take(keyword).is_some() {
+                self.error(
+                    &format!("{pointer}/{keyword}"),
+                    format!("`{keyword}` without a `type` is not supported"),
+                );
+            }
+        }
+    }
+
+    fn union(&mut self, variants: &Json, mode: UnionMode, pointer: &str) -> Schema {
+        let Json::Array(variants) = variants else {
+            self.error(pointer, "must be an array of schemas");
+            return Schema::any();
+        };
+        let mut nullable = false;
+        let mut schemas = Vec::new();
+        for (index, variant) in variants.iter().enumerate() {
+            let schema = self.schema(variant, &format!("{pointer}/{index}"), &["title"]);
+            if schema.kind == Kind::Null && schema == Schema::new(Kind::Null) {
+                nullable = true;
+            } else {
+                schemas.push(schema);
+            }
+        }
+        let schema = if schemas.len() == 1 && (mode == UnionMode::AnyOf || nullable) {
+            schemas.remove(0)
+        } else {
+            Schema::new(Kind::Union(UnionSchema {
+                mode,
+                variants: schemas,
+            }))
+        };
+        if nullable {
+            schema.nullable()
+        } else {
+            schema
+        }
+    }
+
+    fn enumeration(
+        &mut self,
+        m: &mut Members<'_>,
+        values: &Json,
+        type_name: Option<&str>,
+        pointer: &str,
+    ) -> Schema {
+        let Json::Array(values) = values else {
+            self.error(&format!("{pointer}/enum"), "`enum` must be an array");
+            return Schema::any();
+        };
+        let mut nullable = false;
+        let mut enumeration = EnumSchema::default();
+        for value in values {
+            match value {
+                Json::Null => nullable = true,
+                other => enumeration.values.push(EnumValue {
+                    value: other.to_value(),
+                    aliases: Vec::new(),
+                }),
+            }
+        }
+        let declared = super::write::enum_type(&enumeration.values);
+        if let (Some(type_name), Some(declared)) = (type_name, declared) {
+            let fits = type_name == declared || (type_name == "number" && declared == "integer");
+            if !fits {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!("`type` {type_name:?} does not fit the `enum` values ({declared})"),
+                );
+            }
+        }
+        match m.take("x-enum-aliases") {
+            Some(Json::Object(aliases)) => {
+                for (value, names) in aliases {
+                    let at = format!("{pointer}/x-enum-aliases/{}", escape(value));
+                    let target = enumeration
+                        .values
+                        .iter_mut()
+                        .find(|v| v.value.as_str() == Some(value.as_str()));
+                    match (target, names) {
+                        (Some(target), Json::Array(names))
+                            if names.iter().all(|n| n.as_str().is_some()) =>
+                        {
+                            target.aliases = names
+                                .iter()
+                                .filter_map(|n| n.as_str().map(str::to_owned))
+                                .collect();
+                        }
+                        (None, _) => {
+                            self.error(&at, format!("{value:?} is not one of the `enum` values"))
+                        }
+                        _ => self.error(&at, "aliases must be an array of strings"),
+                    }
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/x-enum-aliases"),
+                "`x-enum-aliases` must be an object",
+            ),
+            None => {}
+        }
+        let schema = Schema::new(Kind::Enum(enumeration));
+        if nullable {
+            schema.nullable()
+        } else {
+            schema
+        }
+    }
+
+    fn typed(&mut self, m: &mut Members<'_>, type_name: &str, pointer: &str) -> Schema {
+        let kind = match type_name {
+            "null" => Kind::Null,
+            "boolean" => Kind::Boolean,
+            "integer" => {
+                let width = self.string(m, "format", pointer).and_then(|name| {
+                    let width = IntWidth::from_format_name(&name);
+                    if width.is_none() {
+                        self.error(
+                            &format!("{pointer}/format"),
+                            format!("unknown integer format {name:?}"),
+                        );
+                    }
+                    width
+                });
+                Kind::Integer(IntegerSchema {
+                    width,
+                    bounds: self.bounds(m, pointer),
+                    multiple_of: self.number(m, "multipleOf", pointer),
+                })
+            }
+            "number" => {
+                let width =
+                    self.string(m, "format", pointer)
+                        .and_then(|name| match name.as_str() {
+                            "float" => Some(FloatWidth::F32),
+                            "double" => Some(FloatWidth::F64),
+                            _ => {
+                                self.error(
+                                    &format!("{pointer}/format"),
+                                    format!("unknown number format {name:?}"),
+                                );
+                                None
+                            }
+                        });
+                Kind::Number(NumberSchema {
+                    width,
+                    bounds: self.bounds(m, pointer),
+                    multiple_of: self.number(m, "multipleOf", pointer),
+                })
+            }
+            "string" => {
+                let pattern = self.string(m, "pattern", pointer).map(Pattern::new);
+                if let Some(error) = pattern.as_ref().and_then(Pattern::error) {
+                    self.error(
+                        &format!("{pointer}/pattern"),
+                        format!("the pattern does not compile: {error}"),
+                    );
+                }
+                let format = self.string(m, "format", pointer).and_then(|name| {
+                    let format = Format::from_name(&name);
+                    if format.is_none() {
+                        self.error(
+                            &format!("{pointer}/format"),
+                            format!("unknown string format {name:?}"),
+                        );
+                    }
+                    format
+                });
+                Kind::String(StringSchema {
+                    min_length: self.count(m, "minLength", pointer),
+                    max_length: self.count(m, "maxLength", pointer),
+                    pattern,
+                    format,
+                })
+            }
+            "array" => {
+                let items = match m.take("items") {
+                    Some(items) => self.schema(items, &format!("{pointer}/items"), &["title"]),
+                    None => Schema::any(),
+                };
+                Kind::Array(ArraySchema {
+                    items: Box::new(items),
+                    min_items: self.count(m, "minItems", pointer),
+                    max_items: self.count(m, "maxItems", pointer),
+                    unique_items: match m.take("uniqueItems") {
+                        Some(Json::Bool(unique)) => *unique,
+                        Some(_) => {
+                            self.error(
+                                &format!("{pointer}/uniqueItems"),
+                                "`uniqueItems` must be a boolean",
+                            );
+                            false
+                        }
+                        None => false,
+                    },
+                })
+            }
+            "object" => self.object(m, pointer),
+            other => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!("unknown type {other:?}"),
+                );
+                Kind::Any
+            }
+        };
+        Schema::new(kind)
+    }
+
+    fn object(&mut self, m: &mut Members<'_>, pointer: &str) -> Kind {
+        let additional = match m.take("additionalProperties") {
+            None | Some(Json::Bool(true)) => Additional::Allow,
+            Some(Json::Bool(false)) => Additional::Deny,
+            Some(schema) => Additional::Schema(Box::new(self.schema(
+                schema,
+                &format!("{pointer}/additionalProperties"),
+                &["title"],
+            ))),
+        };
+        if !m.has("properties") && !m.has("required") {
+            if let Additional::Schema(values) = additional {
+                return Kind::Map(MapSchema { values });
+            }
+        }
+        let mut fields = Vec::new();
+        match m.take("properties") {
+            Some(Json::Object(properties)) => {
+                for (name, property) in properties {
+                    let at = format!("{pointer}/properties/{}", escape(name));
+                    fields.push(self.field(name, property, &at));
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/properties"),
+                "`properties` must be an object",
+            ),
+            None => {}
+        }
+        match m.take("required") {
+            Some(Json::Array(names)) => {
+                for (index, name) in names.iter().enumerate() {
+                    let at = format!("{pointer}/required/{index}");
+                    match name
+                        .as_str()
+                        .and_then(|name| fields.iter_mut().find(|f| f.name == name))
+                    {
+                        Some(field) => field.required = true,
+                        None => self.error(
+                            &at,
+                            "`required` names a property that `properties` does not declare",
+                        ),
+                    }
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/required"),
+                "`required` must be an array of names",
+            ),
+            None => {}
+        }
+        Kind::Object(ObjectSchema { fields, additional })
+    }
+
+    fn field(&mut self, name: &str, property: &Json, pointer: &str) -> Field {
+        let mut field = Field::optional(name, Schema::any());
+        let mut aliases = None;
+        let mut rust_name = None;
+        if let Json::Object(members) = property {
+            // The field's own `x-` keywords; the rest is the value's schema.
+            let mut rest = Vec::new();
+            for (key, value) in members {
+                match (key.as_str(), value) {
+                    ("x-aliases", Json::Array(names))
+                        if names.iter().all(|n| n.as_str().is_some()) =>
+                    {
+                        aliases = Some(
+                            names
+                                .iter()
+                                .filter_map(|n| n.as_str().map(str::to_owned))
+                                .collect(),
+                        );
+                    }
+                    ("x-rust-name", Json::String(rust)) => rust_name = Some(rust.clone()),
+                    ("x-aliases" | "x-rust-name", _) => self.error(
+                        &format!("{pointer}/{key}"),
+                        format!(
+                            "`{key}` must be {}",
+                            if key == "x-aliases" {
+                                "an array of strings"
+                            } else {
+                                "a string"
+                            }
+                        ),
+                    ),
+                    _ => rest.push((key.clone(), value.clone())),
+                }
+            }
+            field.schema = self.schema(&Json::Object(rest), pointer, &["title"]);
+        } else {
+            field.schema = self.schema(property, pointer, &["title"]);
+        }
+        field.aliases = aliases.unwrap_or_default();
+        field.rust_name = rust_name;
+        field
+    }
+}

@@ -1,0 +1,604 @@
+//! Numbers as the tool model holds them: exact integers or floats.
+//!
+//! [`Num`] compares numerically and exactly across its two variants, prints
+//! the way JSON writers do, and answers JSON Schema `multipleOf` exactly on
+//! the decimal values as written.
+//!
+//! ```
+//! use toolgate_core::num::Num;
+//!
+//! assert_eq!(Num::from(5), Num::from(5.0));
+//! assert!(Num::from(9007199254740993_i64) > Num::from(9007199254740992.0));
+//! assert!(Num::from(19.99).is_multiple_of(Num::from(0.01)));
+//! assert_eq!(Num::from(0.1f32).to_string(), "0.1");
+//! ```
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// A JSON number: an integer (exactly) or a float.
+///
+/// # Invariant
+///
+/// `Int` only holds values in `i64::MIN..=u64::MAX`, the integers a JSON
+/// number in `serde_json` can hold exactly. The constructors
+/// ([`Num::from_i128`] and the `From` impls) turn larger integers into the
+/// nearest `Float`. A `Num::Int` built by hand outside that range is still
+/// handled without panicking: it compares exactly, and serialises as a float.
+///
+/// Equality and ordering are numeric and exact across variants
+/// (`Int(5) == Float(5.0)`); NaN is unordered and unequal to everything,
+/// itself included.
+///
+/// ```
+/// use toolgate_core::num::Num;
+///
+/// assert!(matches!(Num::from(u64::MAX), Num::Int(_)));
+/// assert!(matches!(Num::from(u128::MAX), Num::Float(_)));
+/// assert!(matches!(Num::from(3.0), Num::Float(_)));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub enum Num {
+    /// An integer, in `i64::MIN..=u64::MAX`.
+    Int(i128),
+    /// A float (possibly integral, possibly NaN or infinite).
+    Float(f64),
+}
+
+/// The smallest and largest integers an `Int` may hold.
+const INT_MIN: i128 = i64::MIN as i128;
+const INT_MAX: i128 = u64::MAX as i128;
+/// 2^127 as an `f64`: the first float above every `i128`.
+const TWO_POW_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+
+impl Num {
+    /// An integer, normalised: outside `i64::MIN..=u64::MAX` it becomes the
+    /// nearest `Float`.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// assert!(matches!(Num::from_i128(-7), Num::Int(-7)));
+    /// assert!(matches!(Num::from_i128(1 << 70), Num::Float(f) if f == 2f64.powi(70)));
+    /// ```
+    pub fn from_i128(v: i128) -> Num {
+        if (INT_MIN..=INT_MAX).contains(&v) {
+            Num::Int(v)
+        } else {
+            Num::Float(v as f64)
+        }
+    }
+
+    /// A float; it stays `Float` even when integral.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// assert!(matches!(Num::from_f64(2.0), Num::Float(_)));
+    /// ```
+    pub fn from_f64(v: f64) -> Num {
+        Num::Float(v)
+    }
+
+    /// The value as an `f64` (the nearest one, for large integers).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// Whether the value is a whole number: any `Int`, or a finite `Float`
+    /// without a fractional part.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// assert!(Num::from(3.0).is_integral());
+    /// assert!(!Num::from(3.5).is_integral());
+    /// assert!(!Num::from(f64::INFINITY).is_integral());
+    /// ```
+    pub fn is_integral(self) -> bool {
+        match self {
+            Num::Int(_) => true,
+            Num::Float(f) => f.is_finite() && f.fract() == 0.0,
+        }
+    }
+
+    /// Whether the value is neither NaN nor infinite.
+    pub fn is_finite(self) -> bool {
+        match self {
+            Num::Int(_) => true,
+            Num::Float(f) => f.is_finite(),
+        }
+    }
+
+    /// The value of a `serde_json` number: `Int` when it is an `i64` or a
+    /// `u64`, else `Float`.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// let n = serde_json::Number::from(u64::MAX);
+    /// assert!(matches!(Num::from_json(&n), Num::Int(i) if i == u64::MAX as i128));
+    /// ```
+    pub fn from_json(n: &serde_json::Number) -> Num {
+        if let Some(i) = n.as_i64() {
+            Num::Int(i128::from(i))
+        } else if let Some(u) = n.as_u64() {
+            Num::Int(i128::from(u))
+        } else {
+            Num::Float(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+
+    /// The value as a `serde_json` number; `None` for NaN and infinities.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// assert_eq!(Num::from(-3).to_json(), Some((-3).into()));
+    /// assert_eq!(Num::from(f64::NAN).to_json(), None);
+    /// ```
+    pub fn to_json(self) -> Option<serde_json::Number> {
+        match self {
+            Num::Int(i) => {
+                if let Ok(v) = i64::try_from(i) {
+                    Some(v.into())
+                } else if let Ok(v) = u64::try_from(i) {
+                    Some(v.into())
+                } else {
+                    serde_json::Number::from_f64(i as f64)
+                }
+            }
+            Num::Float(f) => serde_json::Number::from_f64(f),
+        }
+    }
+
+    /// JSON Schema `multipleOf`: whether `self / divisor` is an integer,
+    /// decided exactly on the decimal values as written (the shortest
+    /// round-trip text of each float), so `0.3` is a multiple of `0.1`.
+    ///
+    /// False when the divisor is not finite or not positive, or the value
+    /// is not finite. The sign of the value is ignored.
+    ///
+    /// ```
+    /// use toolgate_core::num::Num;
+    /// assert!(Num::from(0.0075).is_multiple_of(Num::from(0.0001)));
+    /// assert!(Num::from(4.5).is_multiple_of(Num::from(1.5)));
+    /// assert!(!Num::from(35).is_multiple_of(Num::from(1.5)));
+    /// assert!(!Num::from(1e308).is_multiple_of(Num::from(0.123456789)));
+    /// ```
+    pub fn is_multiple_of(self, divisor: Num) -> bool {
+        if !self.is_finite() || !divisor.is_finite() || divisor <= Num::Int(0) {
+            return false;
+        }
+        if let (Num::Int(a), Num::Int(b)) = (self, divisor) {
+            return a.unsigned_abs() % b.unsigned_abs() == 0;
+        }
+        let (Some((m1, e1)), Some((m2, e2))) = (self.to_decimal(), divisor.to_decimal()) else {
+            return false;
+        };
+        if m1 == 0 {
+            return true;
+        }
+        if m2 == 0 {
+            return false;
+        }
+        if e1 >= e2 {
+            // Is m1 * 10^(e1 - e2) divisible by m2?
+            let gap = u128::try_from(e1 - e2).unwrap_or(u128::MAX);
+            mul_mod(m1 % m2, pow_mod(10, gap, m2), m2) == 0
+        } else {
+            // Is m1 divisible by m2 * 10^(e2 - e1)?
+            let scale = u32::try_from(e2 - e1)
+                .ok()
+                .and_then(|gap| 10u128.checked_pow(gap));
+            match scale {
+                Some(scale) => m1 % scale == 0 && (m1 / scale) % m2 == 0,
+                // 10^gap exceeds every u128, so it exceeds m1 > 0.
+                None => false,
+            }
+        }
+    }
+
+    /// The absolute value as `digits × 10^exp`, exactly as written in the
+    /// shortest round-trip text. `None` when not finite.
+    fn to_decimal(self) -> Option<(u128, i64)> {
+        match self {
+            Num::Int(i) => Some((i.unsigned_abs(), 0)),
+            Num::Float(f) if f.is_finite() => {
+                let text = format!("{:e}", f.abs());
+                let (mantissa, exp) = text.split_once('e')?;
+                let exp: i64 = exp.parse().ok()?;
+                let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+                let digits: u128 = format!("{int_part}{frac_part}").parse().ok()?;
+                let frac_len = i64::try_from(frac_part.len()).ok()?;
+                Some((digits, exp - frac_len))
+            }
+            Num::Float(_) => None,
+        }
+    }
+}
+
+/// `a * b mod m` without overflow (`a, b < m`, `m > 0`).
+fn mul_mod(a: u128, b: u128, m: u128) -> u128 {
+    if let Some(p) = a.checked_mul(b) {
+        return p % m;
+    }
+    // Double-and-add; `m <= u128::MAX` so reduce before every addition.
+    let (mut acc, mut a, mut b) = (0u128, a % m, b);
+    while b > 0 {
+        if b & 1 == 1 {
+            acc = add_mod(acc, a, m);
+        }
+        a = add_mod(a, a, m);
+        b >>= 1;
+    }
+    acc
+}
+
+/// `a + b mod m` without overflow (`a, b < m`).
+fn add_mod(a: u128, b: u128, m: u128) -> u128 {
+    if a >= m - b {
+        a - (m - b)
+    } else {
+        a + b
+    }
+}
+
+/// `base^exp mod m` by square-and-multiply (`m > 0`).
+fn pow_mod(base: u128, mut exp: u128, m: u128) -> u128 {
+    let mut result = 1 % m;
+    let mut base = base % m;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            result = mul_mod(result, base, m);
+        }
+        base = mul_mod(base, base, m);
+        exp >>= 1;
+    }
+    result
+}
+
+/// Exact comparison of an integer with a float.
+fn cmp_int_float(i: i128, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f >= TWO_POW_127 {
+        return Some(Ordering::Less);
+    }
+    if f < -TWO_POW_127 {
+        return Some(Ordering::Greater);
+    }
+    // Here f is finite and its floor fits in an i128 (exactly, as every
+    // float of this magnitude with a fraction is far below 2^127).
+    let floor = f.floor();
+    let floor_i = floor as i128;
+    Some(match i.cmp(&floor_i) {
+        Ordering::Equal if f == floor => Ordering::Equal,
+        Ordering::Equal => Ordering::Less,
+        other => other,
+    })
+}
+
+impl PartialEq for Num {
+    fn eq(&self, other: &Num) -> bool {
+        self.partial_cmp(other) == Some(Ordering::Equal)
+    }
+}
+
+impl PartialOrd for Num {
+    fn partial_cmp(&self, other: &Num) -> Option<Ordering> {
+        match (*self, *other) {
+            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
+            (Num::Float(a), Num::Float(b)) => a.partial_cmp(&b),
+            (Num::Int(a), Num::Float(b)) => cmp_int_float(a, b),
+            (Num::Float(a), Num::Int(b)) => cmp_int_float(b, a).map(Ordering::reverse),
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    /// `Int` in decimal; `Float` as Rust prints an `f64` (`5`, `0.5`, `NaN`,
+    /// `inf`, `-inf`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+macro_rules! from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Num {
+            fn from(v: $t) -> Num {
+                Num::from_i128(i128::from(v))
+            }
+        }
+    )*};
+}
+from_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl From<i128> for Num {
+    fn from(v: i128) -> Num {
+        Num::from_i128(v)
+    }
+}
+
+impl From<isize> for Num {
+    fn from(v: isize) -> Num {
+        // isize is at most 64 bits on every supported target.
+        i64::try_from(v).map_or(Num::Float(v as f64), Num::from)
+    }
+}
+
+impl From<usize> for Num {
+    fn from(v: usize) -> Num {
+        u64::try_from(v).map_or(Num::Float(v as f64), Num::from)
+    }
+}
+
+impl From<u128> for Num {
+    fn from(v: u128) -> Num {
+        i128::try_from(v).map_or(Num::Float(v as f64), Num::from_i128)
+    }
+}
+
+impl From<f64> for Num {
+    fn from(v: f64) -> Num {
+        Num::Float(v)
+    }
+}
+
+impl From<f32> for Num {
+    /// Through the `f32`'s shortest decimal text, so `0.1f32` becomes `0.1`.
+    fn from(v: f32) -> Num {
+        Num::Float(v.to_string().parse().unwrap_or(f64::from(v)))
+    }
+}
+
+impl serde::Serialize for Num {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Num::Int(i) => {
+                if let Ok(v) = i64::try_from(i) {
+                    serializer.serialize_i64(v)
+                } else if let Ok(v) = u64::try_from(i) {
+                    serializer.serialize_u64(v)
+                } else {
+                    serializer.serialize_f64(i as f64)
+                }
+            }
+            Num::Float(f) => serializer.serialize_f64(f),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Num, D::Error> {
+        struct NumVisitor;
+
+        impl serde::de::Visitor<'_> for NumVisitor {
+            type Value = Num;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Num, E> {
+                Ok(Num::from(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Num, E> {
+                Ok(Num::from(v))
+            }
+            fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Num, E> {
+                Ok(Num::from(v))
+            }
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Num, E> {
+                Ok(Num::from(v))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Num, E> {
+                Ok(Num::Float(v))
+            }
+        }
+
+        deserializer.deserialize_any(NumVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    use Num::{Float as F, Int as I};
+
+    fn mult(a: impl Into<Num>, b: impl Into<Num>) -> bool {
+        a.into().is_multiple_of(b.into())
+    }
+
+    fn cmp(a: Num, b: Num) -> Option<Ordering> {
+        a.partial_cmp(&b)
+    }
+
+    fn json(n: Num) -> String {
+        serde_json::to_string(&n).unwrap_or_default()
+    }
+
+    #[test]
+    fn constructors_normalise() {
+        assert!(matches!(Num::from_i128(INT_MIN), I(_)));
+        assert!(matches!(Num::from_i128(INT_MIN - 1), F(f) if f == -(2f64.powi(63))));
+        assert!(matches!(Num::from_i128(INT_MAX), I(_)));
+        assert!(matches!(Num::from_i128(INT_MAX + 1), F(f) if f == 2f64.powi(64)));
+        assert!(matches!(Num::from(i128::MIN), F(f) if f == -TWO_POW_127));
+        assert!(matches!(Num::from(u128::MAX), F(f) if f == 2f64.powi(128)));
+        assert!(matches!(Num::from(5u128), I(5)));
+        assert!(matches!(Num::from(-3i8), I(-3)));
+        assert!(matches!(Num::from(7u16), I(7)));
+        assert!(matches!(Num::from(-1isize), I(-1)));
+        assert!(matches!(Num::from(usize::MAX), I(_)));
+        assert!(matches!(Num::from(2.0), F(_)));
+        assert!(matches!(Num::from_f64(2.0), F(_)));
+        assert!(matches!(Num::from(0.1f32), F(f) if f == 0.1));
+        assert!(matches!(Num::from(1.1f32), F(f) if f == 1.1));
+        assert!(matches!(Num::from(16_777_216f32), F(f) if f == 16_777_216.0));
+        assert!(Num::from(f32::NAN).as_f64().is_nan());
+        assert_eq!(Num::from(f32::NEG_INFINITY).as_f64(), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn predicates() {
+        assert!(Num::from(3).is_integral());
+        assert!(Num::from(-0.0).is_integral());
+        assert!(Num::from(1e300).is_integral());
+        assert!(!Num::from(0.5).is_integral());
+        assert!(!Num::from(f64::NAN).is_integral());
+        assert!(Num::from(3).is_finite());
+        assert!(!Num::from(f64::INFINITY).is_finite());
+        assert_eq!(Num::from(u64::MAX).as_f64(), 2f64.powi(64));
+    }
+
+    #[test]
+    fn json_numbers() {
+        let parse = |s: &str| Num::from_json(&serde_json::from_str(s).unwrap_or(0.into()));
+        assert!(matches!(parse("18446744073709551615"), I(INT_MAX)));
+        assert!(matches!(parse("-12"), I(-12)));
+        assert!(matches!(parse("2.5"), F(2.5)));
+        assert!(matches!(parse("3.0"), F(3.0)));
+        assert_eq!(I(INT_MAX).to_json(), Some(u64::MAX.into()));
+        assert_eq!(I(-5).to_json(), Some((-5).into()));
+        let big = I(i128::MAX).to_json().and_then(|n| n.as_f64());
+        assert_eq!(big, Some(TWO_POW_127));
+        assert_eq!(
+            F(2.5).to_json().map(|n| n.to_string()).as_deref(),
+            Some("2.5")
+        );
+        assert_eq!(F(f64::INFINITY).to_json(), None);
+        assert_eq!(F(f64::NAN).to_json(), None);
+    }
+
+    #[test]
+    fn serde_impls() {
+        assert_eq!(json(Num::from(-5)), "-5");
+        assert_eq!(json(Num::from(u64::MAX)), "18446744073709551615");
+        assert_eq!(json(I(i128::MAX)), "1.7014118346046923e+38");
+        assert_eq!(json(Num::from(5.0)), "5.0");
+        assert_eq!(json(Num::from(0.5)), "0.5");
+        let v: Vec<Num> = serde_json::from_str("[1, -2, 18446744073709551615, 2.5, 1e3]").unwrap();
+        assert!(matches!(
+            v[..],
+            [I(1), I(-2), I(INT_MAX), F(2.5), F(1000.0)]
+        ));
+        assert!(serde_json::from_str::<Num>("\"1\"").is_err());
+        assert!(serde_json::from_str::<Num>("null").is_err());
+    }
+
+    #[test]
+    fn display() {
+        assert_eq!(Num::from(-42).to_string(), "-42");
+        assert_eq!(Num::from(u64::MAX).to_string(), "18446744073709551615");
+        assert_eq!(Num::from(5.0).to_string(), "5");
+        assert_eq!(Num::from(0.5).to_string(), "0.5");
+        assert_eq!(Num::from(0.1f32).to_string(), "0.1");
+        assert_eq!(Num::from(f64::NAN).to_string(), "NaN");
+        assert_eq!(Num::from(f64::INFINITY).to_string(), "inf");
+        assert_eq!(Num::from(f64::NEG_INFINITY).to_string(), "-inf");
+    }
+
+    #[test]
+    fn equality_across_variants() {
+        assert_eq!(I(5), F(5.0));
+        assert_eq!(F(5.0), I(5));
+        assert_eq!(I(0), F(-0.0));
+        assert_ne!(I(5), F(5.5));
+        assert_ne!(I(9007199254740993), F(9007199254740992.0));
+        let nan = F(f64::NAN);
+        assert_ne!(nan, nan);
+        assert_ne!(nan, I(0));
+        assert_eq!(cmp(nan, I(0)), None);
+        assert_eq!(cmp(I(0), nan), None);
+    }
+
+    #[test]
+    fn ordering_across_variants() {
+        assert_eq!(
+            cmp(I(9007199254740993), F(9007199254740992.0)),
+            Some(Greater)
+        );
+        assert_eq!(cmp(F(9007199254740992.0), I(9007199254740993)), Some(Less));
+        assert_eq!(cmp(I(INT_MAX), F(2f64.powi(64))), Some(Less));
+        assert_eq!(cmp(I(i128::MAX), F(TWO_POW_127)), Some(Less));
+        assert_eq!(cmp(I(i128::MIN), F(-TWO_POW_127)), Some(Equal));
+        assert_eq!(cmp(I(i128::MIN), F(-1e300)), Some(Greater));
+        assert_eq!(cmp(I(3), F(3.5)), Some(Less));
+        assert_eq!(cmp(I(4), F(3.5)), Some(Greater));
+        assert_eq!(cmp(I(-3), F(-3.5)), Some(Greater));
+        assert_eq!(cmp(I(-4), F(-3.5)), Some(Less));
+        assert_eq!(cmp(I(INT_MIN), F(f64::NEG_INFINITY)), Some(Greater));
+        assert_eq!(cmp(I(INT_MAX), F(f64::INFINITY)), Some(Less));
+        assert_eq!(cmp(F(1.5), F(2.5)), Some(Less));
+        assert_eq!(cmp(I(-1), I(1)), Some(Less));
+        assert!(Num::from(1) < Num::from(1.0000001));
+        assert!(Num::from(2.0) >= Num::from(2));
+    }
+
+    #[test]
+    fn multiple_of_listed_cases() {
+        assert!(mult(0.0075, 0.0001));
+        assert!(!mult(0.00751, 0.0001));
+        assert!(mult(19.99, 0.01));
+        assert!(mult(4.5, 1.5));
+        assert!(!mult(35, 1.5));
+        assert!(mult(0, 1.5));
+        assert!(mult(0.3, 0.1));
+        assert!(!mult(1e308, 0.123456789));
+        assert!(mult(12391239123_i64, 1e-8));
+        assert!(mult(10, 2));
+        assert!(!mult(7, 2));
+        assert!(mult(-10, 5));
+        assert!(mult(-4.5, 1.5));
+    }
+
+    #[test]
+    fn multiple_of_mixed_and_extreme() {
+        assert!(mult(1e308, 1));
+        assert!(mult(1e308, 1e-300));
+        assert!(!mult(1e-300, 1e308));
+        assert!(!mult(1, 1e308));
+        assert!(mult(1e300, 1e299));
+        assert!(mult(1000, 100.0));
+        assert!(mult(1000.0, 8));
+        assert!(!mult(1000.0, 7));
+        assert!(mult(u64::MAX, u64::MAX));
+        assert!(!mult(I(i128::MIN), I(i128::MAX)));
+        assert!(mult(I(i128::MIN), I(1 << 100)));
+        assert!(!mult(1e308, I(i128::MAX)));
+        assert!(mult(5e-324, 5e-324));
+        assert!(mult(f64::MAX, f64::MAX));
+        assert!(mult(0.1f32, 0.1));
+    }
+
+    #[test]
+    fn multiple_of_rejects_bad_inputs() {
+        assert!(!mult(4, 0));
+        assert!(!mult(4, -2));
+        assert!(!mult(4, 0.0));
+        assert!(!mult(4, -0.5));
+        assert!(!mult(4, f64::NAN));
+        assert!(!mult(4, f64::INFINITY));
+        assert!(!mult(f64::NAN, 1));
+        assert!(!mult(f64::INFINITY, 1));
+        assert!(!mult(f64::NEG_INFINITY, 0.5));
+    }
+
+    #[test]
+    fn modular_helpers() {
+        let naive = (0..317).fold(1u128, |r, _| r * 10 % 123456789);
+        assert_eq!(pow_mod(10, 317, 123456789), naive);
+        assert_eq!(pow_mod(10, 0, 1), 0);
+        let m = u128::MAX - 4;
+        assert_eq!(mul_mod(m - 1, m - 1, m), 1);
+        assert_eq!(mul_mod(m - 1, 2, m), m - 2);
+        assert_eq!(F(1.25e-7).to_decimal(), Some((125, -9)));
+        assert_eq!(F(-3e20).to_decimal(), Some((3, 20)));
+        assert_eq!(F(0.0).to_decimal(), Some((0, 0)));
+        assert_eq!(F(f64::NAN).to_decimal(), None);
+    }
+}

@@ -1,0 +1,57 @@
+//! "Did you mean": the nearest candidate to a near miss, by edit distance.
+
+/// Folds case and the separators `_`, `-` and space, so `Premium-Economy` and
+/// `premium_economy` compare equal.
+pub fn fold(text: &str) -> String {
+    text.trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            c => c.to_ascii_lowercase(),
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The candidate nearest to `got` when it is close: at most a third of the candidate's
+/// length in edits (at least one edit allowed), after [`fold`]ing both. The first of equally
+/// near candidates wins, so the answer follows the candidates' order.
+///
+/// ```
+/// use toolgate_core::suggest::nearest;
+///
+/// let cabins = ["economy", "premium_economy", "business", "first"];
+/// assert_eq!(nearest("buisness", cabins), Some("business"));
+/// assert_eq!(nearest("Premium Economy", cabins), Some("premium_economy"));
+/// assert_eq!(nearest("luxury", cabins), None);
+/// ```
+pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let got = fold(got);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        let folded = fold(candidate);
+        let distance = strsim::levenshtein(&got, &folded);
+        let allowed = (folded.chars().count() / 3).max(1);
+        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_close_ones_only() {
+        assert_eq!(
+            nearest("destnation", ["origin", "destination"]),
+            Some("destination")
+        );
+        assert_eq!(nearest("x", ["y", "z"]), Some("y"));
+        assert_eq!(nearest("abc", ["xyz"]), None);
+        assert_eq!(nearest("anything", std::iter::empty()), None);
+        assert_eq!(fold(" Premium-Economy "), "premium_economy");
+    }
+}

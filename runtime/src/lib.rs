@@ -1,0 +1,189 @@
+//! # toolgate
+//!
+//! Make LLM tool calls land. toolgate is the one gate at the tool boundary: it checks the
+//! arguments a model sent against the tool's schema, refuses what is wrong with **every**
+//! issue as structured data ([`Issue`]: path, constraint, expected, got), and turns those
+//! issues into a short, capped [`RetryHint`] the model can act on.
+//!
+//! The gate is generated from the tool's own Rust type with `#[derive(Tool)]`:
+//!
+//! ```
+//! use toolgate::{Tool, RetryHint};
+//!
+//! /// Current weather at a place.
+//! #[derive(Tool)]
+//! struct GetWeather {
+//!     /// Latitude in degrees
+//!     #[tool(range(min = -90.0, max = 90.0))]
+//!     lat: f64,
+//!     /// Longitude in degrees
+//!     #[tool(range(min = -180.0, max = 180.0))]
+//!     lon: f64,
+//!     units: Option<Units>,
+//! }
+//!
+//! /// Unit system
+//! #[derive(Tool)]
+//! #[serde(rename_all = "snake_case")]
+//! enum Units { Metric, Imperial }
+//!
+//! assert_eq!(GetWeather::name(), "get_weather");
+//! let report = GetWeather { lat: 123.0, lon: 2.35, units: None }.validate().unwrap_err();
+//! assert_eq!(report.to_string(), "lat: 123 is greater than the maximum 90");
+//! let hint = RetryHint::new(GetWeather::model(), &report);
+//! assert_eq!(hint.fields[0].max.unwrap().to_string(), "90");
+//! ```
+//!
+//! ## `#[derive(Tool)]`
+//!
+//! On a struct with named fields it implements [`ToolArg`] and [`Tool`]; on an enum of unit
+//! variants (a string enum) it implements [`ToolArg`], so the enum can be a field type.
+//!
+//! Field types: `bool`; every integer type (its range is a constraint too); `f32`, `f64`;
+//! `String`; `Option<T>` (an optional field; `None` is absent); `Vec<T>`;
+//! `HashMap<String, T>`, `BTreeMap<String, T>`; `Box<T>`; `serde_json::Value`; and types
+//! that derive `Tool`. Generic types are not supported: a tool's schema is one fixed type.
+//!
+//! Container attributes: `#[tool(name = "...", description = "...")]` (defaults: the type's
+//! name in snake_case, the doc comment).
+//!
+//! Field attributes, in the vocabulary of garde, validator and schemars:
+//!
+//! | attribute | applies to | JSON Schema |
+//! | --- | --- | --- |
+//! | `range(min = .., max = ..)` | numbers | `minimum`, `maximum` |
+//! | `exclusive_range(min = .., max = ..)` | numbers | `exclusiveMinimum`, `exclusiveMaximum` |
+//! | `multiple_of = ..` | numbers | `multipleOf` |
+//! | `length(min = .., max = ..)` | strings (characters), arrays (elements) | `minLength`/`maxLength`, `minItems`/`maxItems` |
+//! | `pattern = ".."` | strings | `pattern` (checked with the `regex` crate when the derive runs) |
+//! | `format = ".."` | strings | `format`: `email`, `uri`, `date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`, `hostname` |
+//! | `unique` | arrays | `uniqueItems` |
+//! | `items(..)` | arrays | the same constraints, on the elements |
+//! | `alias = ".."` | any | `x-aliases` |
+//! | `description = ".."` | any | `description` (default: the doc comment) |
+//! | `example = ..` | any | `examples` (a literal or an array of literals) |
+//!
+//! The derive reads `#[serde(rename, rename_all, alias, default, skip, skip_deserializing,
+//! deny_unknown_fields)]` so wire names, defaults and the unknown-field policy agree with
+//! serde's. Serde attributes that change the wire form in ways a schema cannot follow
+//! (`flatten`, `with`, `deserialize_with`, `tag`, `untagged`, ...) are compile errors.
+//!
+//! A constraint that does not fit the field's type, a bound outside the type's range,
+//! `min > max`, a pattern that does not compile, an unknown format, an unknown or duplicate
+//! key, and an unsupported type are compile errors at the span of the offending tokens, all
+//! reported at once.
+//!
+//! ## Features
+//!
+//! - `derive` (default): `#[derive(Tool)]`.
+//! - `schemars`: the derive also implements `schemars::JsonSchema`, so the types plug into
+//!   schemars-based frameworks (rmcp's `Parameters<T>`).
+
+#![warn(missing_docs)]
+
+pub use toolgate_core::*;
+
+#[cfg(feature = "derive")]
+pub use toolgate_macros::Tool;
+
+/// What generated code uses; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde_json;
+
+    #[cfg(feature = "schemars")]
+    pub use schemars;
+
+    /// The schemars schema of a toolgate type: our schema, inline, with our definitions added
+    /// to the generator's (references rewritten to its definitions path).
+    #[cfg(feature = "schemars")]
+    pub fn schemars_schema<T: crate::ToolArg>(
+        generator: &mut schemars::SchemaGenerator,
+    ) -> schemars::Schema {
+        use serde_json::Value;
+
+        let model = crate::model::ToolModel::of::<T>("", None);
+        let path = generator
+            .settings()
+            .definitions_path
+            .trim_start_matches('#')
+            .trim_matches('/')
+            .to_owned();
+        let prefix = format!("#/{path}/");
+        fn rewrite(value: &mut Value, prefix: &str) {
+            match value {
+                Value::Object(members) => {
+                    for (key, member) in members.iter_mut() {
+                        match member {
+                            Value::String(target) if key == "$ref" => {
+                                if let Some(name) = target.strip_prefix("#/$defs/") {
+                                    *target = format!("{prefix}{name}");
+                                }
+                            }
+                            other => rewrite(other, prefix),
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(|item| rewrite(item, prefix)),
+                _ => {}
+            }
+        }
+        for (name, schema) in model.definitions() {
+            let mut value = schema.to_json_value();
+            rewrite(&mut value, &prefix);
+            generator
+                .definitions_mut()
+                .entry(name.clone())
+                .or_insert(value);
+        }
+        let mut value = model.input().to_json_value();
+        rewrite(&mut value, &prefix);
+        if let (Some(description), Value::Object(members)) = (model.description(), &mut value) {
+            members.insert("description".into(), Value::from(description));
+        }
+        schemars::Schema::try_from(value).unwrap_or_default()
+    }
+}
+
+/// Implements `schemars::JsonSchema` for a derived type when the `schemars` feature is on;
+/// expands to nothing otherwise. Generated code calls it; not a public API.
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_json_schema {
+    ($ty:ident) => {
+        #[automatically_derived]
+        impl $crate::__private::schemars::JsonSchema for $ty {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(::core::stringify!($ty))
+            }
+
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(::core::concat!(
+                    ::core::module_path!(),
+                    "::",
+                    ::core::stringify!($ty)
+                ))
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(
+                generator: &mut $crate::__private::schemars::SchemaGenerator,
+            ) -> $crate::__private::schemars::Schema {
+                $crate::__private::schemars_schema::<Self>(generator)
+            }
+        }
+    };
+}
+
+/// Implements `schemars::JsonSchema` for a derived type when the `schemars` feature is on;
+/// expands to nothing otherwise. Generated code calls it; not a public API.
+#[cfg(not(feature = "schemars"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_json_schema {
+    ($ty:ident) => {};
+}
