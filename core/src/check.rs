@@ -85,6 +85,15 @@ pub fn list_values(values: &[Value]) -> String {
         .join(", ")
 }
 
+/// `1 character`, `2 characters`.
+pub fn count_of(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// JSON equality as JSON Schema defines it: numbers compare by value (`1 == 1.0`).
 pub fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -353,8 +362,10 @@ impl<'m> Checker<'m> {
         if string.min_length.is_some() || string.max_length.is_some() {
             let length = value.chars().count() as u64;
             if let Some(min) = string.min_length.filter(|&min| length < min) {
-                let message =
-                    format!("{shown} has {length} characters, fewer than the minimum {min}");
+                let message = format!(
+                    "{shown} has {}, fewer than the minimum {min}",
+                    count_of(length, "character")
+                );
                 self.issue(
                     Constraint::MinLength,
                     message,
@@ -363,8 +374,10 @@ impl<'m> Checker<'m> {
                 );
             }
             if let Some(max) = string.max_length.filter(|&max| length > max) {
-                let message =
-                    format!("{shown} has {length} characters, more than the maximum {max}");
+                let message = format!(
+                    "{shown} has {}, more than the maximum {max}",
+                    count_of(length, "character")
+                );
                 self.issue(
                     Constraint::MaxLength,
                     message,
@@ -450,11 +463,11 @@ impl<'m> Checker<'m> {
         };
         let count = items.len() as u64;
         if let Some(min) = array.min_items.filter(|&min| count < min) {
-            let message = format!("{count} items, fewer than the minimum {min}");
+            let message = format!("{}, fewer than the minimum {min}", count_of(count, "item"));
             self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));
         }
         if let Some(max) = array.max_items.filter(|&max| count > max) {
-            let message = format!("{count} items, more than the maximum {max}");
+            let message = format!("{}, more than the maximum {max}", count_of(count, "item"));
             self.issue(Constraint::MaxItems, message, Some(max.into()), Some(got()));
         }
         if array.unique_items {

@@ -324,16 +324,18 @@ fn join_words(items: &[String], last: &str) -> String {
 fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
     let expected = issue.expected.as_ref();
     let bound = || expected.map(|v| v.to_string()).unwrap_or_default();
+    let count =
+        |noun: &str| crate::check::count_of(expected.and_then(Value::as_u64).unwrap_or(0), noun);
     Some(match issue.constraint {
         Constraint::Minimum => format!("at least {}", bound()),
         Constraint::Maximum => format!("at most {}", bound()),
         Constraint::ExclusiveMinimum => format!("above {}", bound()),
         Constraint::ExclusiveMaximum => format!("below {}", bound()),
         Constraint::MultipleOf => format!("a multiple of {}", bound()),
-        Constraint::MinLength => format!("at least {} characters", bound()),
-        Constraint::MaxLength => format!("at most {} characters", bound()),
-        Constraint::MinItems => format!("at least {} items", bound()),
-        Constraint::MaxItems => format!("at most {} items", bound()),
+        Constraint::MinLength => format!("at least {}", count("character")),
+        Constraint::MaxLength => format!("at most {}", count("character")),
+        Constraint::MinItems => format!("at least {}", count("item")),
+        Constraint::MaxItems => format!("at most {}", count("item")),
         Constraint::UniqueItems => "without repeated items".to_owned(),
         Constraint::Pattern => format!("matching {}", field.pattern.clone().unwrap_or_else(bound)),
         Constraint::Format => {

@@ -129,7 +129,7 @@ fn json(value: &Value) -> TokenStream {
         Value::String(text) => quote!(#value_type::from(#text)),
         Value::Array(items) => {
             let items = items.iter().map(json);
-            quote!(#value_type::Array(::std::vec![#(#items),*]))
+            quote!(#value_type::Array(::std::vec::Vec::from([#(#items),*])))
         }
         Value::Object(_) => quote!(#value_type::Null),
     }
@@ -160,7 +160,7 @@ fn field_schema(field: &FieldPlan) -> TokenStream {
     }
     match &field.default {
         Some(FieldDefault::Own(DefaultValue::Trait)) => {
-            let ty = &field.described;
+            let ty = &field.ty;
             built.extend(quote!(.default_of(&<#ty as ::core::default::Default>::default())));
         }
         Some(FieldDefault::Own(DefaultValue::Function(path))) => {
@@ -216,7 +216,7 @@ fn emit_struct(plan: &Plan) -> TokenStream {
             fn describe(definitions: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
                 definitions.named::<Self>(#type_name, |definitions| {
                     #default_binding
-                    ::toolgate::model::Schema::object(::std::vec![#(#field_schemas),*])
+                    ::toolgate::model::Schema::object(::std::vec::Vec::from([#(#field_schemas),*]))
                         #deny
                         #description
                 })
@@ -267,7 +267,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {
             fn describe(_: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
-                ::toolgate::model::Schema::enumeration(::std::vec![#(#values),*]) #description
+                ::toolgate::model::Schema::enumeration(::std::vec::Vec::from([#(#values),*])) #description
             }
 
             fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {

@@ -40,6 +40,8 @@ enum Body {
 
 struct FieldPlan {
     ident: Ident,
+    /// The field's type as written.
+    ty: Type,
     /// The type whose schema the field has: the field's type, or `T` of an optional
     /// `Option<T>` field.
     described: Type,
@@ -238,6 +240,7 @@ fn plan_field(
     }
     Some(FieldPlan {
         ident,
+        ty: field.ty.clone(),
         described,
         wire_name,
         rust_name,

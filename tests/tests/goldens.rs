@@ -1,0 +1,132 @@
+//! Golden snapshots in `goldens/` (review changes with `cargo insta review`): the formatted
+//! expansion of every fixture type, each fixture tool's JSON Schema, and the retry hint (JSON
+//! and text) of each failing sample.
+
+use serde_json::json;
+use toolgate::{Constraint, Issue, Path, Report, RetryHint, Tool};
+use toolgate_tests::fixtures::flight::BookFlight;
+
+macro_rules! golden {
+    ($name:expr, $content:expr) => {
+        insta::with_settings!({snapshot_path => "../../goldens", prepend_module_to_snapshot => false, omit_expression => true}, {
+            insta::assert_snapshot!($name, $content);
+        })
+    };
+}
+
+/// The items of a fixture file that derive `Tool`.
+fn derived_items(source: &str) -> Vec<(String, String)> {
+    let file = syn::parse_file(source).expect("fixture files parse");
+    file.items
+        .iter()
+        .filter_map(|item| {
+            let (ident, attrs) = match item {
+                syn::Item::Struct(item) => (&item.ident, &item.attrs),
+                syn::Item::Enum(item) => (&item.ident, &item.attrs),
+                _ => return None,
+            };
+            let derives_tool = attrs.iter().any(|attr| {
+                attr.path().is_ident("derive") && quote::quote!(#attr).to_string().contains("Tool")
+            });
+            derives_tool.then(|| (ident.to_string(), quote::quote!(#item).to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn expansions() {
+    let mut count = 0;
+    for (file, source) in toolgate_tests::SOURCES {
+        for (type_name, item) in derived_items(source) {
+            let expanded = toolgate_codegen::expand_derive_to_string(&item).unwrap();
+            assert!(
+                !expanded.contains("compile_error"),
+                "{file}/{type_name}: {expanded}"
+            );
+            golden!(format!("expand__{type_name}"), expanded);
+            count += 1;
+        }
+    }
+    assert!(count >= 8, "only {count} fixture types");
+}
+
+#[test]
+fn schemas() {
+    for case in toolgate_tests::catalogue() {
+        golden!(
+            format!("schema__{}", case.type_name),
+            case.model.json_schema_pretty()
+        );
+    }
+}
+
+#[test]
+fn hints_of_failing_samples() {
+    for case in toolgate_tests::catalogue() {
+        for (index, sample) in case.invalid.iter().enumerate() {
+            let report = sample
+                .validation
+                .as_ref()
+                .expect_err("invalid samples fail");
+            let hint = RetryHint::new(case.model, report);
+            let content = format!(
+                "sample: {}\n\nissues:\n{report}\n\njson:\n{}\n\ntext:\n{hint}\n",
+                sample.label,
+                serde_json::to_string_pretty(&hint).unwrap()
+            );
+            golden!(format!("hint__{}_{index}", case.type_name), content);
+        }
+    }
+}
+
+/// Issues as the decoder reports them for arguments with absent fields and a wrong enum
+/// value (a Rust value cannot lack a field, so the report is written out here).
+#[test]
+fn hint_with_missing_fields() {
+    let mut report = Report::new();
+    report.push(Issue::new(
+        Path::root().key("origin"),
+        Constraint::Required,
+        "is required",
+    ));
+    report.push(Issue::new(
+        Path::root().key("date"),
+        Constraint::Required,
+        "is required",
+    ));
+    report.push(
+        Issue::new(Path::root().key("cabin"), Constraint::Enum, "\"buisness\" is not one of economy, premium_economy, business, first (did you mean \"business\"?)")
+            .with_expected(json!(["economy", "premium_economy", "business", "first"]))
+            .with_got(json!("buisness")),
+    );
+    report.push(Issue::new(
+        Path::root().key("contact").key("email"),
+        Constraint::Required,
+        "is required",
+    ));
+    report.push(Issue::new(
+        Path::root().key("refundable"),
+        Constraint::Required,
+        "is required",
+    ));
+    report.push(Issue::new(
+        Path::root().key("seat"),
+        Constraint::AdditionalProperties,
+        "unknown field \"seat\"",
+    ));
+    let hint = RetryHint::new(BookFlight::model(), &report);
+    assert_eq!(hint.missing_fields.len(), 3);
+    assert_eq!(hint.omitted, 1);
+    // The compact JSON reads back into the same hint.
+    assert_eq!(
+        serde_json::from_str::<RetryHint>(&hint.to_json()).unwrap(),
+        hint
+    );
+    golden!(
+        "hint__BookFlight_missing",
+        format!(
+            "json:\n{}\n\ntext:\n{hint}\n",
+            serde_json::to_string_pretty(&hint).unwrap()
+        )
+    );
+}

@@ -1,0 +1,153 @@
+//! The tool model of every fixture: JSON Schema round trip, agreement with serde, and
+//! `validate` on the fixture samples.
+
+use toolgate::model::ToolModel;
+use toolgate::Tool;
+use toolgate_tests::catalogue;
+use toolgate_tests::fixtures::flight::BookFlight;
+
+#[test]
+fn json_schema_reads_back_into_the_same_model() {
+    for case in catalogue() {
+        let compact = ToolModel::from_json_schema(case.model.json_schema())
+            .unwrap_or_else(|errors| panic!("{}: {errors}", case.type_name));
+        assert_eq!(&compact, case.model, "{}", case.type_name);
+        let pretty = ToolModel::from_json_schema(&case.model.json_schema_pretty()).unwrap();
+        assert_eq!(&pretty, case.model, "{}", case.type_name);
+        // Writing what was read gives the same bytes.
+        assert_eq!(
+            compact.json_schema(),
+            case.model.json_schema(),
+            "{}",
+            case.type_name
+        );
+    }
+}
+
+#[test]
+fn wire_form_agrees_with_serde() {
+    for case in catalogue() {
+        for sample in case.valid.iter().chain(&case.invalid) {
+            assert_eq!(
+                sample.tool_json, sample.serde_json,
+                "{} / {}",
+                case.type_name, sample.label
+            );
+        }
+    }
+}
+
+#[test]
+fn valid_samples_pass_and_invalid_ones_fail() {
+    for case in catalogue() {
+        for sample in &case.valid {
+            if let Err(report) = &sample.validation {
+                panic!("{} / {} refused:\n{report}", case.type_name, sample.label);
+            }
+        }
+        for sample in &case.invalid {
+            assert!(
+                sample.validation.is_err(),
+                "{} / {} accepted",
+                case.type_name,
+                sample.label
+            );
+        }
+    }
+}
+
+#[test]
+fn every_issue_of_the_bad_flight_is_reported_in_field_order() {
+    let report = toolgate_tests::bad_flight().validate().unwrap_err();
+    let found: Vec<(String, &str)> = report
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.constraint.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("origin".to_owned(), "pattern"),
+            ("date".to_owned(), "format"),
+            ("passengers".to_owned(), "maximum"),
+            ("max_price".to_owned(), "exclusiveMinimum"),
+            ("contact.email".to_owned(), "format"),
+        ]
+    );
+    let passengers = &report.issues()[2];
+    assert_eq!(passengers.expected, Some(serde_json::json!(9)));
+    assert_eq!(passengers.got, Some(serde_json::json!(12)));
+    assert_eq!(report.to_string().lines().count(), 5);
+}
+
+#[test]
+fn names_and_descriptions_come_from_attributes_and_docs() {
+    use toolgate_tests::fixtures::search::SearchDocs;
+    use toolgate_tests::fixtures::weather::GetWeather;
+    assert_eq!(BookFlight::name(), "book_flight");
+    assert_eq!(
+        BookFlight::description(),
+        Some("Book a flight for one or more passengers.")
+    );
+    assert_eq!(SearchDocs::name(), "docs.search");
+    assert_eq!(
+        SearchDocs::description(),
+        Some("Search the documentation by keywords")
+    );
+    assert_eq!(
+        GetWeather::description(),
+        Some("Current weather at a place.")
+    );
+    assert!(BookFlight::json_schema().starts_with(r#"{"title":"book_flight","#));
+}
+
+#[test]
+fn serde_defaults_become_schema_defaults() {
+    use toolgate_tests::fixtures::event::CreateEvent;
+    use toolgate_tests::fixtures::search::SearchDocs;
+    let schema: serde_json::Value = serde_json::from_str(SearchDocs::json_schema()).unwrap();
+    assert_eq!(schema["properties"]["maxResults"]["default"], 10);
+    assert_eq!(
+        schema["properties"]["tags"]["default"],
+        serde_json::json!([])
+    );
+    assert_eq!(schema["required"], serde_json::json!(["queryText"]));
+    assert_eq!(
+        schema["properties"]["queryText"]["x-aliases"],
+        serde_json::json!(["q"])
+    );
+    assert_eq!(
+        schema["properties"]["min_score"]["x-rust-name"],
+        "threshold"
+    );
+    // A container `#[serde(default)]` takes each field's default from `Default::default()`.
+    let event: serde_json::Value = serde_json::from_str(CreateEvent::json_schema()).unwrap();
+    assert_eq!(event["properties"]["title"]["default"], "Untitled");
+    assert_eq!(event["properties"]["type"]["default"], "normal");
+    assert!(event.get("required").is_none());
+    assert!(
+        event["properties"].get("revision").is_none(),
+        "skipped fields are not on the wire"
+    );
+    // And serde agrees the fields are optional.
+    let decoded: CreateEvent = serde_json::from_str("{}").unwrap();
+    assert_eq!(decoded, CreateEvent::default());
+}
+
+#[test]
+fn recursive_types_use_defs() {
+    use toolgate_tests::fixtures::tree::{MakeTree, TreeNode};
+    let model = MakeTree::model();
+    assert_eq!(model.definitions().keys().collect::<Vec<_>>(), ["TreeNode"]);
+    let schema: serde_json::Value = serde_json::from_str(MakeTree::json_schema()).unwrap();
+    assert_eq!(schema["properties"]["root"]["$ref"], "#/$defs/TreeNode");
+    assert_eq!(
+        schema["$defs"]["TreeNode"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/TreeNode"
+    );
+    // As a tool of its own, the recursive type's input is its body.
+    assert!(matches!(
+        TreeNode::model().input().kind,
+        toolgate::model::Kind::Object(_)
+    ));
+}
