@@ -345,10 +345,7 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
                 |f| f.describe().to_owned(),
             )
         }
-        Constraint::Type => format!(
-            "{}",
-            expected.and_then(Value::as_str).unwrap_or("another type")
-        ),
+        Constraint::Type => expected.and_then(Value::as_str).unwrap_or("another type").to_owned(),
         Constraint::Const => format!("exactly {}", bound()),
         _ => return None,
     })

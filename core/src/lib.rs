@@ -10,6 +10,10 @@
 //! - [`ToolArg`] and [`Tool`]: what `#[derive(Tool)]` implements.
 //! - [`Checker`]: one pass over a value, every issue collected.
 //! - [`RetryHint`]: the capped hint a model reads.
+//!
+//! Numbers are never changed on the way through: toolgate turns on serde_json's
+//! `float_roundtrip` feature, so a float read from JSON text is exactly the float that text
+//! was written from (serde_json's default parser may be one unit in the last place off).
 
 #![warn(missing_docs)]
 

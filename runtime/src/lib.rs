@@ -187,3 +187,8 @@ macro_rules! __impl_json_schema {
 macro_rules! __impl_json_schema {
     ($ty:ident) => {};
 }
+
+/// The README's code, compiled and run as a doc test so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,48 @@
+//! With the `schemars` feature, derived types are `schemars::JsonSchema`, with the same
+//! schema as `Tool::json_schema()`: they plug into schemars-based frameworks as they are.
+
+use serde_json::Value;
+use toolgate::Tool;
+use toolgate_tests::fixtures::flight::BookFlight;
+use toolgate_tests::fixtures::tree::MakeTree;
+
+fn ours<T: Tool>() -> Value {
+    let mut value: Value = serde_json::from_str(T::json_schema()).unwrap();
+    value.as_object_mut().unwrap().remove("title");
+    value
+}
+
+#[test]
+fn schema_for_matches_the_tool_schema() {
+    let theirs = serde_json::to_value(schemars::schema_for!(BookFlight)).unwrap();
+    let mut theirs = theirs.as_object().unwrap().clone();
+    assert_eq!(
+        theirs.remove("$schema"),
+        Some(Value::from("https://json-schema.org/draft/2020-12/schema"))
+    );
+    // schemars titles a root schema with the type's name.
+    assert_eq!(theirs.remove("title"), Some(Value::from("BookFlight")));
+    assert_eq!(Value::Object(theirs), ours::<BookFlight>());
+}
+
+#[test]
+fn recursive_definitions_land_in_the_generator() {
+    let theirs = serde_json::to_value(schemars::schema_for!(MakeTree)).unwrap();
+    assert_eq!(theirs["properties"]["root"]["$ref"], "#/$defs/TreeNode");
+    assert_eq!(theirs["$defs"], ours::<MakeTree>()["$defs"]);
+}
+
+#[test]
+fn nested_in_a_schemars_type() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Batch {
+        bookings: Vec<BookFlight>,
+    }
+    let theirs = serde_json::to_value(schemars::schema_for!(Batch)).unwrap();
+    let mut expected = ours::<BookFlight>();
+    expected.as_object_mut().unwrap().remove("description");
+    let mut item = theirs["properties"]["bookings"]["items"].clone();
+    item.as_object_mut().unwrap().remove("description");
+    assert_eq!(item, expected);
+}
