@@ -54,7 +54,10 @@ struct BookFlight {
 /// Cabin class
 #[derive(Tool, Debug, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code, reason = "the model picks the variant; this example only builds one")]
+#[allow(
+    dead_code,
+    reason = "the model picks the variant; this example only builds one"
+)]
 enum Cabin {
     Economy,
     PremiumEconomy,
