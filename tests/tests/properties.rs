@@ -1,40 +1,14 @@
 //! Properties: on random values of fixture types, `validate` and the `jsonschema` crate
 //! (given the emitted schema) find the same issues, and serde and toolgate write the same JSON.
 
-use std::collections::BTreeSet;
+mod common;
 
+use common::{jsonschema_issues, our_issues};
 use proptest::prelude::*;
 use serde_json::Value;
-use toolgate::{Report, Tool, ToolArg};
+use toolgate::{Tool, ToolArg};
 use toolgate_tests::fixtures::flight::{BookFlight, Cabin, Contact};
 use toolgate_tests::fixtures::search::SearchDocs;
-
-fn jsonschema_issues<T: Tool>(instance: &Value) -> BTreeSet<(String, String)> {
-    let schema: Value = serde_json::from_str(T::json_schema()).unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
-    validator
-        .iter_errors(instance)
-        .map(|e| {
-            (
-                e.instance_path().as_str().to_owned(),
-                e.kind().keyword().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn our_issues(validation: Result<(), Report>) -> BTreeSet<(String, String)> {
-    validation.err().map_or_else(BTreeSet::new, |report| {
-        report
-            .issues()
-            .iter()
-            .map(|i| (i.path.to_json_pointer(), i.constraint.as_str().to_owned()))
-            .collect()
-    })
-}
 
 fn code() -> impl Strategy<Value = String> {
     prop_oneof!["[A-Z]{3}", "[A-Za-z]{2,4}", "[A-Z0-9 ]{0,5}"]
@@ -89,12 +63,12 @@ proptest! {
     fn flights_agree_with_jsonschema(value in flight()) {
         let json = value.to_json_value();
         prop_assert_eq!(&json, &serde_json::to_value(&value).unwrap());
-        prop_assert_eq!(our_issues(value.validate()), jsonschema_issues::<BookFlight>(&json), "{}", json);
+        prop_assert_eq!(our_issues(&value.validate()), jsonschema_issues(BookFlight::model(), &json), "{}", json);
     }
 
     #[test]
     fn searches_agree_with_jsonschema(value in search()) {
         let json = value.to_json_value();
-        prop_assert_eq!(our_issues(value.validate()), jsonschema_issues::<SearchDocs>(&json), "{}", json);
+        prop_assert_eq!(our_issues(&value.validate()), jsonschema_issues(SearchDocs::model(), &json), "{}", json);
     }
 }

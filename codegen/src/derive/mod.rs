@@ -227,12 +227,7 @@ fn plan_field(
         (None, Some(_)) => Some(FieldDefault::Container),
         (None, None) => None,
     };
-    let mut aliases = serde.aliases;
-    for alias in &field.alias {
-        if !aliases.contains(alias) {
-            aliases.push(alias.clone());
-        }
-    }
+    let aliases = merge_aliases(serde.aliases, &field.alias);
     for example in &field.example {
         if let Err(message) = example_fits(&example.value, &shape) {
             errors.push(darling::Error::custom(message).with_span(&example.span));
@@ -254,6 +249,16 @@ fn plan_field(
         examples: field.example.iter().map(|e| e.value.clone()).collect(),
         constraints: field.constraints,
     })
+}
+
+/// serde's aliases, then toolgate's, each once.
+fn merge_aliases(mut aliases: Vec<String>, more: &[String]) -> Vec<String> {
+    for alias in more {
+        if !aliases.contains(alias) {
+            aliases.push(alias.clone());
+        }
+    }
+    aliases
 }
 
 /// `T` of a type written `Option<T>` (any path ending in `Option`).
@@ -318,12 +323,7 @@ fn plan_variant(
                 .map(|rule| rule.apply_to_variant(&rust_name))
         })
         .unwrap_or(rust_name);
-    let mut aliases = serde.aliases;
-    for alias in &variant.alias {
-        if !aliases.contains(alias) {
-            aliases.push(alias.clone());
-        }
-    }
+    let aliases = merge_aliases(serde.aliases, &variant.alias);
     VariantPlan {
         ident: variant.ident.clone(),
         wire_name,

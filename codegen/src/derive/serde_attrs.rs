@@ -40,8 +40,6 @@ pub struct SerdeMember {
     pub skip: bool,
 }
 
-const IGNORED_ON_CONTAINER: [&str; 5] =
-    ["bound", "crate", "expecting", "rename", "rename_all_fields"];
 const REFUSED_ON_CONTAINER: [&str; 10] = [
     "tag",
     "content",
@@ -53,14 +51,6 @@ const REFUSED_ON_CONTAINER: [&str; 10] = [
     "remote",
     "field_identifier",
     "variant_identifier",
-];
-const IGNORED_ON_MEMBER: [&str; 6] = [
-    "skip_serializing",
-    "skip_serializing_if",
-    "serialize_with",
-    "borrow",
-    "bound",
-    "getter",
 ];
 const REFUSED_ON_MEMBER: [&str; 5] = ["flatten", "with", "deserialize_with", "other", "untagged"];
 
@@ -106,83 +96,83 @@ fn refusal(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Error {
     ))
 }
 
-/// Reads the container's `#[serde(...)]` attributes; errors go to `errors`.
-pub fn container(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> SerdeContainer {
-    let mut out = SerdeContainer::default();
+/// Walks the keys of every `#[serde(...)]` attribute: `read` handles a key and says whether
+/// it knew it; a key in `refused` is an error; any other key is skipped (serialisation-only
+/// and compile-only keys such as `skip_serializing_if`, `serialize_with`, `bound`, `crate`).
+fn each_key(
+    attrs: &[Attribute],
+    refused: &[&str],
+    errors: &mut darling::error::Accumulator,
+    mut read: impl FnMut(&str, &ParseNestedMeta<'_>) -> syn::Result<bool>,
+) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let mut refusals = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
             let key = meta
                 .path
                 .get_ident()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            match key.as_str() {
-                "rename_all" => {
-                    if let Some(rule) = deserialize_side(&meta)? {
-                        out.rename_all =
-                            Some(RenameRule::from_name(&rule.value()).ok_or_else(|| {
-                                syn::Error::new(
-                                    rule.span(),
-                                    format!(
-                                        "unknown rename rule {:?}; serde knows {}",
-                                        rule.value(),
-                                        RenameRule::NAMES.join(", ")
-                                    ),
-                                )
-                            })?);
-                    }
-                }
-                "deny_unknown_fields" => out.deny_unknown_fields = true,
-                "default" => out.default = Some(default_value(&meta)?),
-                key if REFUSED_ON_CONTAINER.contains(&key) => {
-                    let error = refusal(&meta, key);
-                    skip_value(&meta)?;
-                    errors.push(error.into());
-                }
-                key if IGNORED_ON_CONTAINER.contains(&key) => skip_value(&meta)?,
-                _ => skip_value(&meta)?,
+            if read(&key, &meta)? {
+                return Ok(());
             }
-            Ok(())
+            if refused.contains(&key.as_str()) {
+                refusals.push(refusal(&meta, &key));
+            }
+            skip_value(&meta)
         });
+        errors.extend(refusals.into_iter().map(darling::Error::from));
         if let Err(error) = result {
             errors.push(error.into());
         }
     }
+}
+
+/// Reads the container's `#[serde(...)]` attributes; errors go to `errors`.
+pub fn container(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> SerdeContainer {
+    let mut out = SerdeContainer::default();
+    each_key(attrs, &REFUSED_ON_CONTAINER, errors, |key, meta| {
+        match key {
+            "rename_all" => {
+                if let Some(rule) = deserialize_side(meta)? {
+                    let known = RenameRule::from_name(&rule.value()).ok_or_else(|| {
+                        let names = RenameRule::NAMES.join(", ");
+                        syn::Error::new(
+                            rule.span(),
+                            format!(
+                                "unknown rename rule {:?}; serde knows {names}",
+                                rule.value()
+                            ),
+                        )
+                    })?;
+                    out.rename_all = Some(known);
+                }
+            }
+            "deny_unknown_fields" => out.deny_unknown_fields = true,
+            "default" => out.default = Some(default_value(meta)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
     out
 }
 
 /// Reads a field's or variant's `#[serde(...)]` attributes; errors go to `errors`.
 pub fn member(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> SerdeMember {
     let mut out = SerdeMember::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            match key.as_str() {
-                "rename" => {
-                    if let Some(name) = deserialize_side(&meta)? {
-                        out.rename = Some(name.value());
-                    }
+    each_key(attrs, &REFUSED_ON_MEMBER, errors, |key, meta| {
+        match key {
+            "rename" => {
+                if let Some(name) = deserialize_side(meta)? {
+                    out.rename = Some(name.value());
                 }
-                "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
-                "default" => out.default = Some(default_value(&meta)?),
-                "skip" | "skip_deserializing" => out.skip = true,
-                key if REFUSED_ON_MEMBER.contains(&key) => {
-                    let error = refusal(&meta, key);
-                    skip_value(&meta)?;
-                    errors.push(error.into());
-                }
-                key if IGNORED_ON_MEMBER.contains(&key) => skip_value(&meta)?,
-                _ => skip_value(&meta)?,
             }
-            Ok(())
-        });
-        if let Err(error) = result {
-            errors.push(error.into());
+            "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
+            "default" => out.default = Some(default_value(meta)?),
+            "skip" | "skip_deserializing" => out.skip = true,
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    });
     out
 }
