@@ -200,20 +200,6 @@ impl ToolArg for String {
     }
 }
 
-impl ToolArg for Value {
-    fn describe(_: &mut Definitions) -> Schema {
-        Schema::any()
-    }
-
-    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
-        checker.check_any(self, schema);
-    }
-
-    fn to_json_value(&self) -> Value {
-        self.clone()
-    }
-}
-
 /// `Option<T>` is `T` or `null` where it is an element; as a struct field the derive makes it
 /// an optional field of `T`'s schema instead, and `None` is an absent field.
 impl<T: ToolArg> ToolArg for Option<T> {

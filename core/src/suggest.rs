@@ -14,7 +14,9 @@ pub fn fold(text: &str) -> String {
 }
 
 /// The candidate nearest to `got` when it is close: at most a third of the candidate's
-/// length in edits (at least one edit allowed), after [`fold`]ing both. The first of equally
+/// length in edits (so names shorter than 3 characters must match up to case and
+/// separators), after [`fold`]ing both. An edit is an
+/// insertion, a deletion, a substitution or a swap of two neighbours (`emial` → `email` is one). The first of equally
 /// near candidates wins, so the answer follows the candidates' order.
 ///
 /// ```
@@ -30,8 +32,8 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         let folded = fold(candidate);
-        let distance = strsim::levenshtein(&got, &folded);
-        let allowed = (folded.chars().count() / 3).max(1);
+        let distance = strsim::osa_distance(&got, &folded);
+        let allowed = folded.chars().count() / 3;
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -49,9 +51,12 @@ mod tests {
             nearest("destnation", ["origin", "destination"]),
             Some("destination")
         );
-        assert_eq!(nearest("x", ["y", "z"]), Some("y"));
+        assert_eq!(nearest("x", ["y", "z"]), None);
+        assert_eq!(nearest("X", ["y", "x"]), Some("x"));
+        assert_eq!(nearest("cabn", ["cabin"]), Some("cabin"));
         assert_eq!(nearest("abc", ["xyz"]), None);
         assert_eq!(nearest("anything", std::iter::empty()), None);
         assert_eq!(fold(" Premium-Economy "), "premium_economy");
+        assert_eq!(nearest("emial", ["email", "uri"]), Some("email"));
     }
 }

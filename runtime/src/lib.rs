@@ -151,19 +151,15 @@ pub mod __private {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_json_schema {
-    ($ty:ident) => {
+    ($ty:ident, $name:literal) => {
         #[automatically_derived]
         impl $crate::__private::schemars::JsonSchema for $ty {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                ::std::borrow::Cow::Borrowed(::core::stringify!($ty))
+                ::std::borrow::Cow::Borrowed($name)
             }
 
             fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                ::std::borrow::Cow::Borrowed(::core::concat!(
-                    ::core::module_path!(),
-                    "::",
-                    ::core::stringify!($ty)
-                ))
+                ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", $name))
             }
 
             fn inline_schema() -> bool {
@@ -185,7 +181,7 @@ macro_rules! __impl_json_schema {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_json_schema {
-    ($ty:ident) => {};
+    ($ty:ident, $name:literal) => {};
 }
 
 /// The README's code, compiled and run as a doc test so it cannot rot.

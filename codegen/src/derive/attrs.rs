@@ -1,27 +1,28 @@
 //! The `#[tool(...)]` attributes as written, read with darling (which reports unknown keys
 //! with "did you mean", duplicate keys, and wrong value kinds at their spans).
+//!
+//! Errors carry the span of the whole offending tokens (`syn::Error::new_spanned`), so a
+//! negative literal is underlined from its `-`, a type from its first to its last token.
 
-use darling::util::{Flag, SpannedValue};
+use darling::util::Flag;
 use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
-use proc_macro2::Span;
+use quote::ToTokens;
 use serde_json::Value;
-use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
+use syn::{Attribute, Expr, Lit, Meta, UnOp};
 
-/// `#[derive(Tool)]` input: a struct with named fields or an enum of unit variants.
+/// An error covering all of `tokens`.
+pub fn error_at(tokens: &impl ToTokens, message: impl std::fmt::Display) -> darling::Error {
+    syn::Error::new_spanned(tokens, message).into()
+}
+
+/// The container's `#[tool(...)]` attributes (the fields are read one by one, so that an
+/// error in one does not hide the others).
 #[derive(FromDeriveInput)]
-#[darling(
-    attributes(tool),
-    supports(struct_named, enum_unit),
-    forward_attrs(doc, serde)
-)]
-pub struct RawInput {
-    pub ident: Ident,
-    pub generics: Generics,
-    pub data: darling::ast::Data<RawVariant, RawField>,
+#[darling(attributes(tool), forward_attrs(doc, serde))]
+pub struct RawContainer {
     pub attrs: Vec<Attribute>,
     /// `#[tool(name = "...")]`: the tool's name.
-    pub name: Option<SpannedValue<String>>,
+    pub name: Option<syn::LitStr>,
     /// `#[tool(description = "...")]`: overrides the doc comment.
     pub description: Option<String>,
 }
@@ -30,8 +31,7 @@ pub struct RawInput {
 #[derive(FromField)]
 #[darling(attributes(tool), forward_attrs(doc, serde))]
 pub struct RawField {
-    pub ident: Option<Ident>,
-    pub ty: Type,
+    pub ident: Option<syn::Ident>,
     pub attrs: Vec<Attribute>,
     #[darling(flatten)]
     pub constraints: RawConstraints,
@@ -49,7 +49,6 @@ pub struct RawField {
 #[derive(FromVariant)]
 #[darling(attributes(tool), forward_attrs(serde))]
 pub struct RawVariant {
-    pub ident: Ident,
     pub attrs: Vec<Attribute>,
     /// `#[tool(alias = "...")]`, repeatable.
     #[darling(multiple)]
@@ -60,35 +59,90 @@ pub struct RawVariant {
 #[derive(FromMeta, Default)]
 pub struct RawConstraints {
     /// `range(min = .., max = ..)`: inclusive bounds.
-    pub range: Option<SpannedValue<RawRange>>,
+    pub range: Option<ListArg<RawRange>>,
     /// `exclusive_range(min = .., max = ..)`: exclusive bounds.
-    pub exclusive_range: Option<SpannedValue<RawRange>>,
+    pub exclusive_range: Option<ListArg<RawRange>>,
     /// `length(min = .., max = ..)`: characters of a string, elements of an array.
-    pub length: Option<SpannedValue<RawLength>>,
+    pub length: Option<ListArg<RawRange>>,
     /// `pattern = "..."`: a regular expression.
-    pub pattern: Option<syn::LitStr>,
+    pub pattern: Option<Keyed<syn::LitStr>>,
     /// `format = "email"`, ...
-    pub format: Option<syn::LitStr>,
+    pub format: Option<Keyed<syn::LitStr>>,
     /// `multiple_of = ..`.
-    pub multiple_of: Option<NumberLiteral>,
+    pub multiple_of: Option<Keyed<NumberLiteral>>,
     /// `unique`: no two equal elements.
     pub unique: Flag,
     /// `items(...)`: the same constraints, for the elements of an array.
-    pub items: Option<SpannedValue<Box<RawConstraints>>>,
+    pub items: Option<ListArg<Box<RawConstraints>>>,
 }
 
-/// `range(min = .., max = ..)`.
+/// A value with the span of its key, for errors about the key (`pattern` on a number).
+pub struct Keyed<T> {
+    pub value: T,
+    pub key: syn::Path,
+}
+
+impl<T: FromMeta> FromMeta for Keyed<T> {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        Ok(Keyed {
+            value: T::from_meta(item)?,
+            key: item.path().clone(),
+        })
+    }
+}
+
+/// A key that takes a list (`range(min = 1)`), with its key and whole text for errors.
+pub struct ListArg<T> {
+    pub value: T,
+    pub key: syn::Path,
+    pub meta: Meta,
+}
+
+impl<T: FromMeta> FromMeta for ListArg<T> {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        let key = item
+            .path()
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        match item {
+            Meta::List(list) if list.tokens.is_empty() => Err(error_at(
+                item,
+                format!(
+                    "`{key}` needs bounds, as in `{key}({})`",
+                    list_example(&key)
+                ),
+            )),
+            Meta::List(_) => Ok(ListArg {
+                value: T::from_meta(item)?,
+                key: item.path().clone(),
+                meta: item.clone(),
+            }),
+            _ => Err(error_at(
+                item,
+                format!(
+                    "`{key}` takes a list, as in `{key}({})`",
+                    list_example(&key)
+                ),
+            )),
+        }
+    }
+}
+
+fn list_example(key: &str) -> &'static str {
+    match key {
+        "range" => "min = 1, max = 9",
+        "exclusive_range" => "min = 0",
+        "length" => "min = 1, max = 64",
+        _ => "length(max = 40)",
+    }
+}
+
+/// `range(min = .., max = ..)`, `exclusive_range(...)`, `length(...)`.
 #[derive(FromMeta)]
 pub struct RawRange {
     pub min: Option<NumberLiteral>,
     pub max: Option<NumberLiteral>,
-}
-
-/// `length(min = .., max = ..)`.
-#[derive(FromMeta)]
-pub struct RawLength {
-    pub min: Option<SpannedValue<u64>>,
-    pub max: Option<SpannedValue<u64>>,
 }
 
 /// A number as written in an attribute: `3`, `-90.0`, `1e3`.
@@ -98,53 +152,74 @@ pub struct NumberLiteral {
     pub value: f64,
     /// The value, when written as an integer.
     pub integer: Option<i128>,
-    pub span: Span,
+    /// The tokens as written, for errors and messages.
+    pub expr: Expr,
 }
 
 impl NumberLiteral {
-    /// The literal as it reads in messages.
+    /// The literal as written (`-1`, `1e39`).
     pub fn text(&self) -> String {
-        match self.integer {
-            Some(integer) => integer.to_string(),
-            None => self.value.to_string(),
-        }
+        self.expr.to_token_stream().to_string().replace(' ', "")
     }
 }
 
-fn number_from_lit(lit: &Lit, negative: bool, span: Span) -> darling::Result<NumberLiteral> {
-    let sign = if negative { -1.0 } else { 1.0 };
-    match lit {
+fn number_from_lit(lit: &Lit, negative: bool, expr: &Expr) -> darling::Result<NumberLiteral> {
+    let number = match lit {
         Lit::Int(int) => {
-            let magnitude: i128 = int.base10_parse().map_err(darling::Error::from)?;
-            let integer = if negative { -magnitude } else { magnitude };
-            Ok(NumberLiteral {
+            // `-1` may arrive as one negative literal token or as `-` and `1`.
+            let integer = match int.base10_parse::<i128>() {
+                Ok(value) => value,
+                Err(_) if int.base10_parse::<u128>().is_ok() => {
+                    return Err(error_at(expr, "too large: toolgate's bounds stop at i128::MAX (JSON integers beyond u64::MAX cannot be read exactly anyway)"));
+                }
+                Err(_) => return Err(error_at(expr, "not a whole number")),
+            };
+            let integer = if negative { -integer } else { integer };
+            NumberLiteral {
                 value: integer as f64,
                 integer: Some(integer),
-                span,
-            })
+                expr: expr.clone(),
+            }
         }
         Lit::Float(float) => {
-            let value: f64 = float.base10_parse().map_err(darling::Error::from)?;
-            Ok(NumberLiteral {
-                value: sign * value,
+            let value: f64 = float
+                .base10_parse()
+                .map_err(|_| error_at(expr, "not a number"))?;
+            NumberLiteral {
+                value: if negative { -value } else { value },
                 integer: None,
-                span,
-            })
+                expr: expr.clone(),
+            }
         }
-        _ => Err(darling::Error::custom("expected a number").with_span(&span)),
+        _ => {
+            return Err(error_at(
+                expr,
+                "expected a number, as in `min = 1` or `min = -0.5`",
+            ))
+        }
+    };
+    if !number.value.is_finite() {
+        return Err(error_at(expr, "not a finite number"));
     }
+    Ok(number)
 }
 
 impl FromMeta for NumberLiteral {
     fn from_expr(expr: &Expr) -> darling::Result<Self> {
         match expr {
-            Expr::Lit(lit) => number_from_lit(&lit.lit, false, expr.span()),
+            Expr::Lit(lit) => number_from_lit(&lit.lit, false, expr),
             Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
-                Expr::Lit(lit) => number_from_lit(&lit.lit, true, expr.span()),
-                _ => Err(darling::Error::custom("expected a number").with_span(expr)),
+                Expr::Lit(lit) => number_from_lit(&lit.lit, true, expr),
+                _ => Err(error_at(
+                    expr,
+                    "expected a number, as in `min = 1` or `min = -0.5`",
+                )),
             },
             Expr::Group(group) => Self::from_expr(&group.expr),
-            _ => Err(darling::Error::custom("expected a number").with_span(expr)),
+            _ => Err(error_at(
+                expr,
+                "expected a number, as in `min = 1` or `min = -0.5`",
+            )),
         }
     }
 }
@@ -153,25 +228,21 @@ impl FromMeta for NumberLiteral {
 #[derive(Clone, Debug)]
 pub struct JsonLiteral {
     pub value: Value,
-    pub span: Span,
+    pub expr: Expr,
 }
+
+const EXAMPLE_FORMS: &str = "expected a string, number, bool, or an array of them";
 
 impl FromMeta for JsonLiteral {
     fn from_expr(expr: &Expr) -> darling::Result<Self> {
-        let span = expr.span();
         let value = match expr {
             Expr::Lit(lit) => match &lit.lit {
                 Lit::Str(text) => Value::String(text.value()),
                 Lit::Bool(flag) => Value::Bool(flag.value),
                 number @ (Lit::Int(_) | Lit::Float(_)) => {
-                    json_number(&number_from_lit(number, false, span)?)
+                    json_number(&number_from_lit(number, false, expr)?)
                 }
-                _ => {
-                    return Err(
-                        darling::Error::custom("expected a string, number, bool or array")
-                            .with_span(expr),
-                    )
-                }
+                _ => return Err(error_at(expr, EXAMPLE_FORMS)),
             },
             Expr::Unary(_) => json_number(&NumberLiteral::from_expr(expr)?),
             Expr::Array(array) => Value::Array(
@@ -182,14 +253,12 @@ impl FromMeta for JsonLiteral {
                     .collect::<darling::Result<_>>()?,
             ),
             Expr::Group(group) => return Self::from_expr(&group.expr),
-            _ => {
-                return Err(
-                    darling::Error::custom("expected a string, number, bool or array")
-                        .with_span(expr),
-                )
-            }
+            _ => return Err(error_at(expr, EXAMPLE_FORMS)),
         };
-        Ok(JsonLiteral { value, span })
+        Ok(JsonLiteral {
+            value,
+            expr: expr.clone(),
+        })
     }
 }
 
@@ -209,7 +278,7 @@ pub fn doc_description(attrs: &[Attribute]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
-        let syn::Meta::NameValue(meta) = &attr.meta else {
+        let Meta::NameValue(meta) = &attr.meta else {
             continue;
         };
         let Expr::Lit(syn::ExprLit {

@@ -3,15 +3,17 @@
 //! through absolute `::toolgate::` paths, inside `const _: () = { ... };`.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{quote, quote_spanned};
 use serde_json::Value;
+use syn::spanned::Spanned;
 
-use super::attrs::{NumberLiteral, RawConstraints};
+use super::constraints;
 use super::serde_attrs::DefaultValue;
 use super::{Body, FieldDefault, FieldPlan, Plan, VariantPlan};
 
 pub(crate) fn emit(plan: &Plan) -> TokenStream {
     let ident = &plan.ident;
+    let type_name = &plan.type_name;
     let items = match &plan.body {
         Body::Struct { .. } => emit_struct(plan),
         Body::Enum { variants } => emit_enum(plan, variants),
@@ -20,7 +22,7 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
         const _: () = {
             #items
 
-            ::toolgate::__impl_json_schema!(#ident);
+            ::toolgate::__impl_json_schema!(#ident, #type_name);
         };
     }
 }
@@ -30,84 +32,6 @@ fn with_description(description: &Option<String>) -> TokenStream {
         Some(text) => quote!(.with_description(#text)),
         None => quote!(),
     }
-}
-
-fn number(literal: &NumberLiteral) -> TokenStream {
-    match literal.integer {
-        Some(integer) => {
-            let magnitude = Literal::i128_suffixed(integer.unsigned_abs() as i128);
-            if integer < 0 {
-                quote!(-#magnitude)
-            } else {
-                quote!(#magnitude)
-            }
-        }
-        None => {
-            let magnitude = Literal::f64_suffixed(literal.value.abs());
-            if literal.value < 0.0 {
-                quote!(-#magnitude)
-            } else {
-                quote!(#magnitude)
-            }
-        }
-    }
-}
-
-/// The chained setters for `constraints`, applied to a schema expression.
-fn constraint_calls(constraints: &RawConstraints) -> TokenStream {
-    let mut calls = TokenStream::new();
-    let ranges = [
-        (&constraints.range, quote!(minimum), quote!(maximum)),
-        (
-            &constraints.exclusive_range,
-            quote!(exclusive_minimum),
-            quote!(exclusive_maximum),
-        ),
-    ];
-    for (range, low, high) in ranges {
-        if let Some(range) = range {
-            if let Some(min) = &range.min {
-                let min = number(min);
-                calls.extend(quote!(.#low(#min)));
-            }
-            if let Some(max) = &range.max {
-                let max = number(max);
-                calls.extend(quote!(.#high(#max)));
-            }
-        }
-    }
-    if let Some(divisor) = &constraints.multiple_of {
-        let divisor = number(divisor);
-        calls.extend(quote!(.multiple_of(#divisor)));
-    }
-    if let Some(length) = &constraints.length {
-        if let Some(min) = &length.min {
-            let min = **min;
-            calls.extend(quote!(.min_length(#min)));
-        }
-        if let Some(max) = &length.max {
-            let max = **max;
-            calls.extend(quote!(.max_length(#max)));
-        }
-    }
-    if let Some(pattern) = &constraints.pattern {
-        calls.extend(quote!(.pattern(#pattern)));
-    }
-    if let Some(format) = &constraints.format {
-        let variant = toolgate_core::format::Format::from_name(&format.value())
-            .map(|format| format_ident!("{}", format!("{format:?}")));
-        if let Some(variant) = variant {
-            calls.extend(quote!(.format(::toolgate::model::Format::#variant)));
-        }
-    }
-    if constraints.unique.is_present() {
-        calls.extend(quote!(.unique_items()));
-    }
-    if let Some(items) = &constraints.items {
-        let inner = constraint_calls(items);
-        calls.extend(quote!(.items(|items| items #inner)));
-    }
-    calls
 }
 
 /// A JSON value as an expression.
@@ -139,7 +63,7 @@ fn field_schema(field: &FieldPlan) -> TokenStream {
     let described = &field.described;
     let wire_name = &field.wire_name;
     let mut schema = quote!(<#described as ::toolgate::ToolArg>::describe(definitions));
-    schema.extend(constraint_calls(&field.constraints));
+    schema.extend(constraints::tokens(&field.setters));
     schema.extend(with_description(&field.description));
     for example in &field.examples {
         let example = json(example);
@@ -197,14 +121,15 @@ fn emit_struct(plan: &Plan) -> TokenStream {
     };
     let deny = deny_unknown_fields.then(|| quote!(.deny_unknown_fields()));
     let description = with_description(&plan.description);
+    // Spanned at the field's type, so a type that is not a `ToolArg` is reported there.
     let checks = fields.iter().enumerate().map(|(index, field)| {
         let field_ident = &field.ident;
-        quote!(checker.field(fields, #index, &self.#field_ident);)
+        quote_spanned!(field.ty.span()=> checker.field(fields, #index, &self.#field_ident);)
     });
     let members = fields.iter().map(|field| {
         let field_ident = &field.ident;
         let wire_name = &field.wire_name;
-        quote!(.field(#wire_name, &self.#field_ident))
+        quote_spanned!(field.ty.span()=> .field(#wire_name, &self.#field_ident))
     });
     let tool_description = match &plan.description {
         Some(text) => quote!(::core::option::Option::Some(#text)),
@@ -271,7 +196,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
             }
 
             fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                checker.check_any(&::toolgate::ToolArg::to_json_value(self), schema);
+                checker.check_value(&::toolgate::ToolArg::to_json_value(self), schema);
             }
 
             fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {

@@ -1,25 +1,30 @@
 //! `#[derive(Tool)]`: Rust item → [`Plan`] (parse and check, every error collected with its
 //! span) → tokens ([`emit`]).
+//!
+//! Each field and variant is read on its own, so an error in one (an unknown key, say)
+//! never hides the errors of the others.
 
 mod attrs;
+mod constraints;
 mod emit;
 mod serde_attrs;
 mod shape;
 
-use darling::FromDeriveInput;
+use darling::{FromDeriveInput, FromField, FromVariant};
 use heck::ToSnakeCase;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
-use syn::{DeriveInput, Ident, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use attrs::{doc_description, RawConstraints, RawField, RawInput, RawVariant};
+use attrs::{doc_description, error_at, RawContainer, RawField, RawVariant};
+use constraints::{Planner, Setter};
 use serde_attrs::DefaultValue;
 use shape::Shape;
 
 /// A checked `#[derive(Tool)]` input, ready to emit.
 pub(crate) struct Plan {
     ident: Ident,
-    /// The type's name, for `$defs` when it contains itself.
+    /// The type's name without `r#`, for `$defs` when it contains itself.
     type_name: String,
     description: Option<String>,
     body: Body,
@@ -53,7 +58,7 @@ struct FieldPlan {
     default: Option<FieldDefault>,
     description: Option<String>,
     examples: Vec<Value>,
-    constraints: RawConstraints,
+    setters: Vec<Setter>,
 }
 
 enum FieldDefault {
@@ -83,38 +88,57 @@ pub fn derive_tool(input: TokenStream) -> TokenStream {
     }
 }
 
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
 fn plan(input: &DeriveInput) -> darling::Result<Plan> {
-    let raw = RawInput::from_derive_input(input)?;
     let mut errors = darling::Error::accumulator();
-    if let Some(param) = raw.generics.params.first() {
-        errors.push(darling::Error::custom("#[derive(Tool)] does not support generic parameters: a tool's schema is one fixed type").with_span(param));
+    let container = errors.handle(RawContainer::from_derive_input(input));
+    let attrs = container
+        .as_ref()
+        .map_or(&input.attrs[..], |c| &c.attrs[..]);
+    if let Some(param) = input.generics.params.first() {
+        errors.push(error_at(param, "#[derive(Tool)] does not support generic parameters: a tool's schema is one fixed type"));
     }
-    let serde = serde_attrs::container(&raw.attrs, &mut errors);
-    let description = raw
-        .description
-        .clone()
-        .or_else(|| doc_description(&raw.attrs));
-    let body = match raw.data {
-        darling::ast::Data::Struct(fields) => {
-            let tool_name = match &raw.name {
+    let serde = serde_attrs::container(attrs, &mut errors);
+    let description = container
+        .as_ref()
+        .and_then(|c| c.description.clone())
+        .or_else(|| doc_description(&input.attrs));
+    let type_name = unraw(&input.ident);
+    let name_attr = container.as_ref().and_then(|c| c.name.as_ref());
+    let body = match &input.data {
+        Data::Struct(data) => {
+            let named = match &data.fields {
+                Fields::Named(named) => named,
+                Fields::Unnamed(fields) => {
+                    let message = "a tool's arguments are named fields (`struct Name { field: Type }`); a tuple struct has none";
+                    return Err(fail(errors, error_at(fields, message)));
+                }
+                Fields::Unit => {
+                    let message = format!("a tool's arguments are an object: write `struct {type_name} {{}}` (serde reads a unit struct from `null`, not `{{}}`)");
+                    return Err(fail(errors, error_at(&input.ident, message)));
+                }
+            };
+            let tool_name = match name_attr {
                 Some(name) => {
                     check_tool_name(name, &mut errors);
-                    (**name).clone()
+                    name.value()
                 }
-                None => raw.ident.to_string().to_snake_case(),
+                None => type_name.to_snake_case(),
             };
-            let fields = fields
-                .fields
-                .into_iter()
+            let fields: Vec<FieldPlan> = named
+                .named
+                .iter()
                 .filter_map(|field| plan_field(field, &serde, &mut errors))
-                .collect::<Vec<_>>();
-            check_unique_names(
-                fields
-                    .iter()
-                    .map(|f| (f.wire_name.as_str(), f.ident.span())),
-                "field",
-                &mut errors,
-            );
+                .collect();
+            let names = fields.iter().flat_map(|f| {
+                std::iter::once((f.wire_name.as_str(), f.ident.span()))
+                    .chain(f.aliases.iter().map(|a| (a.as_str(), f.ident.span())))
+            });
+            check_unique_names(names, "field", &mut errors);
             Body::Struct {
                 tool_name,
                 fields,
@@ -122,51 +146,62 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                 container_default: serde.default.clone(),
             }
         }
-        darling::ast::Data::Enum(variants) => {
-            if let Some(name) = &raw.name {
-                errors.push(darling::Error::custom("`name` names a tool, and a tool's arguments are a struct; an enum is a value inside them").with_span(&name.span()));
+        Data::Enum(data) => {
+            if let Some(name) = name_attr {
+                errors.push(error_at(name, "`name` names a tool, and a tool's arguments are a struct; an enum is a value inside them"));
             }
-            let variants: Vec<VariantPlan> = variants
+            let variants: Vec<VariantPlan> = data
+                .variants
                 .iter()
-                .map(|variant| plan_variant(variant, &serde, &mut errors))
+                .filter_map(|variant| plan_variant(variant, &serde, &mut errors))
                 .collect();
-            let wire = variants
-                .iter()
-                .filter(|v| !v.skip)
-                .map(|v| (v.wire_name.as_str(), v.ident.span()));
-            check_unique_names(wire, "variant", &mut errors);
+            let names = variants.iter().filter(|v| !v.skip).flat_map(|v| {
+                std::iter::once((v.wire_name.as_str(), v.ident.span()))
+                    .chain(v.aliases.iter().map(|a| (a.as_str(), v.ident.span())))
+            });
+            check_unique_names(names, "variant", &mut errors);
             Body::Enum { variants }
+        }
+        Data::Union(data) => {
+            let message = "#[derive(Tool)] supports structs with named fields and enums of unit variants, not unions";
+            return Err(fail(errors, error_at(&data.union_token, message)));
         }
     };
     errors.finish_with(Plan {
-        ident: raw.ident.clone(),
-        type_name: raw.ident.to_string(),
+        ident: input.ident.clone(),
+        type_name,
         description,
         body,
     })
 }
 
-fn check_tool_name(
-    name: &darling::util::SpannedValue<String>,
-    errors: &mut darling::error::Accumulator,
-) {
-    let valid = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if !valid {
-        errors.push(
-            darling::Error::custom(
-                "a tool name must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`",
-            )
-            .with_span(&name.span()),
-        );
+/// The errors so far and `last`, for an input the derive cannot go on with.
+fn fail(mut errors: darling::error::Accumulator, last: darling::Error) -> darling::Error {
+    errors.push(last);
+    match errors.finish() {
+        Err(all) => all,
+        Ok(()) => unreachable!("an error was just pushed"),
     }
 }
 
+fn check_tool_name(name: &syn::LitStr, errors: &mut darling::error::Accumulator) {
+    let text = name.value();
+    let valid = !text.is_empty()
+        && text.len() <= 64
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if !valid {
+        errors.push(error_at(
+            name,
+            "a tool name must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`",
+        ));
+    }
+}
+
+/// Wire names and aliases must all differ, or serde could not tell the members apart.
 fn check_unique_names<'a>(
-    names: impl Iterator<Item = (&'a str, proc_macro2::Span)>,
+    names: impl Iterator<Item = (&'a str, Span)>,
     what: &str,
     errors: &mut darling::error::Accumulator,
 ) {
@@ -175,7 +210,7 @@ fn check_unique_names<'a>(
         if seen.contains(&name) {
             errors.push(
                 darling::Error::custom(format!(
-                    "another {what} already has the wire name {name:?}"
+                    "another {what} already has the wire name or alias {name:?}"
                 ))
                 .with_span(&span),
             );
@@ -184,19 +219,28 @@ fn check_unique_names<'a>(
     }
 }
 
-fn unraw(ident: &Ident) -> String {
-    let name = ident.to_string();
-    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+/// serde's aliases, then toolgate's, each once.
+fn merge_aliases(mut aliases: Vec<String>, more: &[String]) -> Vec<String> {
+    for alias in more {
+        if !aliases.contains(alias) {
+            aliases.push(alias.clone());
+        }
+    }
+    aliases
 }
 
 fn plan_field(
-    field: RawField,
+    field: &syn::Field,
     container: &serde_attrs::SerdeContainer,
     errors: &mut darling::error::Accumulator,
 ) -> Option<FieldPlan> {
-    let ident = field.ident.clone()?;
-    let serde = serde_attrs::member(&field.attrs, errors);
+    let raw = errors.handle(RawField::from_field(field));
+    let attrs = raw.as_ref().map_or(&field.attrs[..], |raw| &raw.attrs[..]);
+    let serde = serde_attrs::member(attrs, errors);
     if serde.skip {
+        if let Some(tool) = field.attrs.iter().find(|a| a.path().is_ident("tool")) {
+            errors.push(error_at(&tool.meta, "serde skips this field, so it is not part of the arguments and its `#[tool]` attribute would never apply"));
+        }
         return None;
     }
     let shape = match shape::classify(&field.ty) {
@@ -206,7 +250,13 @@ fn plan_field(
             return None;
         }
     };
-    shape::check_constraints(&field.constraints, &shape, errors);
+    let raw = raw?;
+    let ident = raw.ident.clone()?;
+    let setters = Planner { errors }.plan(&raw.constraints, &shape);
+    let field_schema = constraints::apply(constraints::base_schema(shape.value()), &setters);
+    for example in &raw.example {
+        check_example(&example.value, &field_schema, &example.expr, errors);
+    }
     let rust_name = unraw(&ident);
     let wire_name = serde
         .rename
@@ -227,38 +277,43 @@ fn plan_field(
         (None, Some(_)) => Some(FieldDefault::Container),
         (None, None) => None,
     };
-    let aliases = merge_aliases(serde.aliases, &field.alias);
-    for example in &field.example {
-        if let Err(message) = example_fits(&example.value, &shape) {
-            errors.push(darling::Error::custom(message).with_span(&example.span));
-        }
-    }
     Some(FieldPlan {
         ident,
         ty: field.ty.clone(),
         described,
         wire_name,
         rust_name,
-        aliases,
+        aliases: merge_aliases(serde.aliases, &raw.alias),
         required: !optional && default.is_none(),
         default,
-        description: field
+        description: raw
             .description
             .clone()
-            .or_else(|| doc_description(&field.attrs)),
-        examples: field.example.iter().map(|e| e.value.clone()).collect(),
-        constraints: field.constraints,
+            .or_else(|| doc_description(&raw.attrs)),
+        examples: raw.example.iter().map(|e| e.value.clone()).collect(),
+        setters,
     })
 }
 
-/// serde's aliases, then toolgate's, each once.
-fn merge_aliases(mut aliases: Vec<String>, more: &[String]) -> Vec<String> {
-    for alias in more {
-        if !aliases.contains(alias) {
-            aliases.push(alias.clone());
+/// An example must pass the field's own schema: its type, its range, its constraints.
+fn check_example(
+    example: &Value,
+    schema: &toolgate_core::model::Schema,
+    at: &syn::Expr,
+    errors: &mut darling::error::Accumulator,
+) {
+    let model =
+        toolgate_core::model::ToolModel::new("example", None, schema.clone(), Default::default());
+    let mut checker = toolgate_core::Checker::new(&model);
+    checker.check_value(example, model.input());
+    if let Err(report) = checker.finish() {
+        for issue in report.issues() {
+            errors.push(error_at(
+                at,
+                format!("this example does not fit the field: {issue}"),
+            ));
         }
     }
-    aliases
 }
 
 /// `T` of a type written `Option<T>` (any path ending in `Option`).
@@ -277,42 +332,28 @@ fn option_argument(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// Whether an example value has the JSON type of the field.
-fn example_fits(value: &Value, shape: &Shape) -> Result<(), String> {
-    let fits = match (shape.value(), value) {
-        (Shape::Any | Shape::Named, _) => true,
-        (Shape::Bool, Value::Bool(_)) | (Shape::String, Value::String(_)) => true,
-        (Shape::Integer { .. }, Value::Number(n)) => n.is_i64() || n.is_u64(),
-        (Shape::Float { .. }, Value::Number(_)) => true,
-        (Shape::Array(element), Value::Array(items)) => {
-            return items
-                .iter()
-                .try_for_each(|item| example_fits(item, element));
-        }
-        _ => false,
-    };
-    if fits {
-        Ok(())
-    } else {
-        Err(format!(
-            "this example is {}, which does not fit the field",
-            toolgate_core::check::json_type(value)
-        ))
-    }
-}
-
 fn plan_variant(
-    variant: &RawVariant,
+    variant: &syn::Variant,
     container: &serde_attrs::SerdeContainer,
     errors: &mut darling::error::Accumulator,
-) -> VariantPlan {
-    let serde = serde_attrs::member(&variant.attrs, errors);
-    if serde.default.is_some() {
-        errors.push(
-            darling::Error::custom("`default` does not apply to an enum variant")
-                .with_span(&variant.ident),
+) -> Option<VariantPlan> {
+    if !matches!(variant.fields, Fields::Unit) {
+        let message = format!(
+            "`{}` carries data; #[derive(Tool)] supports enums of unit variants (string enums)",
+            variant.ident
         );
+        errors.push(error_at(variant, message));
+        return None;
     }
+    let raw = errors.handle(RawVariant::from_variant(variant));
+    let attrs = raw
+        .as_ref()
+        .map_or(&variant.attrs[..], |raw| &raw.attrs[..]);
+    let serde = serde_attrs::member(attrs, errors);
+    if let Some(key) = &serde.default_key {
+        errors.push(error_at(key, "`default` does not apply to an enum variant"));
+    }
+    let raw = raw?;
     let rust_name = unraw(&variant.ident);
     let wire_name = serde
         .rename
@@ -323,11 +364,10 @@ fn plan_variant(
                 .map(|rule| rule.apply_to_variant(&rust_name))
         })
         .unwrap_or(rust_name);
-    let aliases = merge_aliases(serde.aliases, &variant.alias);
-    VariantPlan {
+    Some(VariantPlan {
         ident: variant.ident.clone(),
         wire_name,
-        aliases,
+        aliases: merge_aliases(serde.aliases, &raw.alias),
         skip: serde.skip,
-    }
+    })
 }

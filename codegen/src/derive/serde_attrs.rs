@@ -36,6 +36,8 @@ pub struct SerdeMember {
     pub rename: Option<String>,
     pub aliases: Vec<String>,
     pub default: Option<DefaultValue>,
+    /// The `default` key as written, for errors about it.
+    pub default_key: Option<syn::Path>,
     /// `skip` or `skip_deserializing`: not part of the input.
     pub skip: bool,
 }
@@ -168,7 +170,10 @@ pub fn member(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> 
                 }
             }
             "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
-            "default" => out.default = Some(default_value(meta)?),
+            "default" => {
+                out.default_key = Some(meta.path.clone());
+                out.default = Some(default_value(meta)?);
+            }
             "skip" | "skip_deserializing" => out.skip = true,
             _ => return Ok(false),
         }

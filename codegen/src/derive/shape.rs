@@ -7,13 +7,8 @@
 //! nested `#[derive(Tool)]` type); the compiler checks that, and only `description`, `alias`
 //! and `example` may be written on such fields (constraints belong on the type itself).
 
-use darling::util::SpannedValue;
 use quote::ToTokens;
-use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
-use toolgate_core::format::Format;
-
-use super::attrs::{NumberLiteral, RawConstraints, RawRange};
 
 /// The syntactic kind of a field type.
 #[derive(Clone, Debug)]
@@ -46,7 +41,8 @@ impl Shape {
         }
     }
 
-    fn describe(&self) -> &'static str {
+    /// The shape in words, for messages.
+    pub fn describe(&self) -> &'static str {
         match self.value() {
             Shape::Bool => "a bool",
             Shape::Integer { .. } => "an integer",
@@ -99,12 +95,21 @@ const UNSUPPORTED: [(&str, &str); 14] = [
     ),
 ];
 
-/// Reads the shape of `ty`, or says why the derive cannot use it.
+/// What the derive supports, for messages.
+const SUPPORTED: &str = "#[derive(Tool)] supports bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value and types that derive Tool";
+
+/// Reads the shape of `ty`, or says why the derive cannot use it (the error covers the
+/// whole type).
 pub fn classify(ty: &Type) -> syn::Result<Shape> {
-    let unsupported = |what: &str| {
-        syn::Error::new(
-            ty.span(),
-            format!("{what} cannot be a tool argument; #[derive(Tool)] supports bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value and types that derive Tool"),
+    let unsupported = |what: &str, advice: &str| {
+        let advice = if advice.is_empty() {
+            String::new()
+        } else {
+            format!(": {advice}")
+        };
+        syn::Error::new_spanned(
+            ty,
+            format!("{what} cannot be a tool argument{advice}; {SUPPORTED}"),
         )
     };
     let path = match ty {
@@ -112,27 +117,31 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
         Type::Group(inner) => return classify(&inner.elem),
         Type::Reference(_) => {
             return Err(unsupported(
-                "a reference (tool arguments are owned: `String`, not `&str`)",
+                "a reference",
+                "tool arguments are owned (`String`, not `&str`)",
             ))
         }
-        Type::Tuple(tuple) if tuple.elems.is_empty() => return Err(unsupported("`()`")),
-        Type::Tuple(_) => return Err(unsupported("a tuple")),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => return Err(unsupported("`()`", "")),
+        Type::Tuple(_) => return Err(unsupported("a tuple", "use a struct with named fields")),
         Type::Array(_) | Type::Slice(_) => {
-            return Err(unsupported("a fixed-size array or slice (use `Vec<T>`)"))
+            return Err(unsupported(
+                "a fixed-size array or slice",
+                "use `Vec<T>` with `#[tool(length(..))]`",
+            ))
         }
         Type::Path(path) if path.qself.is_none() => &path.path,
-        _ => return Err(unsupported(&format!("`{}`", ty.to_token_stream()))),
+        _ => return Err(unsupported(&format!("`{}`", ty.to_token_stream()), "")),
     };
     let Some(last) = path.segments.last() else {
-        return Err(unsupported("an empty path"));
+        return Err(unsupported("an empty path", ""));
     };
     let name = last.ident.to_string();
     let arguments = type_arguments(&last.arguments);
     let one = |wrap: fn(Box<Shape>) -> Shape| -> syn::Result<Shape> {
         match arguments.as_slice() {
             [inner] => Ok(wrap(Box::new(classify(inner)?))),
-            _ => Err(syn::Error::new(
-                last.span(),
+            _ => Err(syn::Error::new_spanned(
+                ty,
                 format!("`{name}` takes one type argument here"),
             )),
         }
@@ -160,13 +169,13 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
         "HashMap" | "BTreeMap" => match arguments.as_slice() {
             [key, value, ..] => match classify(key)? {
                 Shape::String => classify(value).map(|_| Shape::Map),
-                _ => Err(syn::Error::new(
-                    key.span(),
+                _ => Err(syn::Error::new_spanned(
+                    key,
                     "map keys must be `String` (JSON object keys are strings)",
                 )),
             },
-            _ => Err(syn::Error::new(
-                last.span(),
+            _ => Err(syn::Error::new_spanned(
+                ty,
                 format!("`{name}` takes a key and a value type"),
             )),
         },
@@ -174,208 +183,9 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
             .iter()
             .find(|(unsupported, _)| *unsupported == other)
         {
-            Some((_, advice)) => Err(unsupported(&format!("`{other}` ({advice})"))),
+            Some((_, advice)) => Err(unsupported(&format!("`{other}`"), advice)),
             None => Ok(Shape::Named),
         },
-    }
-}
-
-/// The range of an integer type, as `i128` (for `u128` the upper end is clamped; bounds
-/// that large are rejected anyway).
-fn integer_range(bits: u8, signed: bool) -> (i128, i128) {
-    match (bits, signed) {
-        (128, true) => (i128::MIN, i128::MAX),
-        (128, false) => (0, i128::MAX),
-        (bits, true) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
-        (bits, false) => (0, (1i128 << bits) - 1),
-    }
-}
-
-fn type_name(bits: u8, signed: bool) -> String {
-    format!("{}{bits}", if signed { 'i' } else { 'u' })
-}
-
-/// Checks one bound against the number shape; errors at the bound's span.
-fn check_bound(
-    bound: &NumberLiteral,
-    shape: &Shape,
-    key: &str,
-    errors: &mut darling::error::Accumulator,
-) {
-    match shape {
-        Shape::Integer { bits, signed } => {
-            let Some(value) = bound.integer else {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "`{key}` of an integer field must be an integer, not {}",
-                        bound.text()
-                    ))
-                    .with_span(&bound.span),
-                );
-                return;
-            };
-            let (min, max) = integer_range(*bits, *signed);
-            if value < min || value > max {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "{value} is outside the range of `{}` ({min}..={max})",
-                        type_name(*bits, *signed)
-                    ))
-                    .with_span(&bound.span),
-                );
-            }
-        }
-        Shape::Float { bits: 32 } if bound.value.abs() > f64::from(f32::MAX) => {
-            errors.push(
-                darling::Error::custom(format!("{} is outside the range of `f32`", bound.text()))
-                    .with_span(&bound.span),
-            );
-        }
-        _ => {}
-    }
-}
-
-fn check_range(
-    range: &SpannedValue<RawRange>,
-    shape: &Shape,
-    key: &str,
-    exclusive: bool,
-    errors: &mut darling::error::Accumulator,
-) {
-    if range.min.is_none() && range.max.is_none() {
-        errors.push(
-            darling::Error::custom(format!("`{key}` needs `min`, `max` or both"))
-                .with_span(&range.span()),
-        );
-    }
-    for bound in range.min.iter().chain(&range.max) {
-        check_bound(bound, shape, key, errors);
-    }
-    if let (Some(min), Some(max)) = (&range.min, &range.max) {
-        let empty = if exclusive {
-            min.value >= max.value
-        } else {
-            min.value > max.value
-        };
-        if empty {
-            let relation = if exclusive {
-                "not below"
-            } else {
-                "greater than"
-            };
-            errors.push(
-                darling::Error::custom(format!(
-                    "`{key}`: min ({}) is {relation} max ({}), so no value fits",
-                    min.text(),
-                    max.text()
-                ))
-                .with_span(&range.span()),
-            );
-        }
-    }
-}
-
-fn misfit(key: &str, applies_to: &str, shape: &Shape, span: proc_macro2::Span) -> darling::Error {
-    darling::Error::custom(format!(
-        "`{key}` applies to {applies_to}, but this is {}",
-        shape.describe()
-    ))
-    .with_span(&span)
-}
-
-/// Checks that every constraint fits `shape` (looking through `Option` and `Box`), with its
-/// values in range; every error goes to `errors` at the span of the offending tokens.
-pub fn check_constraints(
-    constraints: &RawConstraints,
-    shape: &Shape,
-    errors: &mut darling::error::Accumulator,
-) {
-    let value = shape.value();
-    let is_number = matches!(value, Shape::Integer { .. } | Shape::Float { .. });
-    for (key, range, exclusive) in [
-        ("range", &constraints.range, false),
-        ("exclusive_range", &constraints.exclusive_range, true),
-    ] {
-        if let Some(range) = range {
-            if is_number {
-                check_range(range, value, key, exclusive, errors);
-            } else {
-                errors.push(misfit(key, "numbers", value, range.span()));
-            }
-        }
-    }
-    if let Some(divisor) = &constraints.multiple_of {
-        if !is_number {
-            errors.push(misfit("multiple_of", "numbers", value, divisor.span));
-        } else if divisor.value <= 0.0 {
-            errors.push(
-                darling::Error::custom("`multiple_of` must be greater than 0")
-                    .with_span(&divisor.span),
-            );
-        } else {
-            check_bound(divisor, value, "multiple_of", errors);
-        }
-    }
-    if let Some(length) = &constraints.length {
-        if !matches!(value, Shape::String | Shape::Array(_)) {
-            errors.push(misfit("length", "strings and arrays", value, length.span()));
-        }
-        if length.min.is_none() && length.max.is_none() {
-            errors.push(
-                darling::Error::custom("`length` needs `min`, `max` or both")
-                    .with_span(&length.span()),
-            );
-        }
-        if let (Some(min), Some(max)) = (&length.min, &length.max) {
-            if **min > **max {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "`length`: min ({}) is greater than max ({}), so no value fits",
-                        **min, **max
-                    ))
-                    .with_span(&length.span()),
-                );
-            }
-        }
-    }
-    if let Some(pattern) = &constraints.pattern {
-        if !matches!(value, Shape::String) {
-            errors.push(misfit("pattern", "strings", value, pattern.span()));
-        }
-        if let Err(error) = regex::Regex::new(&pattern.value()) {
-            errors.push(
-                darling::Error::custom(format!("the pattern does not compile: {error}"))
-                    .with_span(pattern),
-            );
-        }
-    }
-    if let Some(format) = &constraints.format {
-        if !matches!(value, Shape::String) {
-            errors.push(misfit("format", "strings", value, format.span()));
-        }
-        if Format::from_name(&format.value()).is_none() {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-            let mut message = format!(
-                "unknown format {:?}; toolgate checks {}",
-                format.value(),
-                names.join(", ")
-            );
-            if let Some(near) =
-                toolgate_core::suggest::nearest(&format.value(), names.iter().copied())
-            {
-                message.push_str(&format!(" (did you mean {near:?}?)"));
-            }
-            errors.push(darling::Error::custom(message).with_span(format));
-        }
-    }
-    if constraints.unique.is_present() && !matches!(value, Shape::Array(_)) {
-        errors.push(misfit("unique", "arrays", value, constraints.unique.span()));
-    }
-    if let Some(items) = &constraints.items {
-        match value {
-            Shape::Array(element) => check_constraints(items, element, errors),
-            _ => errors.push(misfit("items", "arrays", value, items.span())),
-        }
     }
 }
 
@@ -426,12 +236,5 @@ mod tests {
         ] {
             assert!(shape(source).is_err(), "{source}");
         }
-    }
-
-    #[test]
-    fn integer_ranges() {
-        assert_eq!(integer_range(8, false), (0, 255));
-        assert_eq!(integer_range(8, true), (-128, 127));
-        assert_eq!(integer_range(64, false).1, i128::from(u64::MAX));
     }
 }

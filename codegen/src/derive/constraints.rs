@@ -1,0 +1,486 @@
+//! Constraints: checked against the field's [`Shape`], then held as [`Setter`]s — the calls
+//! on `toolgate::model::Schema` that apply them. The same setters build the schema the derive
+//! checks `example`s against at expansion time and the tokens of the generated code, so the
+//! two cannot drift apart.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use toolgate_core::format::Format;
+use toolgate_core::model::{FloatWidth, IntWidth, Schema};
+
+use super::attrs::{error_at, ListArg, NumberLiteral, RawConstraints, RawRange};
+use super::shape::Shape;
+
+/// A number as the setters take it.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    Int(i128),
+    Float(f64),
+}
+
+impl Bound {
+    fn of(literal: &NumberLiteral) -> Bound {
+        literal
+            .integer
+            .map_or(Bound::Float(literal.value), Bound::Int)
+    }
+
+    fn num(self) -> toolgate_core::num::Num {
+        match self {
+            Bound::Int(value) => toolgate_core::num::Num::from(value),
+            Bound::Float(value) => toolgate_core::num::Num::from(value),
+        }
+    }
+}
+
+impl ToTokens for Bound {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let (negative, literal) = match *self {
+            Bound::Int(value) => (
+                value < 0,
+                Literal::i128_suffixed(value.unsigned_abs() as i128),
+            ),
+            Bound::Float(value) => (value < 0.0, Literal::f64_suffixed(value.abs())),
+        };
+        tokens.extend(if negative {
+            quote!(-#literal)
+        } else {
+            quote!(#literal)
+        });
+    }
+}
+
+/// One call on `Schema`.
+#[derive(Clone, Debug)]
+pub enum Setter {
+    Minimum(Bound),
+    Maximum(Bound),
+    ExclusiveMinimum(Bound),
+    ExclusiveMaximum(Bound),
+    MultipleOf(Bound),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(String),
+    Format(Format),
+    UniqueItems,
+    Items(Vec<Setter>),
+}
+
+/// Applies the setters to a schema (what the generated code does at run time).
+pub fn apply(schema: Schema, setters: &[Setter]) -> Schema {
+    setters.iter().fold(schema, |schema, setter| match setter {
+        Setter::Minimum(bound) => schema.minimum(bound.num()),
+        Setter::Maximum(bound) => schema.maximum(bound.num()),
+        Setter::ExclusiveMinimum(bound) => schema.exclusive_minimum(bound.num()),
+        Setter::ExclusiveMaximum(bound) => schema.exclusive_maximum(bound.num()),
+        Setter::MultipleOf(bound) => schema.multiple_of(bound.num()),
+        Setter::MinLength(length) => schema.min_length(*length),
+        Setter::MaxLength(length) => schema.max_length(*length),
+        Setter::Pattern(pattern) => schema.pattern(pattern),
+        Setter::Format(format) => schema.format(*format),
+        Setter::UniqueItems => schema.unique_items(),
+        Setter::Items(inner) => schema.items(|items| apply(items, inner)),
+    })
+}
+
+/// The setters as chained calls.
+pub fn tokens(setters: &[Setter]) -> TokenStream {
+    let mut calls = TokenStream::new();
+    for setter in setters {
+        calls.extend(match setter {
+            Setter::Minimum(bound) => quote!(.minimum(#bound)),
+            Setter::Maximum(bound) => quote!(.maximum(#bound)),
+            Setter::ExclusiveMinimum(bound) => quote!(.exclusive_minimum(#bound)),
+            Setter::ExclusiveMaximum(bound) => quote!(.exclusive_maximum(#bound)),
+            Setter::MultipleOf(bound) => quote!(.multiple_of(#bound)),
+            Setter::MinLength(length) => quote!(.min_length(#length)),
+            Setter::MaxLength(length) => quote!(.max_length(#length)),
+            Setter::Pattern(pattern) => quote!(.pattern(#pattern)),
+            Setter::Format(format) => {
+                let variant = format_ident!("{}", format!("{format:?}"));
+                quote!(.format(::toolgate::model::Format::#variant))
+            }
+            Setter::UniqueItems => quote!(.unique_items()),
+            Setter::Items(inner) => {
+                let inner = tokens(inner);
+                quote!(.items(|items| items #inner))
+            }
+        });
+    }
+    calls
+}
+
+/// The schema values of `shape` have before constraints (types toolgate cannot see into are
+/// `any`): what the example check starts from.
+pub fn base_schema(shape: &Shape) -> Schema {
+    match shape {
+        Shape::Bool => Schema::boolean(),
+        Shape::Integer { bits, signed } => Schema::integer_of(IntWidth {
+            bits: *bits,
+            signed: *signed,
+        }),
+        Shape::Float { bits: 32 } => Schema::number_of(FloatWidth::F32),
+        Shape::Float { .. } => Schema::number_of(FloatWidth::F64),
+        Shape::String => Schema::string(),
+        Shape::Option(inner) => base_schema(inner).nullable(),
+        Shape::Box(inner) => base_schema(inner),
+        Shape::Array(inner) => Schema::array(base_schema(inner)),
+        Shape::Map => Schema::map(Schema::any()),
+        Shape::Any | Shape::Named => Schema::any(),
+    }
+}
+
+/// Compares two literals exactly (as integers when both are).
+fn greater(a: &NumberLiteral, b: &NumberLiteral) -> bool {
+    match (a.integer, b.integer) {
+        (Some(a), Some(b)) => a > b,
+        _ => a.value > b.value,
+    }
+}
+
+fn at_least(a: &NumberLiteral, b: &NumberLiteral) -> bool {
+    match (a.integer, b.integer) {
+        (Some(a), Some(b)) => a >= b,
+        _ => a.value >= b.value,
+    }
+}
+
+/// The range of an integer type (`u128` clamped to `i128::MAX`: larger bounds are refused
+/// when read).
+pub fn integer_range(bits: u8, signed: bool) -> (i128, i128) {
+    match (bits, signed) {
+        (128, true) => (i128::MIN, i128::MAX),
+        (128, false) => (0, i128::MAX),
+        (bits, true) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+        (bits, false) => (0, (1i128 << bits) - 1),
+    }
+}
+
+fn type_name(bits: u8, signed: bool) -> String {
+    format!("{}{bits}", if signed { 'i' } else { 'u' })
+}
+
+/// Checks constraints against a shape and turns them into setters; every error goes to
+/// `errors`, at the tokens it is about.
+pub struct Planner<'e> {
+    pub errors: &'e mut darling::error::Accumulator,
+}
+
+impl Planner<'_> {
+    fn bound_fits(&mut self, literal: &NumberLiteral, shape: &Shape, key: &str) -> bool {
+        match shape {
+            Shape::Integer { bits, signed } => {
+                let Some(value) = literal.integer else {
+                    self.errors.push(error_at(
+                        &literal.expr,
+                        format!(
+                            "`{key}` of an integer field must be an integer, not {}",
+                            literal.text()
+                        ),
+                    ));
+                    return false;
+                };
+                let (min, max) = integer_range(*bits, *signed);
+                if value < min || value > max {
+                    let name = type_name(*bits, *signed);
+                    self.errors.push(error_at(
+                        &literal.expr,
+                        format!("{value} is outside the range of `{name}` ({min}..={max})"),
+                    ));
+                    return false;
+                }
+                true
+            }
+            Shape::Float { bits: 32 } if literal.value.abs() > f64::from(f32::MAX) => {
+                let message = format!(
+                    "{} is outside the range of `f32` (-3.4028235e38..=3.4028235e38)",
+                    literal.text()
+                );
+                self.errors.push(error_at(&literal.expr, message));
+                false
+            }
+            _ => true,
+        }
+    }
+
+    fn misfit(&mut self, key: &syn::Path, applies_to: &str, shape: &Shape, element_fits: bool) {
+        let name = key.get_ident().map(ToString::to_string).unwrap_or_default();
+        let mut message = format!(
+            "`{name}` applies to {applies_to}, but this is {}",
+            shape.describe()
+        );
+        if element_fits {
+            message.push_str(&format!(
+                "; to constrain each element, write `items({name} ...)`"
+            ));
+        }
+        self.errors.push(error_at(key, message));
+    }
+
+    fn range(&mut self, range: &ListArg<RawRange>, shape: &Shape, exclusive: bool) -> bool {
+        let key = if exclusive {
+            "exclusive_range"
+        } else {
+            "range"
+        };
+        let RawRange { min, max } = &range.value;
+        if min.is_none() && max.is_none() {
+            self.errors.push(error_at(
+                &range.meta,
+                format!("`{key}` needs `min`, `max` or both"),
+            ));
+            return false;
+        }
+        let mut fits = true;
+        for bound in min.iter().chain(max) {
+            fits &= self.bound_fits(bound, shape, key);
+        }
+        if let (Some(min), Some(max)) = (min, max) {
+            let empty = if exclusive {
+                at_least(min, max)
+            } else {
+                greater(min, max)
+            };
+            if empty {
+                let relation = if exclusive {
+                    "not below"
+                } else {
+                    "greater than"
+                };
+                let message = format!(
+                    "`{key}`: min ({}) is {relation} max ({}), so no value fits",
+                    min.text(),
+                    max.text()
+                );
+                self.errors.push(error_at(&range.meta, message));
+                fits = false;
+            }
+        }
+        fits
+    }
+
+    /// For integers, whether any value is left between all the bounds.
+    fn integers_left(&mut self, constraints: &RawConstraints, bits: u8, signed: bool) {
+        let (mut low, mut high) = integer_range(bits, signed);
+        if let Some(range) = &constraints.range {
+            low = low.max(
+                range
+                    .value
+                    .min
+                    .as_ref()
+                    .and_then(|m| m.integer)
+                    .unwrap_or(low),
+            );
+            high = high.min(
+                range
+                    .value
+                    .max
+                    .as_ref()
+                    .and_then(|m| m.integer)
+                    .unwrap_or(high),
+            );
+        }
+        if let Some(range) = &constraints.exclusive_range {
+            low = low.max(
+                range
+                    .value
+                    .min
+                    .as_ref()
+                    .and_then(|m| m.integer)
+                    .map_or(low, |m| m.saturating_add(1)),
+            );
+            high = high.min(
+                range
+                    .value
+                    .max
+                    .as_ref()
+                    .and_then(|m| m.integer)
+                    .map_or(high, |m| m.saturating_sub(1)),
+            );
+            if low > high {
+                let (min, max) = integer_range(bits, signed);
+                let name = type_name(bits, signed);
+                let message = format!("no `{name}` fits these bounds: within `{name}`'s own range ({min}..={max}) they leave nothing");
+                self.errors.push(error_at(&range.meta, message));
+            }
+        }
+    }
+
+    fn length(&mut self, length: &ListArg<RawRange>) -> Option<(Option<u64>, Option<u64>)> {
+        let RawRange { min, max } = &length.value;
+        if min.is_none() && max.is_none() {
+            self.errors.push(error_at(
+                &length.meta,
+                "`length` needs `min`, `max` or both",
+            ));
+            return None;
+        }
+        let mut count = |literal: &Option<NumberLiteral>| -> Result<Option<u64>, ()> {
+            let Some(literal) = literal else {
+                return Ok(None);
+            };
+            match literal.integer.and_then(|n| u64::try_from(n).ok()) {
+                Some(count) => Ok(Some(count)),
+                None => {
+                    let message = format!(
+                        "`length` counts characters or elements: {} is not a whole number ≥ 0",
+                        literal.text()
+                    );
+                    self.errors.push(error_at(&literal.expr, message));
+                    Err(())
+                }
+            }
+        };
+        let (low, high) = (count(min), count(max));
+        let (Ok(low), Ok(high)) = (low, high) else {
+            return None;
+        };
+        if let (Some(low), Some(high)) = (low, high) {
+            if low > high {
+                self.errors.push(error_at(
+                    &length.meta,
+                    format!("`length`: min ({low}) is greater than max ({high}), so no value fits"),
+                ));
+                return None;
+            }
+        }
+        Some((low, high))
+    }
+
+    /// Checks `constraints` on a value of `shape` (through `Option` and `Box`) and returns
+    /// the setters that apply them.
+    pub fn plan(&mut self, constraints: &RawConstraints, shape: &Shape) -> Vec<Setter> {
+        let value = shape.value();
+        let element = match value {
+            Shape::Array(element) => Some(element.value()),
+            _ => None,
+        };
+        let is_number =
+            |shape: &Shape| matches!(shape, Shape::Integer { .. } | Shape::Float { .. });
+        let is_string = |shape: &Shape| matches!(shape, Shape::String);
+        let mut setters = Vec::new();
+        let ranges = [
+            (&constraints.range, false),
+            (&constraints.exclusive_range, true),
+        ];
+        for (range, exclusive) in ranges {
+            let Some(range) = range else { continue };
+            if !is_number(value) {
+                self.misfit(&range.key, "numbers", value, element.is_some_and(is_number));
+            } else if self.range(range, value, exclusive) {
+                let (low, high) = (
+                    range.value.min.as_ref().map(Bound::of),
+                    range.value.max.as_ref().map(Bound::of),
+                );
+                if exclusive {
+                    setters.extend(
+                        low.map(Setter::ExclusiveMinimum)
+                            .into_iter()
+                            .chain(high.map(Setter::ExclusiveMaximum)),
+                    );
+                } else {
+                    setters.extend(
+                        low.map(Setter::Minimum)
+                            .into_iter()
+                            .chain(high.map(Setter::Maximum)),
+                    );
+                }
+            }
+        }
+        if let Shape::Integer { bits, signed } = value {
+            self.integers_left(constraints, *bits, *signed);
+        }
+        if let Some(divisor) = &constraints.multiple_of {
+            if !is_number(value) {
+                self.misfit(
+                    &divisor.key,
+                    "numbers",
+                    value,
+                    element.is_some_and(is_number),
+                );
+            } else if divisor.value.value <= 0.0 {
+                self.errors.push(error_at(
+                    &divisor.value.expr,
+                    "`multiple_of` must be greater than 0",
+                ));
+            } else if self.bound_fits(&divisor.value, value, "multiple_of") {
+                setters.push(Setter::MultipleOf(Bound::of(&divisor.value)));
+            }
+        }
+        if let Some(length) = &constraints.length {
+            if !matches!(value, Shape::String | Shape::Array(_)) {
+                self.misfit(&length.key, "strings and arrays", value, false);
+            } else if let Some((low, high)) = self.length(length) {
+                setters.extend(
+                    low.map(Setter::MinLength)
+                        .into_iter()
+                        .chain(high.map(Setter::MaxLength)),
+                );
+            }
+        }
+        if let Some(pattern) = &constraints.pattern {
+            if !is_string(value) {
+                self.misfit(
+                    &pattern.key,
+                    "strings",
+                    value,
+                    element.is_some_and(is_string),
+                );
+            } else if let Err(error) = regex::Regex::new(&pattern.value.value()) {
+                self.errors.push(error_at(
+                    &pattern.value,
+                    format!("the pattern does not compile: {error}"),
+                ));
+            } else {
+                setters.push(Setter::Pattern(pattern.value.value()));
+            }
+        }
+        if let Some(format) = &constraints.format {
+            if !is_string(value) {
+                self.misfit(
+                    &format.key,
+                    "strings",
+                    value,
+                    element.is_some_and(is_string),
+                );
+            } else {
+                match Format::from_name(&format.value.value()) {
+                    Some(known) => setters.push(Setter::Format(known)),
+                    None => {
+                        let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                        let mut message = format!(
+                            "unknown format {:?}; toolgate checks {}",
+                            format.value.value(),
+                            names.join(", ")
+                        );
+                        if let Some(near) = toolgate_core::suggest::nearest(
+                            &format.value.value(),
+                            names.iter().copied(),
+                        ) {
+                            message.push_str(&format!(" (did you mean {near:?}?)"));
+                        }
+                        self.errors.push(error_at(&format.value, message));
+                    }
+                }
+            }
+        }
+        if constraints.unique.is_present() {
+            if matches!(value, Shape::Array(_)) {
+                setters.push(Setter::UniqueItems);
+            } else {
+                let key: syn::Path = syn::Ident::new("unique", constraints.unique.span()).into();
+                self.misfit(&key, "arrays", value, false);
+            }
+        }
+        if let Some(items) = &constraints.items {
+            match value {
+                Shape::Array(element) => {
+                    let inner = self.plan(&items.value, element);
+                    setters.push(Setter::Items(inner));
+                }
+                _ => self.misfit(&items.key, "arrays", value, false),
+            }
+        }
+        setters
+    }
+}

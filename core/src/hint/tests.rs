@@ -1,0 +1,192 @@
+use serde_json::json;
+
+use super::*;
+use crate::model::{EnumValue, Field, Schema};
+
+fn model() -> ToolModel {
+    let colours = [
+        "red", "orange", "yellow", "green", "blue", "indigo", "violet",
+    ]
+    .map(EnumValue::new)
+    .to_vec();
+    ToolModel::new(
+        "paint",
+        None,
+        Schema::object(vec![
+            Field::required(
+                "colour",
+                Schema::enumeration(colours).with_description("Paint colour"),
+            ),
+            Field::required(
+                "litres",
+                Schema::number()
+                    .minimum(1)
+                    .maximum(20)
+                    .with_description("Litres of paint"),
+            ),
+            Field::required(
+                "wall",
+                Schema::string().with_description("The wall to paint. Use the room name."),
+            ),
+            Field::required("room", Schema::string()),
+            Field::required("finish", Schema::string()),
+            Field::required("primer", Schema::boolean()),
+        ]),
+        Default::default(),
+    )
+}
+
+fn missing(name: &str) -> Issue {
+    Issue::new(Path::root().key(name), Constraint::Required, "is required")
+}
+
+#[test]
+fn caps_missing_fields_and_fields_and_counts_the_rest() {
+    let mut report = Report::new();
+    for name in ["wall", "room", "finish", "primer"] {
+        report.push(missing(name));
+    }
+    for value in ["mauve", "teal", "ochre", "cyan"] {
+        report.push(Issue::new(
+            Path::root().key(value),
+            Constraint::AdditionalProperties,
+            "unknown field",
+        ));
+    }
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Maximum,
+            "30 is greater than the maximum 20",
+        )
+        .with_expected(json!(20)),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    assert_eq!(hint.missing_fields, ["wall", "room", "finish"]);
+    assert_eq!(hint.fields.len(), MAX_FIELDS);
+    assert_eq!(hint.omitted, 1 + 2);
+    assert_eq!(hint.message, "mauve: unknown field");
+    // Missing fields come first in the question; descriptions are used where they exist.
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What are the wall to paint, `room` and `finish`?")
+    );
+    assert_eq!(
+        hint.example_input,
+        Some(
+            json!({"wall": "<string: the wall to paint>", "room": "<string>", "finish": "<string>"})
+        )
+    );
+}
+
+#[test]
+fn enum_fields_list_five_values_then_an_ellipsis() {
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("colour"),
+            Constraint::Enum,
+            "\"gren\" is not one of …",
+        )
+        .with_got(json!("gren")),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    let field = &hint.fields[0];
+    assert_eq!(
+        field.allowed_values,
+        json!(["red", "orange", "yellow", "green", "blue", "…"])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+    assert_eq!(field.did_you_mean, Some(Some("green".to_owned())));
+    assert_eq!(field.description.as_deref(), Some("Paint colour"));
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("Which of red, orange, yellow, green, blue or … should the paint colour be?")
+    );
+    assert_eq!(hint.example_input, None);
+    assert!(hint.to_json().contains(r#""did_you_mean":"green""#));
+}
+
+#[test]
+fn bounds_come_with_bound_issues_only() {
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Maximum,
+            "30 is greater than the maximum 20",
+        )
+        .with_expected(json!(20)),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    assert_eq!(
+        (hint.fields[0].min, hint.fields[0].max),
+        (Some(Num::Int(1)), Some(Num::Int(20)))
+    );
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should the litres of paint be (at most 20)?")
+    );
+    assert_eq!(hint.to_string(), "paint (invalid arguments): litres: 30 is greater than the maximum 20\n- litres (maximum): Litres of paint; min 1; max 20\nWhat should the litres of paint be (at most 20)?");
+}
+
+#[test]
+fn questions_are_capped() {
+    let long = "a very long description ".repeat(30);
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required(
+            "x",
+            Schema::string().with_description(long),
+        )]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(missing("x"));
+    let question = RetryHint::new(&model, &report).clarifying_question.unwrap();
+    assert!(question.chars().count() <= MAX_QUESTION_CHARS);
+    assert!(question.chars().count() > MAX_QUESTION_CHARS - 5);
+    assert!(question.ends_with("…?"));
+}
+
+#[test]
+fn nested_missing_fields_nest_in_the_example() {
+    let inner = Schema::object(vec![Field::required(
+        "email",
+        Schema::string().with_description("Email address"),
+    )]);
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("contact", inner)]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(Issue::new(
+        Path::root().key("contact").key("email"),
+        Constraint::Required,
+        "is required",
+    ));
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(hint.message, "missing required field contact.email");
+    assert_eq!(
+        hint.example_input,
+        Some(json!({"contact": {"email": "<string: email address>"}}))
+    );
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What is the email address?")
+    );
+}
+
+#[test]
+fn phrases_keep_acronyms() {
+    assert_eq!(
+        phrase("IATA code of the airport."),
+        "IATA code of the airport"
+    );
+    assert_eq!(phrase("Departure day. More words."), "departure day");
+}

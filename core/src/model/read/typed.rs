@@ -1,0 +1,273 @@
+//! Reading the keywords of each kind: enums, the typed schemas (`integer`, `string`, ...),
+//! objects and their fields.
+
+use super::*;
+
+impl Reader {
+    pub(super) fn enumeration(
+        &mut self,
+        m: &mut Members<'_>,
+        values: &Json,
+        type_name: Option<&str>,
+        pointer: &str,
+    ) -> Schema {
+        let Json::Array(values) = values else {
+            self.error(&format!("{pointer}/enum"), "`enum` must be an array");
+            return Schema::any();
+        };
+        let mut nullable = false;
+        let mut enumeration = EnumSchema::default();
+        for value in values {
+            match value {
+                Json::Null => nullable = true,
+                other => enumeration.values.push(EnumValue {
+                    value: other.to_value(),
+                    aliases: Vec::new(),
+                }),
+            }
+        }
+        let declared = super::write::enum_type(&enumeration.values);
+        if let (Some(type_name), Some(declared)) = (type_name, declared) {
+            let fits = type_name == declared || (type_name == "number" && declared == "integer");
+            if !fits {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!("`type` {type_name:?} does not fit the `enum` values ({declared})"),
+                );
+            }
+        }
+        match m.take("x-enum-aliases") {
+            Some(Json::Object(aliases)) => {
+                for (value, names) in aliases {
+                    let at = format!("{pointer}/x-enum-aliases/{}", escape(value));
+                    let target = enumeration
+                        .values
+                        .iter_mut()
+                        .find(|v| v.value.as_str() == Some(value.as_str()));
+                    match (target, names) {
+                        (Some(target), Json::Array(names))
+                            if names.iter().all(|n| n.as_str().is_some()) =>
+                        {
+                            target.aliases = names
+                                .iter()
+                                .filter_map(|n| n.as_str().map(str::to_owned))
+                                .collect();
+                        }
+                        (None, _) => {
+                            self.error(&at, format!("{value:?} is not one of the `enum` values"))
+                        }
+                        _ => self.error(&at, "aliases must be an array of strings"),
+                    }
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/x-enum-aliases"),
+                "`x-enum-aliases` must be an object",
+            ),
+            None => {}
+        }
+        let schema = Schema::new(Kind::Enum(enumeration));
+        if nullable {
+            schema.nullable()
+        } else {
+            schema
+        }
+    }
+
+    pub(super) fn typed(&mut self, m: &mut Members<'_>, type_name: &str, pointer: &str) -> Schema {
+        let kind = match type_name {
+            "null" => Kind::Null,
+            "boolean" => Kind::Boolean,
+            "integer" => {
+                let width = self.string(m, "format", pointer).and_then(|name| {
+                    let width = IntWidth::from_format_name(&name);
+                    if width.is_none() {
+                        self.error(
+                            &format!("{pointer}/format"),
+                            format!("unknown integer format {name:?}"),
+                        );
+                    }
+                    width
+                });
+                Kind::Integer(IntegerSchema {
+                    width,
+                    bounds: self.bounds(m, pointer),
+                    multiple_of: self.number(m, "multipleOf", pointer),
+                })
+            }
+            "number" => {
+                let width =
+                    self.string(m, "format", pointer)
+                        .and_then(|name| match name.as_str() {
+                            "float" => Some(FloatWidth::F32),
+                            "double" => Some(FloatWidth::F64),
+                            _ => {
+                                self.error(
+                                    &format!("{pointer}/format"),
+                                    format!("unknown number format {name:?}"),
+                                );
+                                None
+                            }
+                        });
+                Kind::Number(NumberSchema {
+                    width,
+                    bounds: self.bounds(m, pointer),
+                    multiple_of: self.number(m, "multipleOf", pointer),
+                })
+            }
+            "string" => {
+                let pattern = self.string(m, "pattern", pointer).map(Pattern::new);
+                if let Some(error) = pattern.as_ref().and_then(Pattern::error) {
+                    self.error(
+                        &format!("{pointer}/pattern"),
+                        format!("the pattern does not compile: {error}"),
+                    );
+                }
+                let format = self.string(m, "format", pointer).and_then(|name| {
+                    let format = Format::from_name(&name);
+                    if format.is_none() {
+                        self.error(
+                            &format!("{pointer}/format"),
+                            format!("unknown string format {name:?}"),
+                        );
+                    }
+                    format
+                });
+                Kind::String(StringSchema {
+                    min_length: self.count(m, "minLength", pointer),
+                    max_length: self.count(m, "maxLength", pointer),
+                    pattern,
+                    format,
+                })
+            }
+            "array" => {
+                let items = match m.take("items") {
+                    Some(items) => self.schema(items, &format!("{pointer}/items"), &["title"]),
+                    None => Schema::any(),
+                };
+                Kind::Array(ArraySchema {
+                    items: Box::new(items),
+                    min_items: self.count(m, "minItems", pointer),
+                    max_items: self.count(m, "maxItems", pointer),
+                    unique_items: match m.take("uniqueItems") {
+                        Some(Json::Bool(unique)) => *unique,
+                        Some(_) => {
+                            self.error(
+                                &format!("{pointer}/uniqueItems"),
+                                "`uniqueItems` must be a boolean",
+                            );
+                            false
+                        }
+                        None => false,
+                    },
+                })
+            }
+            "object" => self.object(m, pointer),
+            other => {
+                self.error(
+                    &format!("{pointer}/type"),
+                    format!("unknown type {other:?}"),
+                );
+                Kind::Any
+            }
+        };
+        Schema::new(kind)
+    }
+
+    fn object(&mut self, m: &mut Members<'_>, pointer: &str) -> Kind {
+        let additional = match m.take("additionalProperties") {
+            None | Some(Json::Bool(true)) => Additional::Allow,
+            Some(Json::Bool(false)) => Additional::Deny,
+            Some(schema) => Additional::Schema(Box::new(self.schema(
+                schema,
+                &format!("{pointer}/additionalProperties"),
+                &["title"],
+            ))),
+        };
+        if !m.has("properties") && !m.has("required") {
+            if let Additional::Schema(values) = additional {
+                return Kind::Map(MapSchema { values });
+            }
+        }
+        let mut fields = Vec::new();
+        match m.take("properties") {
+            Some(Json::Object(properties)) => {
+                for (name, property) in properties {
+                    let at = format!("{pointer}/properties/{}", escape(name));
+                    fields.push(self.field(name, property, &at));
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/properties"),
+                "`properties` must be an object",
+            ),
+            None => {}
+        }
+        match m.take("required") {
+            Some(Json::Array(names)) => {
+                for (index, name) in names.iter().enumerate() {
+                    let at = format!("{pointer}/required/{index}");
+                    match name
+                        .as_str()
+                        .and_then(|name| fields.iter_mut().find(|f| f.name == name))
+                    {
+                        Some(field) => field.required = true,
+                        None => self.error(
+                            &at,
+                            "`required` names a property that `properties` does not declare",
+                        ),
+                    }
+                }
+            }
+            Some(_) => self.error(
+                &format!("{pointer}/required"),
+                "`required` must be an array of names",
+            ),
+            None => {}
+        }
+        Kind::Object(ObjectSchema { fields, additional })
+    }
+
+    fn field(&mut self, name: &str, property: &Json, pointer: &str) -> Field {
+        let mut field = Field::optional(name, Schema::any());
+        let mut aliases = None;
+        let mut rust_name = None;
+        if let Json::Object(members) = property {
+            // The field's own `x-` keywords; the rest is the value's schema.
+            let mut rest = Vec::new();
+            for (key, value) in members {
+                match (key.as_str(), value) {
+                    ("x-aliases", Json::Array(names))
+                        if names.iter().all(|n| n.as_str().is_some()) =>
+                    {
+                        aliases = Some(
+                            names
+                                .iter()
+                                .filter_map(|n| n.as_str().map(str::to_owned))
+                                .collect(),
+                        );
+                    }
+                    ("x-rust-name", Json::String(rust)) => rust_name = Some(rust.clone()),
+                    ("x-aliases" | "x-rust-name", _) => self.error(
+                        &format!("{pointer}/{key}"),
+                        format!(
+                            "`{key}` must be {}",
+                            if key == "x-aliases" {
+                                "an array of strings"
+                            } else {
+                                "a string"
+                            }
+                        ),
+                    ),
+                    _ => rest.push((key.clone(), value.clone())),
+                }
+            }
+            field.schema = self.schema(&Json::Object(rest), pointer, &["title"]);
+        } else {
+            field.schema = self.schema(property, pointer, &["title"]);
+        }
+        field.aliases = aliases.unwrap_or_default();
+        field.rust_name = rust_name;
+        field
+    }
+}

@@ -1,0 +1,10 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct FindUser {
+    #[tool(pattern = "a")]
+    #[tool(pattern = "b")]
+    code: String,
+}
+
+fn main() {}

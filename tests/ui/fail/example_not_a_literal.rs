@@ -1,0 +1,9 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Tag {
+    #[tool(example = None)]
+    label: Option<String>,
+}
+
+fn main() {}

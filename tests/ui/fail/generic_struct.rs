@@ -1,0 +1,8 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Wrap<T> {
+    value: T,
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use toolgate::Tool;
+
+mod lenient {
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        <u32 as serde::Deserialize>::deserialize(deserializer)
+    }
+}
+
+#[derive(Tool, serde::Deserialize)]
+struct Fetch {
+    #[serde(with = "lenient")]
+    limit: u32,
+}
+
+fn main() {}

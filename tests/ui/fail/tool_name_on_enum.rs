@@ -1,0 +1,10 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+#[tool(name = "x")]
+enum Units {
+    Metric,
+    Imperial,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Ping;
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct FindUser {
+    #[tool(patern = "x")]
+    code: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use std::collections::HashSet;
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Tag {
+    labels: HashSet<String>,
+}
+
+fn main() {}

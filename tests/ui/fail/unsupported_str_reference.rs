@@ -1,0 +1,8 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Greet {
+    name: &'static str,
+}
+
+fn main() {}

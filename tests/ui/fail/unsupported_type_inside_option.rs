@@ -1,0 +1,8 @@
+use toolgate::Tool;
+
+#[derive(Tool)]
+struct Press {
+    key: Option<char>,
+}
+
+fn main() {}
