@@ -6,7 +6,10 @@ use std::hash::BuildHasher;
 
 use serde_json::Value;
 
-use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
+use serde::de::DeserializeOwned;
+
+use crate::decode::{Decoded, Options, Rejected};
+use crate::model::{Definitions, FloatWidth, IntWidth, Json, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Checker, Report};
 
@@ -108,6 +111,72 @@ pub trait Tool: ToolArg + Sized {
         let mut checker = Checker::new(model);
         self.check(model.input(), &mut checker);
         checker.finish()
+    }
+
+    /// Decodes argument text a model produced: lossless repairs applied and logged, every
+    /// constraint checked, every issue reported (see [`crate::decode`]). Unknown keys are
+    /// dropped with a log entry, unless the type denies them.
+    fn decode(text: &str) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        Self::decode_with(text.as_bytes(), &Options::typed())
+    }
+
+    /// [`Tool::decode`] from bytes.
+    fn decode_bytes(bytes: &[u8]) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        Self::decode_with(bytes, &Options::typed())
+    }
+
+    /// [`Tool::decode`] from a JSON value.
+    fn decode_value(value: &Value) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        let decoded = crate::decode::decode_json(
+            Self::model(),
+            Json::from(value),
+            &Options::typed(),
+            Vec::new(),
+        )?;
+        into_typed(Self::model(), decoded)
+    }
+
+    /// [`Tool::decode`] from bytes, with other options (repairs switched off, limits).
+    fn decode_with(bytes: &[u8], options: &Options) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        let decoded = crate::decode::decode_text(Self::model(), bytes, options)?;
+        into_typed(Self::model(), decoded)
+    }
+}
+
+/// Turns a decoded JSON value into the Rust type. serde and the model agree by construction
+/// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
+/// does not describe the type.
+pub(crate) fn into_typed<T: DeserializeOwned>(
+    model: &ToolModel,
+    decoded: Decoded<Value>,
+) -> Result<Decoded<T>, Rejected> {
+    match serde_json::from_value(decoded.value) {
+        Ok(value) => Ok(Decoded {
+            value,
+            repairs: decoded.repairs,
+        }),
+        Err(error) => {
+            let mut report = Report::new();
+            let message = format!("the decoded arguments do not fit the Rust type: {error}");
+            report.push(crate::Issue::new(
+                crate::Path::root(),
+                crate::Constraint::Schema,
+                message,
+            ));
+            Err(Rejected::new(model, report, decoded.repairs))
+        }
     }
 }
 

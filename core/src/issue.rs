@@ -324,6 +324,11 @@ impl Report {
         self.issues.is_empty()
     }
 
+    /// The most issues kept.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
     /// How many issues the cap left out.
     pub fn left_out(&self) -> usize {
         self.left_out

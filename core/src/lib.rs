@@ -19,9 +19,12 @@
 
 mod arg;
 pub mod check;
+pub mod decode;
+mod dynamic;
 pub mod format;
 pub mod hint;
 pub mod issue;
+mod lenient;
 pub mod model;
 pub mod num;
 pub mod path;
@@ -29,6 +32,9 @@ pub mod suggest;
 
 pub use arg::{ObjectWriter, Tool, ToolArg};
 pub use check::Checker;
+pub use decode::{Decoded, Rejected, Repair, Rule};
+pub use dynamic::{schema_refusal, DynamicTool, ToolCache};
 pub use hint::{FieldHint, HintReason, RetryHint};
 pub use issue::{Constraint, Issue, Report};
+pub use lenient::Lenient;
 pub use path::{Path, Segment};

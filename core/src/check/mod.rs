@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Field, Kind, Schema, ToolModel};
+use crate::model::{ArraySchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
@@ -212,15 +212,29 @@ impl<'m> Checker<'m> {
         }
     }
 
-    fn path_push_field(&mut self, name: &'m str) {
+    /// A checker at the same path with an empty report: for trying a value without
+    /// touching this checker's report.
+    pub(crate) fn fork(&self) -> Checker<'m> {
+        Checker {
+            model: self.model,
+            path: self.path.clone(),
+            report: Report::with_cap(self.report.cap()),
+        }
+    }
+
+    pub(crate) fn path_push_field(&mut self, name: &'m str) {
         self.path.push(Step::Key(Cow::Borrowed(name)));
     }
 
-    fn path_push_key(&mut self, key: &str) {
+    pub(crate) fn path_push_key(&mut self, key: &str) {
         self.path.push(Step::Key(Cow::Owned(key.to_owned())));
     }
 
-    fn path_pop(&mut self) {
+    pub(crate) fn path_push_index(&mut self, index: usize) {
+        self.path.push(Step::Index(index));
+    }
+
+    pub(crate) fn path_pop(&mut self) {
         self.path.pop();
     }
 
@@ -475,7 +489,18 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        let count = items.len() as u64;
+        self.check_array_size(items.len(), array, got);
+        if array.unique_items {
+            self.check_unique(&items.iter().map(ToolArg::to_json_value).collect::<Vec<_>>());
+        }
+        for (index, item) in items.iter().enumerate() {
+            self.item(index, &array.items, item);
+        }
+    }
+
+    /// `minItems` and `maxItems` of an array of `count` elements (`got` gives the elements).
+    pub fn check_array_size(&mut self, count: usize, array: &ArraySchema, got: impl Fn() -> Value) {
+        let count = count as u64;
         if let Some(min) = array.min_items.filter(|&min| count < min) {
             let message = format!("{}, fewer than the minimum {min}", count_of(count, "item"));
             self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));
@@ -483,12 +508,6 @@ impl<'m> Checker<'m> {
         if let Some(max) = array.max_items.filter(|&max| count > max) {
             let message = format!("{}, more than the maximum {max}", count_of(count, "item"));
             self.issue(Constraint::MaxItems, message, Some(max.into()), Some(got()));
-        }
-        if array.unique_items {
-            self.check_unique(&items.iter().map(ToolArg::to_json_value).collect::<Vec<_>>());
-        }
-        for (index, item) in items.iter().enumerate() {
-            self.item(index, &array.items, item);
         }
     }
 

@@ -362,46 +362,59 @@ fn cap_question(question: String) -> String {
     format!("{}…?", cut.trim_end())
 }
 
+/// One question for the model, always: built from the missing fields' descriptions, else
+/// from the first issue.
 fn question(
     model: &ToolModel,
     missing: &[&Issue],
     first: Option<&Issue>,
     field: Option<&FieldHint>,
 ) -> Option<String> {
-    let question = if !missing.is_empty() {
-        let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
-        if subjects.len() == 1 {
-            format!("What is {}?", subjects[0])
-        } else {
+    let question = match (missing, first, field) {
+        ([only], _, _) => format!("What is {}?", subject(model, &only.path)),
+        ([_, ..], _, _) => {
+            let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
             format!("What are {}?", join_words(&subjects, "and"))
         }
-    } else {
-        let (issue, field) = (first?, field?);
-        match issue.constraint {
-            Constraint::Enum if !field.allowed_values.is_empty() => {
-                let values: Vec<String> = field
-                    .allowed_values
-                    .iter()
-                    .map(|v| list_values(std::slice::from_ref(v)))
-                    .collect();
-                format!(
-                    "Which of {} should {} be?",
-                    join_words(&values, "or"),
-                    subject(model, &issue.path)
-                )
-            }
-            Constraint::AdditionalProperties => {
-                let near = field.did_you_mean.clone().flatten()?;
-                format!("Did you mean `{near}` instead of `{}`?", issue.path)
-            }
-            _ => format!(
-                "What should {} be ({})?",
-                subject(model, &issue.path),
-                requirement(issue, field)?
-            ),
+        ([], Some(issue), Some(field)) => issue_question(model, issue, field),
+        ([], _, _) => {
+            "Could you send the arguments again as one JSON object that fits the tool's schema?"
+                .to_owned()
         }
     };
     Some(cap_question(question))
+}
+
+fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String {
+    match issue.constraint {
+        Constraint::Syntax => "Could you send the complete arguments again, as one JSON object?".to_owned(),
+        Constraint::Limit => "Could you send the arguments again, shorter and less deeply nested?".to_owned(),
+        Constraint::Schema => "This tool's schema cannot be used as it is; could you use another tool or ask the user?".to_owned(),
+        Constraint::Enum if !field.allowed_values.is_empty() => {
+            let values: Vec<String> = field.allowed_values.iter().map(|v| list_values(std::slice::from_ref(v))).collect();
+            format!("Which of {} should {} be?", join_words(&values, "or"), subject(model, &issue.path))
+        }
+        Constraint::AdditionalProperties => match field.did_you_mean.clone().flatten() {
+            Some(near) => format!("Did you mean `{near}` instead of `{}`?", issue.path),
+            None => {
+                let declared = issue.path.parent().and_then(|parent| {
+                    let resolved = model.resolve(model.schema_at(&parent)?)?;
+                    match &resolved.kind {
+                        Kind::Object(object) => Some(object.fields.iter().take(MAX_ALLOWED_VALUES).map(|f| format!("`{}`", f.name)).collect::<Vec<_>>()),
+                        _ => None,
+                    }
+                });
+                match declared {
+                    Some(names) if !names.is_empty() => format!("`{}` is not a field here; which of {} did you mean?", issue.path, join_words(&names, "or")),
+                    _ => format!("`{}` is not a field here; could you leave it out?", issue.path),
+                }
+            }
+        },
+        _ => match requirement(issue, field) {
+            Some(requirement) => format!("What should {} be ({requirement})?", subject(model, &issue.path)),
+            None => format!("What should {} be?", subject(model, &issue.path)),
+        },
+    }
 }
 
 fn placeholder(model: &ToolModel, path: &Path) -> Value {

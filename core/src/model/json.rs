@@ -55,6 +55,24 @@ impl Json {
         }
     }
 
+    /// This value as a `serde_json::Value`, moving its strings (key order is then
+    /// serde_json's; of repeated keys the last wins).
+    pub fn into_value(self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(b),
+            Json::Number(n) => Value::Number(n),
+            Json::String(s) => Value::String(s),
+            Json::Array(items) => Value::Array(items.into_iter().map(Json::into_value).collect()),
+            Json::Object(members) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (k, v.into_value()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// This value as a `serde_json::Value` (key order is then serde_json's).
     pub fn to_value(&self) -> Value {
         match self {

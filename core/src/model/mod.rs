@@ -16,7 +16,7 @@
 
 mod build;
 mod json;
-mod read;
+pub mod read;
 mod write;
 
 use std::collections::BTreeMap;
@@ -164,6 +164,39 @@ impl ToolModel {
     /// The same JSON Schema, indented for people.
     pub fn json_schema_pretty(&self) -> String {
         write::tool_to_string(self, true)
+    }
+
+    /// Reads a schema that arrives at run time: a tool definition of OpenAI (`parameters`),
+    /// MCP (`inputSchema`) or Anthropic (`input_schema`), or a bare schema; JSON Schema
+    /// 2020-12, draft-07 or BFCL's dialect (see [`read::normalize`] for what is accepted).
+    ///
+    /// ```
+    /// use toolgate_core::model::ToolModel;
+    ///
+    /// let bfcl = r#"{"name": "math.factorial", "description": "n!",
+    ///     "parameters": {"type": "dict", "properties": {"n": {"type": "integer"},
+    ///     "exact": {"type": "boolean", "optional": true}}, "required": ["n", "exact"]}}"#;
+    /// let model = ToolModel::from_definition_text(bfcl).unwrap();
+    /// assert_eq!(model.name(), "math.factorial");
+    /// assert_eq!(model.json_schema(), r#"{"title":"math.factorial","description":"n!","type":"object","properties":{"n":{"type":"integer"},"exact":{"type":"boolean"}},"required":["n"]}"#);
+    /// ```
+    ///
+    /// From a `serde_json::Value`, properties come in that map's order (alphabetical, unless
+    /// serde_json's `preserve_order` feature is on); [`ToolModel::from_definition_text`] and
+    /// [`ToolModel::from_definition_json`] keep the order of the text.
+    pub fn from_definition(definition: &Value) -> Result<ToolModel, SchemaErrors> {
+        read::read_definition(Json::from(definition))
+    }
+
+    /// [`ToolModel::from_definition`] from text, keeping the order of properties.
+    pub fn from_definition_text(text: &str) -> Result<ToolModel, SchemaErrors> {
+        let json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
+        read::read_definition(json)
+    }
+
+    /// [`ToolModel::from_definition`] from an order-keeping JSON tree.
+    pub fn from_definition_json(definition: Json) -> Result<ToolModel, SchemaErrors> {
+        read::read_definition(definition)
     }
 
     /// Reads a model back from JSON Schema text: the root's `title` is the name, its

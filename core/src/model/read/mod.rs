@@ -7,7 +7,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod dialect;
 mod typed;
+
+pub use dialect::normalize;
 
 use super::json::Json;
 use super::write::DEFS_PREFIX;
@@ -64,6 +67,22 @@ const IGNORED_ANNOTATIONS: [&str; 6] = [
     "readOnly",
     "writeOnly",
 ];
+
+/// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
+pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
+    let (name, description, schema) = dialect::unwrap_definition(json);
+    let schema = normalize(schema);
+    let model = read_tool(&schema)?;
+    let name = name.unwrap_or_else(|| model.name().to_owned());
+    let description = description.or_else(|| model.description().map(str::to_owned));
+    let definitions = model.definitions().clone();
+    Ok(ToolModel::new(
+        name,
+        description,
+        model.input().clone(),
+        definitions,
+    ))
+}
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
     let mut reader = Reader::default();

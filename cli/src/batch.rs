@@ -1,0 +1,165 @@
+//! `toolgate check --batch`: the check protocol (DESIGN.md, 'The check protocol').
+//!
+//! Each input line is `{"id": string, "tool": TOOL, "arguments": string}`; each output line
+//! is `{"id", "ok", "value", "repairs", "issues", "hint"}`, in the same order. A line that is
+//! not such an object, or a tool whose schema cannot be used, is answered with `ok: false`
+//! and one issue; the batch goes on. Tools are built once per distinct definition.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
+use toolgate_core::decode::{Decoded, Rejected, Repair};
+use toolgate_core::model::ToolModel;
+use toolgate_core::{schema_refusal, Constraint, DynamicTool, Issue, Path, Report, RetryHint};
+
+#[derive(Deserialize)]
+struct Request<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    tool: &'a RawValue,
+    arguments: String,
+}
+
+/// One answer of the protocol.
+#[derive(Serialize)]
+pub struct Answer<'a> {
+    pub id: Value,
+    pub ok: bool,
+    pub value: Value,
+    pub repairs: &'a [Repair],
+    pub issues: &'a [Issue],
+    pub hint: Option<&'a RetryHint>,
+}
+
+/// The answer to one decoding.
+pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
+    let answer = match result {
+        Ok(decoded) => Answer {
+            id,
+            ok: true,
+            value: decoded.value.clone(),
+            repairs: &decoded.repairs,
+            issues: &[],
+            hint: None,
+        },
+        Err(rejected) => Answer {
+            id,
+            ok: false,
+            value: Value::Null,
+            repairs: &rejected.repairs,
+            issues: rejected.report.issues(),
+            hint: Some(rejected.hint()),
+        },
+    };
+    serde_json::to_string(&answer).unwrap_or_default()
+}
+
+/// The answer to a request that could not be decoded at all.
+fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
+    let answer = Answer {
+        id,
+        ok: false,
+        value: Value::Null,
+        repairs: &[],
+        issues: report.issues(),
+        hint,
+    };
+    serde_json::to_string(&answer).unwrap_or_default()
+}
+
+/// Builds tools once per distinct definition text.
+#[derive(Default)]
+struct Tools {
+    built: std::collections::HashMap<String, Result<DynamicTool, Report>>,
+}
+
+impl Tools {
+    fn get(&mut self, definition: &str) -> &Result<DynamicTool, Report> {
+        self.built.entry(definition.to_owned()).or_insert_with(|| {
+            ToolModel::from_definition_text(definition)
+                .map(DynamicTool::from_model)
+                .map_err(|errors| schema_refusal(&errors))
+        })
+    }
+}
+
+fn answer_line(line: &str, tools: &mut Tools) -> String {
+    let request: Request<'_> = match serde_json::from_str(line) {
+        Ok(request) => request,
+        Err(error) => {
+            // Answer with the id if one can be read, so the answer stays traceable.
+            let id = serde_json::from_str::<Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .unwrap_or(Value::Null);
+            let mut report = Report::new();
+            let message = format!(
+                "the request line is not {{\"id\", \"tool\", \"arguments\": string}}: {error}"
+            );
+            report.push(Issue::new(Path::root(), Constraint::Syntax, message));
+            return refusal(id, &report, None);
+        }
+    };
+    let id = request
+        .id
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+        .unwrap_or(Value::Null);
+    match tools.get(request.tool.get()) {
+        Ok(tool) => answer(id, &tool.decode(&request.arguments)),
+        Err(report) => refusal(id, report, None),
+    }
+}
+
+/// Answers every line of `input` on `output`.
+pub fn run(input: impl BufRead, mut output: impl Write) -> anyhow::Result<ExitCode> {
+    let mut tools = Tools::default();
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = answer_line(&line, &mut tools);
+        writeln!(output, "{answer}")?;
+    }
+    output.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_lines(input: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        run(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn answers_every_line_in_order() {
+        let tool = r#"{"name": "t", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}"#;
+        let input = format!(
+            "{{\"id\": \"a\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": \\\"5\\\"}}\"}}\nnot json\n{{\"id\": \"c\", \"tool\": {{\"type\": \"object\", \"properties\": {{\"x\": {{\"not\": {{}}}}}}}}, \"arguments\": \"{{}}\"}}\n{{\"id\": \"d\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": 1.5}}\"}}\n"
+        );
+        let answers = run_lines(&input);
+        assert_eq!(answers.len(), 4);
+        assert_eq!(answers[0]["ok"], true);
+        assert_eq!(answers[0]["value"], serde_json::json!({"n": 5}));
+        assert_eq!(answers[0]["repairs"][0]["rule"], "string_to_number");
+        assert_eq!(answers[1]["ok"], false);
+        assert_eq!(answers[1]["issues"][0]["constraint"], "syntax");
+        assert_eq!(answers[2]["id"], "c");
+        assert_eq!(answers[2]["issues"][0]["constraint"], "schema");
+        assert_eq!(answers[2]["issues"][0]["expected"], "/properties/x/not");
+        assert_eq!(answers[3]["issues"][0]["path"], "n");
+        assert_eq!(answers[3]["hint"]["fields"][0]["path"], "n");
+    }
+}

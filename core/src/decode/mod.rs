@@ -1,0 +1,385 @@
+//! The one-pass coercing decoder: argument text in, a value out with every repair logged —
+//! or every issue, never only the first.
+//!
+//! A repair is made only when the text, read as the model evidently meant it, maps to exactly
+//! one value of the target type and nothing is invented, rounded, truncated or guessed
+//! (DESIGN.md, 'Repairs: lossless or refuse'). The stages:
+//!
+//! 1. **text**: strict JSON; only if that fails, the `json_text` repair (fences, prose,
+//!    trailing commas, single quotes, Python literals, unquoted keys, comments). Text cut off
+//!    before its end is refused with `syntax`. Arguments sent as a JSON string of an object
+//!    are read from inside it (`double_encoded`).
+//! 2. **walk**: the value is walked with the tool model; each value is repaired where a rule
+//!    allows, checked against every constraint (the same checks as `Tool::validate`), and
+//!    every issue is collected with its path, in document order.
+//!
+//! Decisions DESIGN.md leaves open, taken here:
+//! - A declared default is filled in only when it fits the field's own schema: toolgate
+//!   never inserts a value its schema refuses (BFCL has `"default": "false"` on booleans).
+//! - Typed tools drop unknown keys with a log entry of rule `drop_unknown_key`.
+//! - [`Options::strict`] turns every rule off, `default` included; typed values still get
+//!   serde's own defaults (a Rust field needs a value), without a log entry.
+//! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
+//!   guess. Equal duplicates are accepted.
+//! - `max_depth` cannot exceed 128, the nesting limit of serde_json's parser.
+
+mod text;
+mod walk;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use text::{read_lenient, TextError};
+
+use crate::model::{Json, ToolModel};
+use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
+
+/// A repair rule, by its stable snake_case id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// `"35.6"`, `" 42 "`, `"1e3"` for a number; integral values only for an integer.
+    StringToNumber,
+    /// `5.0` for an integer.
+    FloatToInteger,
+    /// `"true"`, `"yes"`, `"on"`, `"1"`, `"t"`, `"y"` (any case) and their opposites for a bool.
+    StringToBool,
+    /// `0` or `1` for a bool.
+    NumberToBool,
+    /// A number or bool where a string is expected: its JSON text.
+    ScalarToString,
+    /// A string holding a JSON array or object where one is expected.
+    JsonString,
+    /// One item where an array of such items is expected.
+    WrapInArray,
+    /// An enum value in another case or with other separators, or a declared alias.
+    EnumCase,
+    /// `null` for an optional field: the field is absent.
+    NullAsAbsent,
+    /// An unknown key equal to one declared key under case and separator folding.
+    KeyCase,
+    /// The whole arguments sent as a JSON string of an object.
+    DoubleEncoded,
+    /// Text that is not strict JSON but means one JSON value.
+    JsonText,
+    /// An absent optional field gets its declared default.
+    Default,
+    /// A typed tool drops a key its type does not declare.
+    DropUnknownKey,
+}
+
+impl Rule {
+    /// Every rule.
+    pub const ALL: [Rule; 14] = [
+        Rule::StringToNumber,
+        Rule::FloatToInteger,
+        Rule::StringToBool,
+        Rule::NumberToBool,
+        Rule::ScalarToString,
+        Rule::JsonString,
+        Rule::WrapInArray,
+        Rule::EnumCase,
+        Rule::NullAsAbsent,
+        Rule::KeyCase,
+        Rule::DoubleEncoded,
+        Rule::JsonText,
+        Rule::Default,
+        Rule::DropUnknownKey,
+    ];
+
+    /// The stable id.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::StringToNumber => "string_to_number",
+            Rule::FloatToInteger => "float_to_integer",
+            Rule::StringToBool => "string_to_bool",
+            Rule::NumberToBool => "number_to_bool",
+            Rule::ScalarToString => "scalar_to_string",
+            Rule::JsonString => "json_string",
+            Rule::WrapInArray => "wrap_in_array",
+            Rule::EnumCase => "enum_case",
+            Rule::NullAsAbsent => "null_as_absent",
+            Rule::KeyCase => "key_case",
+            Rule::DoubleEncoded => "double_encoded",
+            Rule::JsonText => "json_text",
+            Rule::Default => "default",
+            Rule::DropUnknownKey => "drop_unknown_key",
+        }
+    }
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One repair: where, by which rule, from what to what.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    /// Where the repaired value is.
+    pub path: Path,
+    /// The rule applied.
+    pub rule: Rule,
+    /// The value as sent (shortened when long); `null` for a filled-in default.
+    pub from: Value,
+    /// The value as repaired (shortened when long).
+    pub to: Value,
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_root() {
+            "(arguments)".to_owned()
+        } else {
+            self.path.to_string()
+        };
+        write!(f, "{path}: {} {} -> {}", self.rule, self.from, self.to)
+    }
+}
+
+/// What to do with keys an object does not declare, where its schema allows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnknownKeys {
+    /// Keep them as they are (dynamic tools).
+    Keep,
+    /// Drop them with a `drop_unknown_key` log entry (typed tools).
+    Drop,
+}
+
+/// How the decoder works: which repairs it may make, and its limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    disabled: u32,
+    /// Deepest nesting read (default and most: 128).
+    pub max_depth: usize,
+    /// Longest argument text, in bytes (default 1 MiB).
+    pub max_bytes: usize,
+    /// Most issues reported (then one `limit` issue counts the rest; default 100).
+    pub max_issues: usize,
+    /// What to do with undeclared keys where they are allowed.
+    pub unknown_keys: UnknownKeys,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            disabled: 0,
+            max_depth: 128,
+            max_bytes: 1 << 20,
+            max_issues: Report::DEFAULT_CAP,
+            unknown_keys: UnknownKeys::Keep,
+        }
+    }
+}
+
+impl Options {
+    /// What typed tools decode with: the defaults, dropping unknown keys with a log entry.
+    pub fn typed() -> Self {
+        Options {
+            unknown_keys: UnknownKeys::Drop,
+            ..Options::default()
+        }
+    }
+
+    /// Every repair off: the value must be right as sent.
+    pub fn strict() -> Self {
+        Options {
+            disabled: u32::MAX,
+            ..Options::default()
+        }
+    }
+
+    /// This rule off.
+    pub fn without(mut self, rule: Rule) -> Self {
+        self.disabled |= rule.bit();
+        self
+    }
+
+    /// This rule on.
+    pub fn with(mut self, rule: Rule) -> Self {
+        self.disabled &= !rule.bit();
+        self
+    }
+
+    /// Whether the rule may be applied.
+    pub fn allows(&self, rule: Rule) -> bool {
+        self.disabled & rule.bit() == 0
+    }
+}
+
+/// Arguments accepted: the value, and every repair made to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded<T> {
+    /// The arguments, repaired.
+    pub value: T,
+    /// The repairs, in document order.
+    pub repairs: Vec<Repair>,
+}
+
+/// Arguments refused: every issue, the repairs made on the way, and the retry hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejected {
+    /// Every issue, in document order.
+    pub report: Report,
+    /// The repairs made before the issues were found.
+    pub repairs: Vec<Repair>,
+    hint: Box<RetryHint>,
+}
+
+impl Rejected {
+    pub(crate) fn new(model: &ToolModel, report: Report, repairs: Vec<Repair>) -> Self {
+        let hint = Box::new(RetryHint::build(
+            model,
+            &report,
+            HintReason::InvalidArguments,
+        ));
+        Rejected {
+            report,
+            repairs,
+            hint,
+        }
+    }
+
+    /// The retry hint for the model.
+    pub fn hint(&self) -> &RetryHint {
+        &self.hint
+    }
+}
+
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.report)
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+/// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
+/// Issues go to `report` (constraint `syntax` or `limit`).
+pub(crate) fn read_text(
+    text: &[u8],
+    options: &Options,
+    repairs: &mut Vec<Repair>,
+    report: &mut Report,
+) -> Option<Json> {
+    if text.len() > options.max_bytes {
+        let message = format!(
+            "the arguments are {} bytes, more than the limit of {}",
+            text.len(),
+            options.max_bytes
+        );
+        report.push(
+            Issue::new(Path::root(), Constraint::Limit, message)
+                .with_expected(options.max_bytes.into())
+                .with_got(text.len().into()),
+        );
+        return None;
+    }
+    let strict = match serde_json::from_slice::<Json>(text) {
+        Ok(json) => return Some(json),
+        Err(error) => error,
+    };
+    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
+    if strict.to_string().starts_with("recursion limit exceeded") {
+        report.push(Issue::new(
+            Path::root(),
+            Constraint::Limit,
+            "the arguments are nested deeper than 128 levels",
+        ));
+        return None;
+    }
+    let Ok(text) = std::str::from_utf8(text) else {
+        report.push(syntax("the text is not UTF-8".into()));
+        return None;
+    };
+    if strict.is_eof() && text.trim_start().starts_with(['{', '[']) {
+        report.push(syntax(TextError::Truncated.to_string()));
+        return None;
+    }
+    if !options.allows(Rule::JsonText) {
+        report.push(syntax(format!("not JSON: {strict}")));
+        return None;
+    }
+    match read_lenient(text, options.max_depth) {
+        Ok(json) => {
+            repairs.push(Repair {
+                path: Path::root(),
+                rule: Rule::JsonText,
+                from: crate::issue::shorten(Value::String(text.to_owned())),
+                to: crate::issue::shorten(Value::String(json.to_value().to_string())),
+            });
+            Some(json)
+        }
+        Err(TextError::TooDeep) => {
+            let message = format!(
+                "the arguments are nested deeper than {} levels",
+                options.max_depth
+            );
+            report.push(Issue::new(Path::root(), Constraint::Limit, message));
+            None
+        }
+        Err(error) => {
+            report.push(syntax(error.to_string()));
+            None
+        }
+    }
+}
+
+/// Decodes argument text against a model into a JSON value: the run-time road.
+///
+/// ```
+/// use toolgate_core::decode::{decode_text, Options};
+/// use toolgate_core::model::ToolModel;
+///
+/// let model = ToolModel::from_json_schema(r#"{"title": "t", "type": "object",
+///     "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#).unwrap();
+/// let decoded = decode_text(&model, br#"{"n": "5"}"#, &Options::default()).unwrap();
+/// assert_eq!(decoded.value, serde_json::json!({"n": 5}));
+/// assert_eq!(decoded.repairs[0].rule.as_str(), "string_to_number");
+/// let rejected = decode_text(&model, br#"{"n": 5.5}"#, &Options::default()).unwrap_err();
+/// assert_eq!(rejected.report.to_string(), "n: expected integer, got number 5.5");
+/// ```
+pub fn decode_text(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    let mut repairs = Vec::new();
+    let mut report = Report::with_cap(options.max_issues);
+    match read_text(text, options, &mut repairs, &mut report) {
+        Some(json) => decode_json(model, json, options, repairs),
+        None => Err(Rejected::new(model, report, repairs)),
+    }
+}
+
+/// Decodes a JSON value against a model (the text stage already done).
+pub fn decode_value(
+    model: &ToolModel,
+    value: &Value,
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    decode_json(model, Json::from(value), options, Vec::new())
+}
+
+/// Decodes an order-keeping JSON tree against a model, after `repairs` made to its text.
+pub fn decode_json(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Rejected> {
+    let mut decoder = walk::Decoder::new(model, options, repairs);
+    let value = decoder.root(json);
+    let (report, repairs) = decoder.finish();
+    match value {
+        Some(value) if report.is_empty() => Ok(Decoded { value, repairs }),
+        _ => Err(Rejected::new(model, report, repairs)),
+    }
+}

@@ -1,0 +1,217 @@
+//! Schemas as they arrive at run time: tool definitions of OpenAI (`parameters`, also inside
+//! `{"type": "function", "function": ...}`), MCP (`inputSchema`) and Anthropic
+//! (`input_schema`), or a bare schema; in JSON Schema 2020-12, draft-07, or BFCL's dialect.
+//! [`normalize`] rewrites the older forms into 2020-12 so that one reader reads them all.
+//!
+//! | written | read as |
+//! | --- | --- |
+//! | `"type": "dict"`, `"HashMap"`, `"Map"` | `"object"` |
+//! | `"float"`, `"double"`, `"Float"`, `"Double"` | `"number"` |
+//! | `"int"`, `"long"`, `"short"`, `"byte"`, `"Integer"`, `"Long"` | `"integer"` |
+//! | `"tuple"`, `"list"`, `"ArrayList"`, `"List"`, `"Array"` | `"array"` |
+//! | `"str"`, `"String"`, `"char"`, `"Character"` | `"string"` |
+//! | `"bool"`, `"Boolean"` | `"boolean"` |
+//! | `"any"`, `"Any"`, `"Object"` | no `type` (any value) |
+//! | `"optional": true` (or `"True"`) on a property | the property is not required |
+//! | `"optional": ["a", ...]` on an object | those properties are not required |
+//! | `definitions`, `#/definitions/...` (draft-07) | `$defs`, `#/$defs/...` |
+//! | `"nullable": true` (OpenAPI) | `null` added to `type` |
+//! | `"exclusiveMinimum": true` with `minimum` (draft-04) | `"exclusiveMinimum": <minimum>` |
+//! | a `required` name with no property | a property that takes any value |
+
+use super::super::Json;
+
+fn type_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "object" | "dict" | "HashMap" | "Map" => "object",
+        "number" | "float" | "double" | "Float" | "Double" => "number",
+        "integer" | "int" | "long" | "short" | "byte" | "Integer" | "Long" => "integer",
+        "array" | "tuple" | "list" | "ArrayList" | "List" | "Array" => "array",
+        "string" | "str" | "String" | "char" | "Character" => "string",
+        "boolean" | "bool" | "Boolean" => "boolean",
+        "null" => "null",
+        _ => return None,
+    })
+}
+
+fn is_any(name: &str) -> bool {
+    matches!(name, "any" | "Any" | "Object")
+}
+
+fn truthy(json: &Json) -> bool {
+    match json {
+        Json::Bool(flag) => *flag,
+        Json::String(text) => text.eq_ignore_ascii_case("true"),
+        _ => false,
+    }
+}
+
+fn take(members: &mut Vec<(String, Json)>, key: &str) -> Option<Json> {
+    let position = members.iter().position(|(k, _)| k == key)?;
+    Some(members.remove(position).1)
+}
+
+fn get_mut<'a>(members: &'a mut [(String, Json)], key: &str) -> Option<&'a mut Json> {
+    members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// Rewrites a schema (and its subschemas) from the older dialects into 2020-12.
+pub fn normalize(json: Json) -> Json {
+    let Json::Object(mut members) = json else {
+        return json;
+    };
+    // Types.
+    if let Some(kind) = take(&mut members, "type") {
+        let kind = match kind {
+            Json::String(name) if is_any(&name) => None,
+            Json::String(name) => Some(Json::String(type_name(&name).map_or(name, str::to_owned))),
+            Json::Array(names) => Some(Json::Array(
+                names
+                    .into_iter()
+                    .filter(|n| !n.as_str().is_some_and(is_any))
+                    .map(|n| match n {
+                        Json::String(name) => {
+                            Json::String(type_name(&name).map_or(name, str::to_owned))
+                        }
+                        other => other,
+                    })
+                    .collect(),
+            )),
+            other => Some(other),
+        };
+        if let Some(kind) = kind {
+            members.insert(0, ("type".to_owned(), kind));
+        }
+    }
+    if take(&mut members, "nullable").as_ref().is_some_and(truthy) {
+        if let Some(kind) = get_mut(&mut members, "type") {
+            *kind = match std::mem::replace(kind, Json::Null) {
+                Json::String(name) => {
+                    Json::Array(vec![Json::String(name), Json::String("null".into())])
+                }
+                Json::Array(mut names) => {
+                    names.push(Json::String("null".into()));
+                    Json::Array(names)
+                }
+                other => other,
+            };
+        }
+    }
+    // draft-04 boolean exclusive bounds.
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(Json::Bool(exclusive)) = members
+            .iter()
+            .find(|(k, _)| k == flag)
+            .map(|(_, v)| v.clone())
+        {
+            take(&mut members, flag);
+            if exclusive {
+                if let Some(value) = take(&mut members, bound) {
+                    members.push((flag.to_owned(), value));
+                }
+            }
+        }
+    }
+    // draft-07 definitions.
+    if let Some(definitions) = take(&mut members, "definitions") {
+        members.push(("$defs".to_owned(), definitions));
+    }
+    if let Some(Json::String(target)) = get_mut(&mut members, "$ref") {
+        if let Some(name) = target.strip_prefix("#/definitions/") {
+            *target = format!("#/$defs/{name}");
+        }
+    }
+    // BFCL's `optional`, on the object (a list of names) or kept for the property pass below.
+    let optional_names: Vec<String> = match take(&mut members, "optional") {
+        Some(Json::Array(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut optional = optional_names;
+    if let Some(Json::Object(properties)) = get_mut(&mut members, "properties") {
+        for (name, property) in properties.iter_mut() {
+            if let Json::Object(inner) = property {
+                if take(inner, "optional").as_ref().is_some_and(truthy) {
+                    optional.push(name.clone());
+                }
+            }
+            *property = normalize(std::mem::replace(property, Json::Null));
+        }
+    }
+    if let Some(Json::Array(required)) = get_mut(&mut members, "required") {
+        required.retain(|name| {
+            !name
+                .as_str()
+                .is_some_and(|n| optional.iter().any(|o| o == n))
+        });
+    }
+    // A required name without a property: a property that takes any value.
+    let required: Vec<String> = match members.iter().find(|(k, _)| k == "required") {
+        Some((_, Json::Array(names))) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !required.is_empty() {
+        if get_mut(&mut members, "properties").is_none() {
+            members.push(("properties".to_owned(), Json::Object(Vec::new())));
+        }
+        if let Some(Json::Object(properties)) = get_mut(&mut members, "properties") {
+            for name in required {
+                if !properties.iter().any(|(k, _)| *k == name) {
+                    properties.push((name, Json::Object(Vec::new())));
+                }
+            }
+        }
+    }
+    // Subschemas.
+    for key in ["items", "additionalProperties"] {
+        if let Some(sub) = get_mut(&mut members, key) {
+            *sub = normalize(std::mem::replace(sub, Json::Null));
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Json::Array(variants)) = get_mut(&mut members, key) {
+            for variant in variants.iter_mut() {
+                *variant = normalize(std::mem::replace(variant, Json::Null));
+            }
+        }
+    }
+    if let Some(Json::Object(definitions)) = get_mut(&mut members, "$defs") {
+        for (_, definition) in definitions.iter_mut() {
+            *definition = normalize(std::mem::replace(definition, Json::Null));
+        }
+    }
+    Json::Object(members)
+}
+
+/// A tool definition's name, description and argument schema; a bare schema is its own
+/// arguments schema (named by its `title`, if any).
+pub fn unwrap_definition(json: Json) -> (Option<String>, Option<String>, Json) {
+    let Json::Object(mut members) = json else {
+        return (None, None, json);
+    };
+    if members
+        .iter()
+        .any(|(k, v)| k == "type" && v.as_str() == Some("function"))
+    {
+        if let Some(function @ Json::Object(_)) = take(&mut members, "function") {
+            return unwrap_definition(function);
+        }
+    }
+    for key in ["parameters", "inputSchema", "input_schema"] {
+        if let Some(schema) = take(&mut members, key) {
+            let name = take(&mut members, "name").and_then(|n| n.as_str().map(str::to_owned));
+            let description =
+                take(&mut members, "description").and_then(|d| d.as_str().map(str::to_owned));
+            return (name, description, schema);
+        }
+    }
+    (None, None, Json::Object(members))
+}
