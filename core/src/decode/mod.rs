@@ -11,7 +11,9 @@
 //!    are read from inside it (`double_encoded`).
 //! 2. **walk**: the value is walked with the tool model; each value is repaired where a rule
 //!    allows, checked against every constraint (the same checks as `Tool::validate`), and
-//!    every issue is collected with its path, in document order.
+//!    every issue is collected with its path, in document order; absent required fields
+//!    have no place in the document and come after the issues of their object's members,
+//!    in field order.
 //!
 //! Decisions DESIGN.md leaves open, taken here:
 //! - A declared default is filled in only when it fits the field's own schema: toolgate
