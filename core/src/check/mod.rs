@@ -161,6 +161,11 @@ impl<'m> Checker<'m> {
         self.report.push(issue);
     }
 
+    /// How many issues were found so far (those the cap left out included).
+    pub fn issue_count(&self) -> usize {
+        self.report.len() + self.report.left_out()
+    }
+
     /// `Ok(())`, or the report of every issue found.
     pub fn finish(self) -> Result<(), Report> {
         self.report.into_result()
@@ -255,11 +260,14 @@ impl<'m> Checker<'m> {
     /// A `type` issue: `value` is not what `schema` wants.
     pub fn type_issue(&mut self, schema: &Schema, kind: &Kind, value: Value) {
         let expected = expected_type(schema, kind);
-        let message = format!(
-            "expected {expected}, got {} {}",
-            json_type(&value),
-            crate::issue::shorten(value.clone())
-        );
+        let message = match &value {
+            Value::Null => format!("expected {expected}, got null"),
+            other => format!(
+                "expected {expected}, got {} {}",
+                json_type(other),
+                crate::issue::shorten(other.clone())
+            ),
+        };
         self.issue(
             Constraint::Type,
             message,
@@ -386,12 +394,14 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        let shown = crate::issue::shorten(got());
+        // What messages show of the string; made only when a check fails.
+        let shown = || crate::issue::shorten(got());
         if string.min_length.is_some() || string.max_length.is_some() {
             let length = value.chars().count() as u64;
             if let Some(min) = string.min_length.filter(|&min| length < min) {
                 let message = format!(
-                    "{shown} has {}, fewer than the minimum {min}",
+                    "{} has {}, fewer than the minimum {min}",
+                    shown(),
                     count_of(length, "character")
                 );
                 self.issue(
@@ -403,7 +413,8 @@ impl<'m> Checker<'m> {
             }
             if let Some(max) = string.max_length.filter(|&max| length > max) {
                 let message = format!(
-                    "{shown} has {}, more than the maximum {max}",
+                    "{} has {}, more than the maximum {max}",
+                    shown(),
                     count_of(length, "character")
                 );
                 self.issue(
@@ -418,8 +429,11 @@ impl<'m> Checker<'m> {
             match pattern.is_match(value) {
                 Some(true) => {}
                 Some(false) => {
-                    let message =
-                        format!("{shown} does not match the pattern {}", pattern.as_str());
+                    let message = format!(
+                        "{} does not match the pattern {}",
+                        shown(),
+                        pattern.as_str()
+                    );
                     self.issue(
                         Constraint::Pattern,
                         message,
@@ -440,7 +454,7 @@ impl<'m> Checker<'m> {
         }
         if let Some(format) = string.format {
             if !format.matches(value) {
-                let message = format!("{shown} is not {}", format.describe());
+                let message = format!("{} is not {}", shown(), format.describe());
                 self.issue(
                     Constraint::Format,
                     message,

@@ -23,7 +23,11 @@
 //!   serde's own defaults (a Rust field needs a value), without a log entry.
 //! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
 //!   guess. Equal duplicates are accepted.
-//! - `max_depth` cannot exceed 128, the nesting limit of serde_json's parser.
+//! - `max_depth` counts nested containers (objects and arrays), the same way for strict and
+//!   lenient text, for strings holding JSON and for `any` values; it is enforced while the
+//!   text is read, so no input can overflow the stack. At most [`MAX_DEPTH`].
+//! - A repair is logged only when the repaired value passes its checks: `"300"` for a `u8`
+//!   is refused with `maximum`, and nothing is logged for it.
 
 mod text;
 mod walk;
@@ -33,10 +37,26 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use text::{read_lenient, TextError};
+pub use text::{read_lenient, read_lenient_value, TextError};
 
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
+
+/// The largest `max_depth` accepted (larger settings are lowered to it).
+pub const MAX_DEPTH: usize = 512;
+
+/// Reads strict JSON text with at most `max_depth` nested containers.
+pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    deserializer.disable_recursion_limit();
+    let json = crate::model::JsonSeed {
+        max_depth: max_depth.min(MAX_DEPTH),
+    }
+    .deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(json)
+}
 
 /// A repair rule, by its stable snake_case id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -159,7 +179,7 @@ pub enum UnknownKeys {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     disabled: u32,
-    /// Deepest nesting read (default and most: 128).
+    /// Most nested containers (objects, arrays) read (default 128, at most [`MAX_DEPTH`]).
     pub max_depth: usize,
     /// Longest argument text, in bytes (default 1 MiB).
     pub max_bytes: usize,
@@ -284,17 +304,18 @@ pub(crate) fn read_text(
         );
         return None;
     }
-    let strict = match serde_json::from_slice::<Json>(text) {
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    let too_deep = || {
+        let message = format!("the arguments nest more than {max_depth} objects and arrays");
+        Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into())
+    };
+    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
+    let strict = match parse_strict(text, max_depth) {
         Ok(json) => return Some(json),
         Err(error) => error,
     };
-    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
-    if strict.to_string().starts_with("recursion limit exceeded") {
-        report.push(Issue::new(
-            Path::root(),
-            Constraint::Limit,
-            "the arguments are nested deeper than 128 levels",
-        ));
+    if strict.to_string().starts_with(crate::model::TOO_DEEP) {
+        report.push(too_deep());
         return None;
     }
     let Ok(text) = std::str::from_utf8(text) else {
@@ -309,7 +330,7 @@ pub(crate) fn read_text(
         report.push(syntax(format!("not JSON: {strict}")));
         return None;
     }
-    match read_lenient(text, options.max_depth) {
+    match read_lenient(text, max_depth) {
         Ok(json) => {
             repairs.push(Repair {
                 path: Path::root(),
@@ -320,11 +341,7 @@ pub(crate) fn read_text(
             Some(json)
         }
         Err(TextError::TooDeep) => {
-            let message = format!(
-                "the arguments are nested deeper than {} levels",
-                options.max_depth
-            );
-            report.push(Issue::new(Path::root(), Constraint::Limit, message));
+            report.push(too_deep());
             None
         }
         Err(error) => {
@@ -385,3 +402,5 @@ pub fn decode_json(
         _ => Err(Rejected::new(model, report, repairs)),
     }
 }
+#[cfg(test)]
+mod tests;

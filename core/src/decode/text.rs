@@ -60,10 +60,64 @@ fn unfence(text: &str) -> &str {
     }
 }
 
-/// Reads one JSON value from lenient text.
+/// Most places a value is looked for in prose (each is one parse attempt).
+const MAX_STARTS: usize = 16;
+
+/// Reads the one JSON value of lenient text: inside the first markdown fence if there is
+/// one, else in prose. Objects are looked for first (tool arguments are objects), then
+/// arrays; each `{` (then `[`) is tried in turn, up to [`MAX_STARTS`] of them. A second
+/// complete value of the same kind after the one found makes the text ambiguous.
 pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
     let body = unfence(text);
-    let start = body.find(['{', '[']).ok_or(TextError::NoValue)?;
+    let mut first_error: Option<TextError> = None;
+    for opener in ['{', '['] {
+        for start in body
+            .match_indices(opener)
+            .map(|(at, _)| at)
+            .take(MAX_STARTS)
+        {
+            match parse_at(body, start, max_depth) {
+                Ok((value, end)) => {
+                    let rest = &body[end..];
+                    let another = rest
+                        .match_indices(opener)
+                        .take(MAX_STARTS)
+                        .any(|(at, _)| parse_at(rest, at, max_depth).is_ok());
+                    return if another {
+                        Err(TextError::Ambiguous)
+                    } else {
+                        Ok(value)
+                    };
+                }
+                Err(TextError::TooDeep) => return Err(TextError::TooDeep),
+                // Text cut off says more than prose that is not JSON.
+                Err(TextError::Truncated) => first_error = Some(TextError::Truncated),
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+    }
+    Err(first_error.unwrap_or(TextError::NoValue))
+}
+
+/// Reads lenient text that is one JSON value from its first character to its last (a
+/// string that holds JSON): no fences, no prose.
+pub fn read_lenient_value(text: &str, max_depth: usize) -> Result<Json, TextError> {
+    let start = text.len() - text.trim_start().len();
+    let (value, end) = parse_at(text, start, max_depth)?;
+    if text[end..].trim().is_empty() {
+        Ok(value)
+    } else {
+        Err(TextError::Invalid {
+            offset: end,
+            message: "more text after the value",
+        })
+    }
+}
+
+/// The value starting at `start`, and where it ends (after trailing space and comments).
+fn parse_at(body: &str, start: usize, max_depth: usize) -> Result<(Json, usize), TextError> {
     let mut parser = Parser {
         bytes: body.as_bytes(),
         position: start,
@@ -72,11 +126,7 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
     };
     let value = parser.value()?;
     parser.skip_space()?;
-    let rest = &body[parser.position..];
-    if rest.contains(['{', '[']) {
-        return Err(TextError::Ambiguous);
-    }
-    Ok(value)
+    Ok((value, parser.position))
 }
 
 struct Parser<'t> {

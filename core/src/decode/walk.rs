@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{read_lenient, Options, Repair, Rule, UnknownKeys};
+use super::{read_lenient_value, Options, Repair, Rule, UnknownKeys};
 use crate::check::Checker;
 use crate::issue::shorten;
 use crate::model::{
@@ -93,55 +93,60 @@ impl<'m> Decoder<'m> {
         None
     }
 
-    /// A string that should hold a JSON object or array: read strictly, else leniently.
-    fn inner_json(&self, text: &str) -> Option<Json> {
-        serde_json::from_str::<Json>(text).ok().or_else(|| {
-            self.allows(Rule::JsonText)
-                .then(|| read_lenient(text, self.options.max_depth).ok())
-                .flatten()
-        })
+    /// A string that should hold a JSON object or array: read strictly, else leniently
+    /// (then logged as `json_text` too), with the nesting still allowed at this depth.
+    fn inner_json(&mut self, text: &str) -> Option<Json> {
+        let room = self
+            .options
+            .max_depth
+            .min(super::MAX_DEPTH)
+            .saturating_sub(self.depth);
+        if let Ok(json) = super::parse_strict(text.as_bytes(), room) {
+            return Some(json);
+        }
+        if !self.allows(Rule::JsonText) {
+            return None;
+        }
+        let json = read_lenient_value(text, room).ok()?;
+        self.repair(
+            Rule::JsonText,
+            Value::String(text.to_owned()),
+            Value::String(json.to_value().to_string()),
+        );
+        Some(json)
     }
 
-    /// The arguments: a JSON string of an object is read from inside (`double_encoded`).
+    /// The arguments: a JSON string of an object is read from inside (`double_encoded`); a
+    /// string at the root is never read by `json_string`, so switching `double_encoded` off
+    /// refuses it.
     pub(crate) fn root(&mut self, json: Json) -> Option<Value> {
         let input = self.model.input();
-        if let Json::String(text) = &json {
-            let wants_object = matches!(
-                self.model.resolve(input).map(|s| &s.kind),
-                Some(Kind::Object(_) | Kind::Map(_))
-            );
-            if wants_object && self.allows(Rule::DoubleEncoded) {
-                if let Some(inner @ Json::Object(_)) = self.inner_json(text) {
-                    self.repair(
-                        Rule::DoubleEncoded,
-                        Value::String(text.clone()),
-                        inner.to_value(),
-                    );
-                    return self.decode(inner, input);
-                }
-            }
+        let Json::String(text) = &json else {
+            return self.decode(json, input);
+        };
+        let resolved = self.checker.resolve(input)?;
+        if !matches!(resolved.kind, Kind::Object(_) | Kind::Map(_)) {
+            return self.decode(json, input);
         }
-        self.decode(json, input)
+        if self.allows(Rule::DoubleEncoded) {
+            let mark = self.repairs.len();
+            if let Some(inner @ Json::Object(_)) = self.inner_json(text) {
+                self.repair(
+                    Rule::DoubleEncoded,
+                    Value::String(text.clone()),
+                    inner.to_value(),
+                );
+                let logged = self.repairs.remove(self.repairs.len() - 1);
+                self.repairs.insert(mark, logged);
+                return self.decode(inner, input);
+            }
+            self.repairs.truncate(mark);
+        }
+        self.type_issue(resolved, json.into_value())
     }
 
     fn decode(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        if self.depth >= self.options.max_depth {
-            let message = format!(
-                "the arguments are nested deeper than {} levels",
-                self.options.max_depth
-            );
-            self.checker.issue(
-                Constraint::Limit,
-                message,
-                Some(self.options.max_depth.into()),
-                None,
-            );
-            return None;
-        }
-        self.depth += 1;
-        let value = self.decode_kind(json, schema);
-        self.depth -= 1;
-        value
+        self.decode_kind(json, schema)
     }
 
     fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
@@ -176,33 +181,18 @@ impl<'m> Decoder<'m> {
         Some(value)
     }
 
-    fn boolean(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        let flag = match json {
-            Json::Bool(flag) => flag,
-            Json::String(text) if self.allows(Rule::StringToBool) => match parse_bool(&text) {
-                Some(flag) => {
-                    self.repair(Rule::StringToBool, Value::String(text), Value::Bool(flag));
-                    flag
-                }
-                None => return self.type_issue(schema, Value::String(text)),
-            },
-            Json::Number(number) if self.allows(Rule::NumberToBool) => {
-                // `0`, `1`, `0.0` and `1.0` all compare equal to the integers.
-                let number_value = Num::from_json(&number);
-                let flag = if number_value == Num::Int(0) {
-                    false
-                } else if number_value == Num::Int(1) {
-                    true
-                } else {
-                    return self.type_issue(schema, Value::Number(number));
-                };
-                self.repair(Rule::NumberToBool, Value::Number(number), Value::Bool(flag));
-                flag
-            }
-            other => return self.type_issue(schema, other.into_value()),
-        };
-        self.checker.check_bool(flag, schema);
-        Some(Value::Bool(flag))
+    fn repair_if_accepted(
+        &mut self,
+        rule: Option<Rule>,
+        from: Value,
+        to: &Value,
+        check: impl FnOnce(&mut Checker<'m>),
+    ) {
+        let before = self.checker.issue_count();
+        check(&mut self.checker);
+        if let (Some(rule), true) = (rule, self.checker.issue_count() == before) {
+            self.repair(rule, from, to.clone());
+        }
     }
 
     fn number(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
@@ -217,10 +207,25 @@ impl<'m> Decoder<'m> {
         };
         let (number, rule) = match number {
             Num::Float(float) if integer => {
-                let exact = float.fract() == 0.0 && float.abs() <= EXACT_FLOAT_INTEGER;
                 let rule = sent_as.unwrap_or(Rule::FloatToInteger);
-                if !exact || !self.allows(rule) {
+                if float.fract() != 0.0 || !self.allows(rule) {
                     return self.type_issue(schema, original);
+                }
+                if float.abs() > EXACT_FLOAT_INTEGER {
+                    // Outside the integer's range, say which bound; inside it, the digits of a
+                    // float this large cannot be trusted.
+                    let before = self.checker.issue_count();
+                    self.checker.check_number(Num::Float(float), schema);
+                    if self.checker.issue_count() == before {
+                        let message = "an integer beyond 2^53 sent as a float cannot be read exactly; send it as an integer";
+                        self.checker.issue(
+                            Constraint::Type,
+                            message,
+                            Some(Value::from("integer")),
+                            Some(original),
+                        );
+                    }
+                    return None;
                 }
                 (Num::from_i128(float as i128), Some(rule))
             }
@@ -230,26 +235,62 @@ impl<'m> Decoder<'m> {
             (Value::Number(_), None) => original.clone(),
             _ => number_value(number),
         };
-        if let Some(rule) = rule {
-            self.repair(rule, original, value.clone());
-        }
-        self.checker.check_number(number, schema);
+        self.repair_if_accepted(rule, original, &value, |checker| {
+            checker.check_number(number, schema)
+        });
+        Some(value)
+    }
+
+    fn boolean(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        let (flag, original, rule) = match json {
+            Json::Bool(flag) => (flag, Value::Bool(flag), None),
+            Json::String(text) if self.allows(Rule::StringToBool) => match parse_bool(&text) {
+                Some(flag) => (flag, Value::String(text), Some(Rule::StringToBool)),
+                None => return self.type_issue(schema, Value::String(text)),
+            },
+            Json::Number(number) if self.allows(Rule::NumberToBool) => {
+                // `0`, `1`, `0.0` and `1.0` all compare equal to the integers.
+                let as_number = Num::from_json(&number);
+                let flag = if as_number == Num::Int(0) {
+                    false
+                } else if as_number == Num::Int(1) {
+                    true
+                } else {
+                    return self.type_issue(schema, Value::Number(number));
+                };
+                (flag, Value::Number(number), Some(Rule::NumberToBool))
+            }
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let value = Value::Bool(flag);
+        self.repair_if_accepted(rule, original, &value, |checker| {
+            checker.check_bool(flag, schema)
+        });
         Some(value)
     }
 
     fn string(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        let text = match json {
-            Json::String(text) => text,
+        let (text, original, rule) = match json {
+            Json::String(text) => (text, None, None),
             scalar @ (Json::Number(_) | Json::Bool(_)) if self.allows(Rule::ScalarToString) => {
                 let original = scalar.into_value();
-                let text = original.to_string();
-                self.repair(Rule::ScalarToString, original, Value::String(text.clone()));
-                text
+                (
+                    original.to_string(),
+                    Some(original),
+                    Some(Rule::ScalarToString),
+                )
             }
             other => return self.type_issue(schema, other.into_value()),
         };
-        self.checker.check_string(&text, schema);
-        Some(Value::String(text))
+        let value = Value::String(text);
+        let Value::String(text) = &value else {
+            unreachable!("made a string just above")
+        };
+        let from = original.unwrap_or(Value::Null);
+        self.repair_if_accepted(rule, from, &value, |checker| {
+            checker.check_string(text, schema)
+        });
+        Some(value)
     }
 
     fn enumeration(&mut self, json: Json, enumeration: &'m EnumSchema) -> Option<Value> {
@@ -316,13 +357,24 @@ impl<'m> Decoder<'m> {
         if !self.allows(Rule::JsonString) || !text.trim_start().starts_with(['[', '{']) {
             return None;
         }
-        let inner = self.inner_json(text).filter(wants)?;
-        self.repair(
-            Rule::JsonString,
-            Value::String(text.to_owned()),
-            inner.to_value(),
-        );
-        Some(inner)
+        // `json_string` comes first in the log, before a `json_text` its reading needed.
+        let mark = self.repairs.len();
+        match self.inner_json(text).filter(wants) {
+            Some(inner) => {
+                self.repair(
+                    Rule::JsonString,
+                    Value::String(text.to_owned()),
+                    inner.to_value(),
+                );
+                let logged = self.repairs.remove(self.repairs.len() - 1);
+                self.repairs.insert(mark, logged);
+                Some(inner)
+            }
+            None => {
+                self.repairs.truncate(mark);
+                None
+            }
+        }
     }
 
     fn array(&mut self, json: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
@@ -342,6 +394,8 @@ impl<'m> Decoder<'m> {
             Value::Array(items.iter().map(Json::to_value).collect())
         });
         let mut out = Vec::with_capacity(count);
+        // One container deeper: what strings holding JSON may still add is bounded by it.
+        self.depth += 1;
         for (index, item) in items.into_iter().enumerate() {
             self.checker.path_push_index(index);
             if let Some(value) = self.decode(item, &array.items) {
@@ -349,6 +403,7 @@ impl<'m> Decoder<'m> {
             }
             self.checker.path_pop();
         }
+        self.depth -= 1;
         if array.unique_items {
             self.checker.check_unique(&out);
         }
@@ -386,6 +441,7 @@ impl<'m> Decoder<'m> {
             other => return self.type_issue(schema, other.into_value()),
         };
         let mut out = Map::new();
+        self.depth += 1;
         for (key, member) in self.unique_members(members) {
             self.checker.path_push_key(&key);
             if let Some(value) = self.decode(member, &map.values) {
@@ -393,6 +449,7 @@ impl<'m> Decoder<'m> {
             }
             self.checker.path_pop();
         }
+        self.depth -= 1;
         Some(Value::Object(out))
     }
 
@@ -400,18 +457,20 @@ impl<'m> Decoder<'m> {
     /// is a `syntax` issue (which was meant would be a guess).
     fn unique_members(&mut self, members: Vec<(String, Json)>) -> Vec<(String, Json)> {
         let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len());
+        // Where each key first came, so repeats are found in linear time on any size.
+        let mut first_at: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::with_capacity(members.len());
         for (key, member) in members {
-            match out.iter().find(|(seen, _)| *seen == key) {
-                None => out.push((key, member)),
-                Some((_, first)) if *first == member => {}
+            match first_at.get(&key) {
+                None => {
+                    first_at.insert(key.clone(), out.len());
+                    out.push((key, member));
+                }
+                Some(&index) if out[index].1 == member => {}
                 Some(_) => {
                     self.checker.path_push_key(&key);
-                    self.checker.issue(
-                        Constraint::Syntax,
-                        format!("the key {key:?} appears twice with different values"),
-                        None,
-                        None,
-                    );
+                    let message = format!("the key {key:?} appears twice with different values");
+                    self.checker.issue(Constraint::Syntax, message, None, None);
                     self.checker.path_pop();
                 }
             }
@@ -472,6 +531,7 @@ impl<'m> Decoder<'m> {
             })
             .collect();
         let mut out = Map::new();
+        self.depth += 1;
         for (key, member) in members {
             match self.field_for(&key, object, &present) {
                 Some((index, by_case)) => {
@@ -491,6 +551,7 @@ impl<'m> Decoder<'m> {
                 None => self.unknown_key(key, member, object, &mut out),
             }
         }
+        self.depth -= 1;
         for (field, _) in object
             .fields
             .iter()

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
 /// A JSON value with object keys in document order (duplicates are kept, so the schema
@@ -111,11 +111,82 @@ impl From<&Value> for Json {
 
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonVisitor)
+        deserializer.deserialize_any(JsonVisitor {
+            containers_left: usize::MAX,
+        })
     }
 }
 
-struct JsonVisitor;
+/// The error message of a value nested deeper than a [`JsonSeed`] allows.
+pub const TOO_DEEP: &str = "the value is nested deeper than the limit";
+
+/// Reads a [`Json`] holding at most `max_depth` nested containers (arrays and objects),
+/// refusing deeper ones as soon as they open, so the reader's recursion is bounded by
+/// `max_depth` even when the deserializer's own limit is off.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonSeed {
+    /// How many containers may nest.
+    pub max_depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for JsonSeed {
+    type Value = Json;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor {
+            containers_left: self.max_depth,
+        })
+    }
+}
+
+impl Json {
+    /// How deeply containers nest in this value (a scalar is 0), counted without recursion.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut pending = vec![(self, 0usize)];
+        while let Some((json, depth)) = pending.pop() {
+            match json {
+                Json::Array(items) => pending.extend(items.iter().map(|item| (item, depth + 1))),
+                Json::Object(members) => {
+                    pending.extend(members.iter().map(|(_, member)| (member, depth + 1)))
+                }
+                _ => {}
+            }
+            if matches!(json, Json::Array(_) | Json::Object(_)) {
+                deepest = deepest.max(depth + 1);
+            }
+        }
+        deepest
+    }
+}
+
+/// How deeply containers nest in a `serde_json::Value`, counted without recursion.
+pub fn value_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0usize)];
+    while let Some((value, depth)) = pending.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(members) => Box::new(members.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        pending.extend(children.map(|child| (child, depth + 1)));
+    }
+    deepest
+}
+
+struct JsonVisitor {
+    containers_left: usize,
+}
+
+impl JsonVisitor {
+    fn inner(&self) -> JsonSeed {
+        JsonSeed {
+            max_depth: self.containers_left - 1,
+        }
+    }
+}
 
 impl<'de> Visitor<'de> for JsonVisitor {
     type Value = Json;
@@ -133,7 +204,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
-        Json::deserialize(deserializer)
+        deserializer.deserialize_any(self)
     }
 
     fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
@@ -163,16 +234,23 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        if self.containers_left == 0 {
+            return Err(de::Error::custom(TOO_DEEP));
+        }
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element_seed(self.inner())? {
             items.push(item);
         }
         Ok(Json::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        if self.containers_left == 0 {
+            return Err(de::Error::custom(TOO_DEEP));
+        }
         let mut members = Vec::new();
-        while let Some((key, value)) = map.next_entry::<String, Json>()? {
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(self.inner())?;
             members.push((key, value));
         }
         Ok(Json::Object(members))
@@ -193,6 +271,25 @@ mod tests {
         assert_eq!(keys, ["z", "a", "z"]);
         assert_eq!(json.get("z"), Some(&Json::Number(1.into())));
         assert_eq!(json.get("a").unwrap().type_name(), "array");
+    }
+
+    #[test]
+    fn seeds_bound_the_depth() {
+        let read = |text: &str, max_depth| {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            deserializer.disable_recursion_limit();
+            JsonSeed { max_depth }
+                .deserialize(&mut deserializer)
+                .map_err(|e| e.to_string())
+        };
+        assert!(read(r#"{"x": [[1]]}"#, 3).is_ok());
+        assert!(read(r#"{"x": [[1]]}"#, 2)
+            .unwrap_err()
+            .starts_with(TOO_DEEP));
+        let deep = "[".repeat(100_000);
+        assert!(read(&deep, 128).unwrap_err().starts_with(TOO_DEEP));
+        assert_eq!(read(r#"{"x": [[1]]}"#, 9).unwrap().depth(), 3);
+        assert_eq!(value_depth(&serde_json::json!({"a": [1, {"b": []}]})), 4);
     }
 
     #[test]

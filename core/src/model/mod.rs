@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub use build::Definitions;
-pub use json::Json;
+pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use read::{SchemaError, SchemaErrors};
 
 pub use crate::format::Format;

@@ -1,0 +1,101 @@
+//! `toolgate check --schema FILE ARGS`, as people and scripts call it.
+
+use std::process::Command;
+
+fn toolgate(args: &[&str]) -> (i32, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+fn schema_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("toolgate-check-{}.json", std::process::id()));
+    std::fs::write(
+        &path,
+        r#"{"name": "book_flight", "description": "Book a flight", "inputSchema": {"type": "object",
+            "properties": {"origin": {"type": "string", "pattern": "^[A-Z]{3}$", "description": "Departure airport (IATA code)"},
+            "passengers": {"type": "integer", "minimum": 1, "maximum": 9}},
+            "required": ["origin", "passengers"]}}"#,
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn repaired_arguments_print_the_value_and_the_repairs() {
+    let schema = schema_file();
+    let (code, out) = toolgate(&[
+        "check",
+        "--schema",
+        schema.to_str().unwrap(),
+        r#"{"origin": "CDG", "passengers": "2"}"#,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ok: {"), "{out}");
+    assert!(
+        out.contains("passengers: string_to_number \"2\" -> 2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn refused_arguments_print_the_issues_and_the_hint() {
+    let schema = schema_file();
+    let (code, out) = toolgate(&[
+        "check",
+        "--schema",
+        schema.to_str().unwrap(),
+        r#"{"passengers": 12}"#,
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("refused: 2 issue(s)"), "{out}");
+    assert!(
+        out.contains("passengers: 12 is greater than the maximum 9"),
+        "{out}"
+    );
+    assert!(out.contains("origin: is required"), "{out}");
+    assert!(
+        out.contains("What is the departure airport (IATA code)?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_output_is_the_protocol_answer() {
+    let schema = schema_file();
+    let (code, out) = toolgate(&[
+        "check",
+        "--json",
+        "--schema",
+        schema.to_str().unwrap(),
+        r#"{"origin": "CDG", "passengers": 2}"#,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(answer["ok"], true);
+    assert_eq!(
+        answer["value"],
+        serde_json::json!({"origin": "CDG", "passengers": 2})
+    );
+    assert_eq!(answer["repairs"], serde_json::json!([]));
+}
+
+#[test]
+fn an_unusable_schema_names_the_pointer() {
+    let path = std::env::temp_dir().join(format!("toolgate-bad-{}.json", std::process::id()));
+    std::fs::write(&path, r#"{"type": "object", "properties": {"x": {"type": "string", "contentEncoding": "base64"}}}"#).unwrap();
+    let (code, out) = toolgate(&["check", "--schema", path.to_str().unwrap(), "{}"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(
+            "/properties/x/contentEncoding: keyword `contentEncoding` is not supported here"
+        ),
+        "{out}"
+    );
+}
