@@ -146,13 +146,42 @@ pub trait Tool: ToolArg + Sized {
     }
 
     /// [`Tool::decode`] from bytes, with other options (repairs switched off, limits).
+    ///
+    /// Arguments that need no repair take a fast path: serde reads them straight into the
+    /// type and [`Tool::validate`] checks them, which gives the same result as the one-pass
+    /// decoder when no key is unknown, no `null` appears and the tool is
+    /// [plain](ToolModel::is_plain); anything else goes through the decoder.
     fn decode_with(bytes: &[u8], options: &Options) -> Result<Decoded<Self>, Rejected>
     where
         Self: DeserializeOwned,
     {
-        let decoded = crate::decode::decode_text(Self::model(), bytes, options)?;
-        into_typed(Self::model(), decoded)
+        let model = Self::model();
+        if *options == Options::typed() && bytes.len() <= options.max_bytes && model.is_plain() {
+            if let Some(value) = read_plain::<Self>(bytes) {
+                return Ok(Decoded {
+                    value,
+                    repairs: Vec::new(),
+                });
+            }
+        }
+        let decoded = crate::decode::decode_text(model, bytes, options)?;
+        into_typed(model, decoded)
     }
+}
+
+/// The value, when serde reads `bytes` without meeting an unknown key or a `null` and the
+/// value passes every check; `None` sends the bytes through the decoder.
+fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    // `null` needs the decoder (`null_as_absent`); looking for the word anywhere, strings
+    // included, errs on the safe side.
+    if bytes.windows(4).any(|window| window == b"null") {
+        return None;
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let mut unknown = false;
+    let value: T = serde_ignored::deserialize(&mut deserializer, |_| unknown = true).ok()?;
+    deserializer.end().ok()?;
+    (!unknown && value.validate().is_ok()).then_some(value)
 }
 
 /// Turns a decoded JSON value into the Rust type. serde and the model agree by construction

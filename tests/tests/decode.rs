@@ -128,3 +128,14 @@ fn lenient_gives_serde_the_repairs_and_the_full_report() {
     // document and follow, in field order.
     assert!(message.starts_with("origin: \"cdg\" does not match the pattern ^[A-Z]{3}$\npassengers: 0 is less than the minimum 1\ndestination: is required\ndate: is required"), "{message}");
 }
+
+#[test]
+fn only_plain_tools_take_the_fast_path() {
+    use toolgate_tests::fixtures::integers::IntegerWidths;
+    // No defaults, no maps, no 128-bit integers: serde reads them as the decoder would.
+    assert!(BookFlight::model().is_plain());
+    // Defaults (serde fills them without a log entry) and maps keep the decoder.
+    assert!(!SearchDocs::model().is_plain());
+    assert!(!CreateEvent::model().is_plain());
+    assert!(!IntegerWidths::model().is_plain());
+}

@@ -696,7 +696,11 @@ fn enum_case_repairs_case_and_separators() {
 #[test]
 fn enum_case_repairs_a_declared_alias_in_any_case() {
     let model = tool_x(cabins());
-    for sent in ["biz", "BIZ", "Biz"] {
+    // The alias as declared is part of the schema, as serde takes it: nothing to log.
+    let decoded = accept(&model, json!({"x": "biz"}));
+    assert_eq!(decoded.value, json!({"x": "business"}));
+    assert_eq!(decoded.repairs, vec![]);
+    for sent in ["BIZ", "Biz"] {
         let decoded = accept(&model, json!({ "x": sent }));
         assert_eq!(decoded.value, json!({"x": "business"}), "{sent:?}");
         assert_eq!(

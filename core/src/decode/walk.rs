@@ -302,6 +302,15 @@ impl<'m> Decoder<'m> {
         {
             return Some(value);
         }
+        // A declared alias is part of the schema, as serde takes it: no repair to log.
+        if let Some(aliased) = value.as_str().and_then(|text| {
+            enumeration
+                .values
+                .iter()
+                .find(|v| v.aliases.iter().any(|a| a == text))
+        }) {
+            return Some(aliased.value.clone());
+        }
         if let Some((rule, canonical)) = self.enum_repair(&value, enumeration) {
             self.repair(rule, value, canonical.clone());
             return Some(canonical);

@@ -55,6 +55,7 @@ pub struct ToolModel {
     input: Schema,
     definitions: BTreeMap<String, Schema>,
     json_schema: OnceLock<String>,
+    plain: OnceLock<bool>,
 }
 
 impl Clone for ToolModel {
@@ -96,7 +97,44 @@ impl ToolModel {
             input,
             definitions,
             json_schema: OnceLock::new(),
+            plain: OnceLock::new(),
         }
+    }
+
+    /// Whether serde alone reads this tool's arguments the way the decoder does when nothing
+    /// needs repair: no field has a default (serde would fill it without a log entry) and no
+    /// value is a map (serde keeps the last of repeated keys, the decoder refuses them), and
+    /// no integer is 128 bits wide.
+    /// Typed decoding takes a fast path through serde for such tools. Computed once.
+    pub fn is_plain(&self) -> bool {
+        *self.plain.get_or_init(|| {
+            let mut pending: Vec<&Schema> = std::iter::once(&self.input)
+                .chain(self.definitions.values())
+                .collect();
+            while let Some(schema) = pending.pop() {
+                if schema.default.is_some() {
+                    return false;
+                }
+                match &schema.kind {
+                    Kind::Map(_) => return false,
+                    // serde reads 128-bit integers exactly; JSON numbers in the decoder stop at u64.
+                    Kind::Integer(IntegerSchema {
+                        width: Some(IntWidth { bits: 128, .. }),
+                        ..
+                    }) => return false,
+                    Kind::Array(array) => pending.push(&array.items),
+                    Kind::Object(object) => {
+                        if matches!(object.additional, Additional::Schema(_)) {
+                            return false;
+                        }
+                        pending.extend(object.fields.iter().map(|f| &f.schema));
+                    }
+                    Kind::Union(union) => pending.extend(&union.variants),
+                    _ => {}
+                }
+            }
+            true
+        })
     }
 
     /// The tool's name, as a model calls it.
