@@ -1,0 +1,84 @@
+//! Shared fixtures of toolgate's side-by-side benchmarks: the `book_flight` payloads of the
+//! `decode` bench and the BFCL corpus of the `runtime_road` bench.
+//!
+//! Run the benches with `cargo bench -p toolgate-bench`, then `python3 benches/ratios.py`
+//! for the ratios to the serde floor (see `benches/README.md`).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+/// V: a valid `book_flight` payload.
+pub const VALID: &str = r#"{"origin":"CDG","destination":"JFK","date":"2026-11-22","passengers":2,"cabin":"business","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada@example.com"},"notes":"window seat, please"}"#;
+
+/// C: the same payload with 5 mistakes toolgate repairs losslessly: a number, a float and a
+/// boolean sent as strings, the array JSON-encoded in a string, the enum value capitalised.
+pub const REPAIRABLE: &str = r#"{"origin":"CDG","destination":"JFK","date":"2026-11-22","passengers":"2","cabin":"Business","max_price":"450.5","refundable":"true","loyalty_ids":"[\"AF1234\"]","contact":{"email":"ada@example.com"},"notes":"window seat, please"}"#;
+
+/// I: 4 real errors: an origin that is not an IATA code, 12 passengers, an unknown cabin and
+/// an email without `@`. serde stops at the first one it can see (the cabin).
+pub const INVALID: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"luxury","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
+
+/// I3: the 3 errors of I that serde cannot see (origin, passengers, email), with a valid
+/// cabin, so the validators' own checks and reports run.
+pub const INVALID_CHECKS: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"first","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
+
+/// The workspace's root folder (the parent of this crate's folder).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the bench crate lives inside the workspace")
+        .to_path_buf()
+}
+
+/// One expanded BFCL case: the tool definition's line in `cases.jsonl` and the argument
+/// text a model could have sent.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The 0-based line of `cases.jsonl` whose `"tool"` is the tool definition.
+    pub corpus_line: usize,
+    /// The case's class (`valid`, `L_num_str`, `R_type_num`, ...: `L_` cases are lossless
+    /// mistakes to repair, `R_` cases real errors to refuse).
+    pub class: String,
+    /// Whether the case's expectation is that the arguments are accepted.
+    pub expect_ok: bool,
+    /// The raw argument text.
+    pub arguments: String,
+}
+
+/// The BFCL corpus: every tool definition of `tests/data/bfcl/cases.jsonl` (by line) and
+/// every case of `tests/data/bfcl/cases-expanded.jsonl`.
+pub fn bfcl_corpus() -> (Vec<Value>, Vec<Case>) {
+    let folder = workspace_root().join("tests/data/bfcl");
+    let read = |name: &str| {
+        let path = folder.join(name);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+    };
+    let tools = read("cases.jsonl")
+        .lines()
+        .map(|line| {
+            let mut case: Value = serde_json::from_str(line).expect("cases.jsonl holds JSON lines");
+            case["tool"].take()
+        })
+        .collect();
+    let cases = read("cases-expanded.jsonl")
+        .lines()
+        .map(|line| {
+            let case: Value =
+                serde_json::from_str(line).expect("cases-expanded.jsonl holds JSON lines");
+            Case {
+                corpus_line: case["corpus_line"]
+                    .as_u64()
+                    .expect("corpus_line is a line number") as usize,
+                class: case["class"].as_str().unwrap_or_default().to_owned(),
+                expect_ok: case["expect"]["ok"].as_bool().unwrap_or(false),
+                arguments: case["arguments"]
+                    .as_str()
+                    .expect("arguments is a string")
+                    .to_owned(),
+            }
+        })
+        .collect();
+    (tools, cases)
+}
