@@ -116,6 +116,9 @@ pub trait Tool: ToolArg + Sized {
     /// Decodes argument text a model produced: lossless repairs applied and logged, every
     /// constraint checked, every issue reported (see [`crate::decode`]). Unknown keys are
     /// dropped with a log entry, unless the type denies them.
+    ///
+    /// The type must also derive `serde::Deserialize`: the decoder repairs and checks the
+    /// arguments, serde builds the value (the derive reads serde's attributes, so the two agree).
     fn decode(text: &str) -> Result<Decoded<Self>, Rejected>
     where
         Self: DeserializeOwned,

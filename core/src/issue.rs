@@ -314,6 +314,11 @@ impl Report {
         &self.issues
     }
 
+    /// The issues, in document order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Issue> {
+        self.issues.iter()
+    }
+
     /// Number of issues held (including a `limit` summary).
     pub fn len(&self) -> usize {
         self.issues.len()

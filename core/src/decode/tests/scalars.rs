@@ -1,0 +1,347 @@
+//! Numbers, booleans and strings: string_to_number, float_to_integer, string_to_bool, number_to_bool, scalar_to_string.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------
+// string_to_number
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn string_to_number_repairs_numbers() {
+    let model = tool_x(Schema::number());
+    for (sent, number) in [
+        ("35.6", json!(35.6)),
+        (" 42 ", json!(42)),
+        ("1e3", json!(1000.0)),
+        ("-0.5", json!(-0.5)),
+    ] {
+        let decoded = accept(&model, json!({ "x": sent }));
+        assert_eq!(decoded.value, json!({ "x": number }), "{sent:?}");
+        assert_eq!(
+            decoded.repairs,
+            vec![repair("x", Rule::StringToNumber, json!(sent), number)],
+            "{sent:?}"
+        );
+    }
+}
+
+#[test]
+fn string_to_number_repairs_integral_values_for_integers() {
+    let model = tool_x(Schema::integer());
+    for (sent, number) in [
+        ("5", 5),
+        ("5.0", 5),
+        ("1e3", 1000),
+        (" 42 ", 42),
+        ("-7", -7),
+    ] {
+        let decoded = accept(&model, json!({ "x": sent }));
+        assert_eq!(decoded.value, json!({ "x": number }), "{sent:?}");
+        assert!(decoded.value["x"].is_i64(), "{sent:?} not an integer");
+        assert_eq!(
+            decoded.repairs,
+            vec![repair(
+                "x",
+                Rule::StringToNumber,
+                json!(sent),
+                json!(number)
+            )],
+            "{sent:?}"
+        );
+    }
+}
+
+#[test]
+fn string_to_number_repairs_in_range_values_for_a_width() {
+    let model = tool_x(u8_schema());
+    let decoded = accept(&model, json!({"x": "255"}));
+    assert_eq!(decoded.value, json!({"x": 255}));
+    assert_eq!(
+        decoded.repairs,
+        vec![repair("x", Rule::StringToNumber, json!("255"), json!(255))]
+    );
+}
+
+#[test]
+fn string_to_number_refuses_a_fraction_for_an_integer() {
+    let rejected = refuse(&tool_x(Schema::integer()), json!({"x": "5.5"}));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Type)]));
+    assert_eq!(rejected.report.issues()[0].got, Some(json!("5.5")));
+    assert_eq!(rejected.repairs, vec![]);
+}
+
+#[test]
+fn string_to_number_refuses_text_that_is_not_one_number() {
+    for schema in [Schema::number(), Schema::integer()] {
+        let model = tool_x(schema);
+        for sent in [
+            "1,234", "$5", "12 km", "NaN", "", "inf", "0x10", "5 5", "++5",
+        ] {
+            let rejected = refuse(&model, json!({ "x": sent }));
+            assert_eq!(
+                issues(&rejected),
+                expect(&[("x", Constraint::Type)]),
+                "{sent:?}"
+            );
+            assert_eq!(
+                rejected.report.issues()[0].got,
+                Some(json!(sent)),
+                "{sent:?}"
+            );
+            assert_eq!(rejected.repairs, vec![], "{sent:?}");
+        }
+    }
+}
+
+#[test]
+fn string_to_number_refuses_integral_strings_out_of_a_width_with_its_bound() {
+    let model = tool_x(u8_schema());
+    let rejected = refuse(&model, json!({"x": "300"}));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    assert_eq!(rejected.report.issues()[0].expected, Some(json!(255)));
+    let rejected = refuse(&model, json!({"x": "-1"}));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Minimum)]));
+    assert_eq!(rejected.report.issues()[0].expected, Some(json!(0)));
+}
+
+#[test]
+fn string_to_number_logs_no_repair_for_integral_strings_out_of_range() {
+    let model = tool_x(u8_schema());
+    for sent in ["300", "-1", "1e3"] {
+        let rejected = refuse(&model, json!({ "x": sent }));
+        assert_eq!(rejected.repairs, vec![], "{sent:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// float_to_integer
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn float_to_integer_repairs_an_integral_float() {
+    let model = tool_x(Schema::integer());
+    let decoded = accept_text(&model, r#"{"x": 5.0}"#);
+    assert_eq!(decoded.value, json!({"x": 5}));
+    assert!(decoded.value["x"].is_i64());
+    assert_eq!(
+        decoded.repairs,
+        vec![repair("x", Rule::FloatToInteger, json!(5.0), json!(5))]
+    );
+    // An integer sent as an integer needs no repair.
+    let decoded = accept_text(&model, r#"{"x": 5}"#);
+    assert_eq!(decoded.repairs, vec![]);
+}
+
+#[test]
+fn float_to_integer_repairs_an_integral_float_in_a_width() {
+    let decoded = accept_text(&tool_x(u8_schema()), r#"{"x": 255.0}"#);
+    assert_eq!(decoded.value, json!({"x": 255}));
+    assert_eq!(
+        decoded.repairs,
+        vec![repair("x", Rule::FloatToInteger, json!(255.0), json!(255))]
+    );
+}
+
+#[test]
+fn float_to_integer_refuses_a_fraction() {
+    let rejected = refuse_text(&tool_x(Schema::integer()), r#"{"x": 5.5}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Type)]));
+    assert_eq!(rejected.report.issues()[0].got, Some(json!(5.5)));
+    assert_eq!(rejected.report.issues()[0].expected, Some(json!("integer")));
+    assert_eq!(rejected.repairs, vec![]);
+}
+
+#[test]
+fn float_to_integer_refuses_values_out_of_the_width_with_its_bounds() {
+    let cases = [
+        (
+            u8_schema(),
+            r#"{"x": 256.0}"#,
+            Constraint::Maximum,
+            json!(255),
+        ),
+        (u8_schema(), r#"{"x": -1.0}"#, Constraint::Minimum, json!(0)),
+        (
+            i8_schema(),
+            r#"{"x": 128.0}"#,
+            Constraint::Maximum,
+            json!(127),
+        ),
+        (
+            i8_schema(),
+            r#"{"x": -129.0}"#,
+            Constraint::Minimum,
+            json!(-128),
+        ),
+    ];
+    for (schema, text, constraint, bound) in cases {
+        let rejected = refuse_text(&tool_x(schema), text);
+        assert_eq!(issues(&rejected), expect(&[("x", constraint)]), "{text}");
+        assert_eq!(rejected.report.issues()[0].expected, Some(bound), "{text}");
+    }
+}
+
+#[test]
+fn integers_out_of_the_width_are_refused_with_its_bounds() {
+    let rejected = refuse_text(&tool_x(u8_schema()), r#"{"x": 256}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    assert_eq!(rejected.repairs, vec![]);
+    let rejected = refuse_text(&tool_x(i8_schema()), r#"{"x": -129}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Minimum)]));
+    assert_eq!(rejected.repairs, vec![]);
+}
+
+#[test]
+fn float_to_integer_logs_no_repair_for_values_out_of_range() {
+    for (schema, text) in [
+        (u8_schema(), r#"{"x": 256.0}"#),
+        (u8_schema(), r#"{"x": -1.0}"#),
+        (i8_schema(), r#"{"x": -129.0}"#),
+    ] {
+        let rejected = refuse_text(&tool_x(schema), text);
+        assert_eq!(rejected.repairs, vec![], "{text}");
+    }
+}
+
+#[test]
+fn float_to_integer_refuses_huge_integral_floats_with_the_bound() {
+    let rejected = refuse_text(&tool_x(u8_schema()), r#"{"x": 1e20}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    let rejected = refuse(&tool_x(u8_schema()), json!({"x": "1e20"}));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+}
+
+// ---------------------------------------------------------------------------------------
+// string_to_bool
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn string_to_bool_repairs_the_listed_words_in_any_case_trimmed() {
+    let model = tool_x(Schema::boolean());
+    let words = [
+        ("true", true),
+        ("false", false),
+        ("yes", true),
+        ("no", false),
+        ("on", true),
+        ("off", false),
+        ("1", true),
+        ("0", false),
+        ("t", true),
+        ("f", false),
+        ("y", true),
+        ("n", false),
+    ];
+    for (word, flag) in words {
+        let variants = [
+            word.to_owned(),
+            word.to_uppercase(),
+            capitalise(word),
+            format!("  {word}\t"),
+            format!(" {} ", word.to_uppercase()),
+        ];
+        for sent in variants {
+            let decoded = accept(&model, json!({ "x": sent }));
+            assert_eq!(decoded.value, json!({ "x": flag }), "{sent:?}");
+            assert_eq!(
+                decoded.repairs,
+                vec![repair("x", Rule::StringToBool, json!(sent), json!(flag))],
+                "{sent:?}"
+            );
+        }
+    }
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[test]
+fn string_to_bool_refuses_other_words() {
+    let model = tool_x(Schema::boolean());
+    for sent in ["maybe", "", "2", "truee", "yes please", "enabled"] {
+        let rejected = refuse(&model, json!({ "x": sent }));
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Type)]),
+            "{sent:?}"
+        );
+        assert_eq!(rejected.report.issues()[0].got, Some(json!(sent)));
+        assert_eq!(rejected.repairs, vec![], "{sent:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// number_to_bool
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn number_to_bool_repairs_zero_and_one() {
+    let model = tool_x(Schema::boolean());
+    for (sent, flag) in [(json!(0), false), (json!(1), true)] {
+        let decoded = accept(&model, json!({ "x": sent }));
+        assert_eq!(decoded.value, json!({ "x": flag }));
+        assert_eq!(
+            decoded.repairs,
+            vec![repair("x", Rule::NumberToBool, sent, json!(flag))]
+        );
+    }
+}
+
+#[test]
+fn number_to_bool_refuses_other_numbers() {
+    let model = tool_x(Schema::boolean());
+    for sent in [json!(2), json!(-1), json!(0.5)] {
+        let rejected = refuse(&model, json!({ "x": sent }));
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Type)]),
+            "{sent}"
+        );
+        assert_eq!(rejected.report.issues()[0].got, Some(sent.clone()));
+        assert_eq!(rejected.repairs, vec![], "{sent}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// scalar_to_string
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn scalar_to_string_repairs_numbers_and_booleans_as_their_json_text() {
+    let model = tool_x(Schema::string());
+    for (sent, text) in [
+        (json!(5), "5"),
+        (json!(-12), "-12"),
+        (json!(35.6), "35.6"),
+        (json!(true), "true"),
+        (json!(false), "false"),
+    ] {
+        let decoded = accept(&model, json!({ "x": sent }));
+        assert_eq!(decoded.value, json!({ "x": text }), "{sent}");
+        assert_eq!(
+            decoded.repairs,
+            vec![repair("x", Rule::ScalarToString, sent.clone(), json!(text))],
+            "{sent}"
+        );
+    }
+}
+
+#[test]
+fn scalar_to_string_refuses_objects_and_arrays() {
+    let model = tool_x(Schema::string());
+    for sent in [json!({"a": 1}), json!([1, 2]), json!([]), json!({})] {
+        let rejected = refuse(&model, json!({ "x": sent }));
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Type)]),
+            "{sent}"
+        );
+        assert_eq!(rejected.report.issues()[0].expected, Some(json!("string")));
+        assert_eq!(rejected.repairs, vec![], "{sent}");
+    }
+}

@@ -1,0 +1,399 @@
+//! The walk through containers: arrays (with `json_string` and `wrap_in_array`), maps,
+//! objects (keys by name, alias or `key_case`; `null_as_absent`; defaults; unknown keys) and
+//! unions.
+
+use serde_json::{Map, Value};
+
+use super::Decoder;
+use crate::decode::{Options, Rule, UnknownKeys};
+use crate::model::{
+    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, UnionMode,
+    UnionSchema,
+};
+use crate::{suggest, Constraint};
+
+impl<'m> Decoder<'m> {
+    /// A string that holds JSON where a container is expected: its value, logged.
+    fn container_from_string(&mut self, text: &str, wants: fn(&Json) -> bool) -> Option<Json> {
+        if !self.allows(Rule::JsonString) || !text.trim_start().starts_with(['[', '{']) {
+            return None;
+        }
+        // `json_string` comes first in the log, before a `json_text` its reading needed.
+        let mark = self.repairs.len();
+        match self.inner_json(text).filter(wants) {
+            Some(inner) => {
+                self.repair(
+                    Rule::JsonString,
+                    Value::String(text.to_owned()),
+                    inner.to_value(),
+                );
+                let logged = self.repairs.remove(self.repairs.len() - 1);
+                self.repairs.insert(mark, logged);
+                Some(inner)
+            }
+            None => {
+                self.repairs.truncate(mark);
+                None
+            }
+        }
+    }
+
+    pub(super) fn array(
+        &mut self,
+        json: Json,
+        schema: &'m Schema,
+        array: &'m ArraySchema,
+    ) -> Option<Value> {
+        let items = match json {
+            Json::Array(items) => items,
+            Json::String(text) => {
+                match self.container_from_string(&text, |j| matches!(j, Json::Array(_))) {
+                    Some(Json::Array(items)) => items,
+                    _ => return self.wrap(Json::String(text), schema, array),
+                }
+            }
+            other => return self.wrap(other, schema, array),
+        };
+        let count = items.len();
+        // Issues of the array itself come before those of its elements (document order).
+        self.checker.check_array_size(count, array, || {
+            Value::Array(items.iter().map(Json::to_value).collect())
+        });
+        let mut out = Vec::with_capacity(count);
+        // One container deeper: what strings holding JSON may still add is bounded by it.
+        self.depth += 1;
+        for (index, item) in items.into_iter().enumerate() {
+            self.checker.path_push_index(index);
+            if let Some(value) = self.decode(item, &array.items) {
+                out.push(value);
+            }
+            self.checker.path_pop();
+        }
+        self.depth -= 1;
+        if array.unique_items {
+            self.checker.check_unique(&out);
+        }
+        Some(Value::Array(out))
+    }
+
+    /// One item where an array of such items is expected (`wrap_in_array`), if the item
+    /// decodes without issues; a `type` issue otherwise.
+    fn wrap(&mut self, item: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
+        if self.allows(Rule::WrapInArray) && item != Json::Null {
+            let mut trial = self.trial(self.options.clone());
+            trial.checker.path_push_index(0);
+            let decoded = trial.decode(item.clone(), &array.items);
+            let (report, repairs) = trial.finish();
+            if let (Some(value), true) = (decoded, report.is_empty()) {
+                let wrapped = Value::Array(vec![value]);
+                self.repair(Rule::WrapInArray, item.into_value(), wrapped.clone());
+                self.repairs.extend(repairs);
+                self.checker.check_array_size(1, array, || wrapped.clone());
+                return Some(wrapped);
+            }
+        }
+        self.type_issue(schema, item.into_value())
+    }
+
+    pub(super) fn map(
+        &mut self,
+        json: Json,
+        schema: &'m Schema,
+        map: &'m MapSchema,
+    ) -> Option<Value> {
+        let members = match json {
+            Json::Object(members) => members,
+            Json::String(text) => {
+                match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
+                    Some(Json::Object(members)) => members,
+                    _ => return self.type_issue(schema, Value::String(text)),
+                }
+            }
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let mut out = Map::new();
+        self.depth += 1;
+        for (key, member) in self.unique_members(members) {
+            self.checker.path_push_key(&key);
+            if let Some(value) = self.decode(member, &map.values) {
+                out.insert(key, value);
+            }
+            self.checker.path_pop();
+        }
+        self.depth -= 1;
+        Some(Value::Object(out))
+    }
+
+    /// The members with repeated keys removed: an equal repeat is dropped, a different one
+    /// is a `syntax` issue (which was meant would be a guess).
+    fn unique_members(&mut self, members: Vec<(String, Json)>) -> Vec<(String, Json)> {
+        let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len());
+        // Where each key first came, so repeats are found in linear time on any size.
+        let mut first_at: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::with_capacity(members.len());
+        for (key, member) in members {
+            match first_at.get(&key) {
+                None => {
+                    first_at.insert(key.clone(), out.len());
+                    out.push((key, member));
+                }
+                Some(&index) if out[index].1 == member => {}
+                Some(_) => {
+                    self.checker.path_push_key(&key);
+                    let message = format!("the key {key:?} appears twice with different values");
+                    self.checker.issue(Constraint::Syntax, message, None, None);
+                    self.checker.path_pop();
+                }
+            }
+        }
+        out
+    }
+
+    /// Which field a key names: by name or alias, else by case and separator folding
+    /// (`key_case`) when exactly one field matches and that field is not also present.
+    fn field_for(
+        &self,
+        key: &str,
+        object: &'m ObjectSchema,
+        present: &[bool],
+    ) -> Option<(usize, bool)> {
+        let exact = object
+            .fields
+            .iter()
+            .position(|f| f.name == key || f.aliases.iter().any(|a| a == key));
+        if let Some(index) = exact {
+            return Some((index, false));
+        }
+        if !self.allows(Rule::KeyCase) {
+            return None;
+        }
+        let folded = fold_key(key);
+        let mut candidates = object.fields.iter().enumerate().filter(|(_, f)| {
+            fold_key(&f.name) == folded || f.aliases.iter().any(|a| fold_key(a) == folded)
+        });
+        let (index, _) = candidates.next()?;
+        (candidates.next().is_none() && !present[index]).then_some((index, true))
+    }
+
+    pub(super) fn object(
+        &mut self,
+        json: Json,
+        schema: &'m Schema,
+        object: &'m ObjectSchema,
+    ) -> Option<Value> {
+        let members = match json {
+            Json::Object(members) => members,
+            Json::String(text) => {
+                match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
+                    Some(Json::Object(members)) => members,
+                    _ => return self.type_issue(schema, Value::String(text)),
+                }
+            }
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let members = self.unique_members(members);
+        let mut present: Vec<bool> = object
+            .fields
+            .iter()
+            .map(|f| {
+                members
+                    .iter()
+                    .any(|(k, _)| *k == f.name || f.aliases.contains(k))
+            })
+            .collect();
+        let mut out = Map::new();
+        self.depth += 1;
+        for (key, member) in members {
+            match self.field_for(&key, object, &present) {
+                Some((index, by_case)) => {
+                    let field = &object.fields[index];
+                    present[index] = true;
+                    self.checker.path_push_field(&field.name);
+                    if by_case {
+                        self.repair(
+                            Rule::KeyCase,
+                            Value::String(key),
+                            Value::String(field.name.clone()),
+                        );
+                    }
+                    self.field_value(field, member, &mut out);
+                    self.checker.path_pop();
+                }
+                None => self.unknown_key(key, member, object, &mut out),
+            }
+        }
+        self.depth -= 1;
+        for (field, _) in object
+            .fields
+            .iter()
+            .zip(&present)
+            .filter(|(_, present)| !**present)
+        {
+            self.checker.path_push_field(&field.name);
+            if field.required {
+                let expected = Value::String(field.name.clone());
+                self.checker
+                    .issue(Constraint::Required, "is required", Some(expected), None);
+            } else {
+                self.fill_default(field, &mut out);
+            }
+            self.checker.path_pop();
+        }
+        Some(Value::Object(out))
+    }
+
+    fn field_value(&mut self, field: &'m Field, member: Json, out: &mut Map<String, Value>) {
+        let accepts_null = self
+            .model
+            .resolve(&field.schema)
+            .is_some_and(|s| s.nullable || matches!(s.kind, Kind::Any | Kind::Null));
+        if member == Json::Null
+            && !field.required
+            && !accepts_null
+            && self.allows(Rule::NullAsAbsent)
+        {
+            self.repair(Rule::NullAsAbsent, Value::Null, Value::Null);
+            self.fill_default(field, out);
+            return;
+        }
+        if let Some(value) = self.decode(member, &field.schema) {
+            out.insert(field.name.clone(), value);
+        }
+    }
+
+    /// An absent optional field gets its default, when it has one that fits its schema.
+    fn fill_default(&mut self, field: &'m Field, out: &mut Map<String, Value>) {
+        let Some(default) = &field.schema.default else {
+            return;
+        };
+        if !self.allows(Rule::Default) {
+            return;
+        }
+        let mut check = self.checker.fork();
+        check.check_value(default, &field.schema);
+        if check.finish().is_ok() {
+            self.repair(Rule::Default, Value::Null, default.clone());
+            out.insert(field.name.clone(), default.clone());
+        }
+    }
+
+    fn unknown_key(
+        &mut self,
+        key: String,
+        member: Json,
+        object: &'m ObjectSchema,
+        out: &mut Map<String, Value>,
+    ) {
+        self.checker.path_push_key(&key);
+        match &object.additional {
+            Additional::Schema(extra) => {
+                if let Some(value) = self.decode(member, extra) {
+                    out.insert(key, value);
+                }
+            }
+            Additional::Deny => {
+                let mut message = format!("unknown field {key:?}");
+                if let Some(near) =
+                    suggest::nearest(&key, object.fields.iter().map(|f| f.name.as_str()))
+                {
+                    message.push_str(&format!(" (did you mean {near:?}?)"));
+                }
+                let expected = Value::Array(
+                    object
+                        .fields
+                        .iter()
+                        .map(|f| Value::String(f.name.clone()))
+                        .collect(),
+                );
+                self.checker.issue(
+                    Constraint::AdditionalProperties,
+                    message,
+                    Some(expected),
+                    Some(Value::String(key)),
+                );
+            }
+            Additional::Allow => match self.options.unknown_keys {
+                UnknownKeys::Keep => {
+                    out.insert(key, member.into_value());
+                }
+                UnknownKeys::Drop if self.allows(Rule::DropUnknownKey) => {
+                    self.repair(Rule::DropUnknownKey, member.into_value(), Value::Null);
+                }
+                UnknownKeys::Drop => {
+                    let message = format!("unknown field {key:?}");
+                    self.checker.issue(
+                        Constraint::AdditionalProperties,
+                        message,
+                        None,
+                        Some(Value::String(key)),
+                    );
+                }
+            },
+        }
+        self.checker.path_pop();
+    }
+
+    /// Tries each alternative: first as sent (no repairs), then with repairs. `oneOf` needs
+    /// exactly one to fit; `anyOf` takes the first that does.
+    pub(super) fn union(&mut self, json: Json, union: &'m UnionSchema) -> Option<Value> {
+        let strict = Options {
+            unknown_keys: self.options.unknown_keys,
+            ..Options::strict()
+        };
+        for options in [strict, self.options.clone()] {
+            let mut fitting = Vec::new();
+            for variant in &union.variants {
+                let mut trial = self.trial(options.clone());
+                let value = trial.decode(json.clone(), variant);
+                let (report, repairs) = trial.finish();
+                if let (Some(value), true) = (value, report.is_empty()) {
+                    fitting.push((value, repairs));
+                }
+            }
+            let count = fitting.len();
+            if count == 0 {
+                continue;
+            }
+            if union.mode == UnionMode::OneOf && count > 1 {
+                let message = format!(
+                    "the value fits {count} of the {} alternatives; exactly one must fit",
+                    union.variants.len()
+                );
+                self.checker.issue(
+                    Constraint::OneOf,
+                    message,
+                    Some(union.variants.len().into()),
+                    Some(json.into_value()),
+                );
+                return None;
+            }
+            let (value, repairs) = fitting.swap_remove(0);
+            self.repairs.extend(repairs);
+            return Some(value);
+        }
+        let (constraint, wanted) = match union.mode {
+            UnionMode::OneOf => (Constraint::OneOf, "exactly one"),
+            UnionMode::AnyOf => (Constraint::AnyOf, "at least one"),
+        };
+        let message = format!(
+            "the value fits none of the {} alternatives; {wanted} must fit",
+            union.variants.len()
+        );
+        self.checker.issue(
+            constraint,
+            message,
+            Some(union.variants.len().into()),
+            Some(json.into_value()),
+        );
+        None
+    }
+}
+
+/// A key folded for `key_case`: lowercase, without `_`, `-` and spaces
+/// (`userName`, `user_name` and `User-Name` fold the same).
+fn fold_key(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}

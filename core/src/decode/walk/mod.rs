@@ -1,0 +1,362 @@
+//! The walk: one pass over the JSON tree with the schema, repairing where a rule allows and
+//! checking every constraint with the [`Checker`]'s checks.
+
+use serde_json::Value;
+
+mod containers;
+
+use super::{read_lenient_value, Options, Repair, Rule};
+use crate::check::Checker;
+use crate::issue::shorten;
+use crate::model::{EnumSchema, Json, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::{suggest, Constraint, Report};
+
+/// Largest integer a float holds exactly; integral floats beyond it are not turned into
+/// integers (the digits would be invented).
+const EXACT_FLOAT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+pub(crate) struct Decoder<'m> {
+    checker: Checker<'m>,
+    model: &'m ToolModel,
+    options: Options,
+    repairs: Vec<Repair>,
+    depth: usize,
+}
+
+/// A string read as a number: trimmed, an optional `+`, then JSON number syntax.
+fn parse_number(text: &str) -> Option<Num> {
+    let trimmed = text.trim();
+    let unsigned = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    if unsigned.starts_with(['+', '-']) && trimmed.starts_with('+') {
+        return None;
+    }
+    let number: serde_json::Number = unsigned.parse().ok()?;
+    let number = Num::from_json(&number);
+    number.is_finite().then_some(number)
+}
+
+fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" | "t" | "y" => Some(true),
+        "false" | "no" | "off" | "0" | "f" | "n" => Some(false),
+        _ => None,
+    }
+}
+
+fn number_value(number: Num) -> Value {
+    number.to_json().map_or(Value::Null, Value::Number)
+}
+
+impl<'m> Decoder<'m> {
+    pub(crate) fn new(model: &'m ToolModel, options: &Options, repairs: Vec<Repair>) -> Self {
+        Decoder {
+            checker: Checker::with_report(model, Report::with_cap(options.max_issues)),
+            model,
+            options: options.clone(),
+            repairs,
+            depth: 0,
+        }
+    }
+
+    /// A decoder for trying a value at the current path without touching this one's report.
+    fn trial(&self, options: Options) -> Decoder<'m> {
+        Decoder {
+            checker: self.checker.fork(),
+            model: self.model,
+            options,
+            repairs: Vec::new(),
+            depth: self.depth,
+        }
+    }
+
+    pub(crate) fn finish(self) -> (Report, Vec<Repair>) {
+        (self.checker.into_report(), self.repairs)
+    }
+
+    fn allows(&self, rule: Rule) -> bool {
+        self.options.allows(rule)
+    }
+
+    fn repair(&mut self, rule: Rule, from: Value, to: Value) {
+        self.repairs.push(Repair {
+            path: self.checker.path(),
+            rule,
+            from: shorten(from),
+            to: shorten(to),
+        });
+    }
+
+    fn type_issue(&mut self, schema: &Schema, got: Value) -> Option<Value> {
+        self.checker.type_issue(schema, &schema.kind, got);
+        None
+    }
+
+    /// A string that should hold a JSON object or array: read strictly, else leniently
+    /// (then logged as `json_text` too), with the nesting still allowed at this depth.
+    fn inner_json(&mut self, text: &str) -> Option<Json> {
+        let room = self
+            .options
+            .max_depth
+            .min(super::MAX_DEPTH)
+            .saturating_sub(self.depth);
+        if let Ok(json) = super::parse_strict(text.as_bytes(), room) {
+            return Some(json);
+        }
+        if !self.allows(Rule::JsonText) {
+            return None;
+        }
+        let json = read_lenient_value(text, room).ok()?;
+        self.repair(
+            Rule::JsonText,
+            Value::String(text.to_owned()),
+            Value::String(json.to_value().to_string()),
+        );
+        Some(json)
+    }
+
+    /// The arguments: a JSON string of an object is read from inside (`double_encoded`); a
+    /// string at the root is never read by `json_string`, so switching `double_encoded` off
+    /// refuses it.
+    pub(crate) fn root(&mut self, json: Json) -> Option<Value> {
+        let input = self.model.input();
+        let Json::String(text) = &json else {
+            return self.decode(json, input);
+        };
+        let resolved = self.checker.resolve(input)?;
+        if !matches!(resolved.kind, Kind::Object(_) | Kind::Map(_)) {
+            return self.decode(json, input);
+        }
+        if self.allows(Rule::DoubleEncoded) {
+            let mark = self.repairs.len();
+            if let Some(inner @ Json::Object(_)) = self.inner_json(text) {
+                self.repair(
+                    Rule::DoubleEncoded,
+                    Value::String(text.clone()),
+                    inner.to_value(),
+                );
+                let logged = self.repairs.remove(self.repairs.len() - 1);
+                self.repairs.insert(mark, logged);
+                return self.decode(inner, input);
+            }
+            self.repairs.truncate(mark);
+        }
+        self.type_issue(resolved, json.into_value())
+    }
+
+    fn decode(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        self.decode_kind(json, schema)
+    }
+
+    fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        let resolved = self.checker.resolve(schema)?;
+        if json == Json::Null {
+            if resolved.nullable || matches!(resolved.kind, Kind::Any | Kind::Null) {
+                self.checker.check_const(resolved, || Value::Null);
+                return Some(Value::Null);
+            }
+            return self.type_issue(resolved, Value::Null);
+        }
+        let value = match &resolved.kind {
+            Kind::Any => Some(json.into_value()),
+            Kind::Null | Kind::Ref(_) => self.type_issue(resolved, json.into_value()),
+            Kind::Boolean => self.boolean(json, resolved),
+            Kind::Integer(_) | Kind::Number(_) => self.number(json, resolved),
+            Kind::String(_) => self.string(json, resolved),
+            Kind::Enum(enumeration) => self.enumeration(json, enumeration),
+            Kind::Array(array) => self.array(json, resolved, array),
+            Kind::Map(map) => self.map(json, resolved, map),
+            Kind::Object(object) => self.object(json, resolved, object),
+            Kind::Union(union) => self.union(json, union),
+        }?;
+        // Scalars check their `const` with their other constraints; the rest check it here.
+        let checked_already = matches!(
+            resolved.kind,
+            Kind::Boolean | Kind::Integer(_) | Kind::Number(_) | Kind::String(_)
+        );
+        if resolved.constant.is_some() && !checked_already {
+            self.checker.check_const(resolved, || value.clone());
+        }
+        Some(value)
+    }
+
+    fn repair_if_accepted(
+        &mut self,
+        rule: Option<Rule>,
+        from: Value,
+        to: &Value,
+        check: impl FnOnce(&mut Checker<'m>),
+    ) {
+        let before = self.checker.issue_count();
+        check(&mut self.checker);
+        if let (Some(rule), true) = (rule, self.checker.issue_count() == before) {
+            self.repair(rule, from, to.clone());
+        }
+    }
+
+    fn number(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        let integer = matches!(schema.kind, Kind::Integer(_));
+        let (number, original, sent_as) = match json {
+            Json::Number(number) => (Num::from_json(&number), Value::Number(number), None),
+            Json::String(text) if self.allows(Rule::StringToNumber) => match parse_number(&text) {
+                Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
+                None => return self.type_issue(schema, Value::String(text)),
+            },
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let (number, rule) = match number {
+            Num::Float(float) if integer => {
+                let rule = sent_as.unwrap_or(Rule::FloatToInteger);
+                if float.fract() != 0.0 || !self.allows(rule) {
+                    return self.type_issue(schema, original);
+                }
+                if float.abs() > EXACT_FLOAT_INTEGER {
+                    // Outside the integer's range, say which bound; inside it, the digits of a
+                    // float this large cannot be trusted.
+                    let before = self.checker.issue_count();
+                    self.checker.check_number(Num::Float(float), schema);
+                    if self.checker.issue_count() == before {
+                        let message = "an integer beyond 2^53 sent as a float cannot be read exactly; send it as an integer";
+                        self.checker.issue(
+                            Constraint::Type,
+                            message,
+                            Some(Value::from("integer")),
+                            Some(original),
+                        );
+                    }
+                    return None;
+                }
+                (Num::from_i128(float as i128), Some(rule))
+            }
+            number => (number, sent_as),
+        };
+        let value = match (&original, rule) {
+            (Value::Number(_), None) => original.clone(),
+            _ => number_value(number),
+        };
+        self.repair_if_accepted(rule, original, &value, |checker| {
+            checker.check_number(number, schema)
+        });
+        Some(value)
+    }
+
+    fn boolean(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        let (flag, original, rule) = match json {
+            Json::Bool(flag) => (flag, Value::Bool(flag), None),
+            Json::String(text) if self.allows(Rule::StringToBool) => match parse_bool(&text) {
+                Some(flag) => (flag, Value::String(text), Some(Rule::StringToBool)),
+                None => return self.type_issue(schema, Value::String(text)),
+            },
+            Json::Number(number) if self.allows(Rule::NumberToBool) => {
+                // `0`, `1`, `0.0` and `1.0` all compare equal to the integers.
+                let as_number = Num::from_json(&number);
+                let flag = if as_number == Num::Int(0) {
+                    false
+                } else if as_number == Num::Int(1) {
+                    true
+                } else {
+                    return self.type_issue(schema, Value::Number(number));
+                };
+                (flag, Value::Number(number), Some(Rule::NumberToBool))
+            }
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let value = Value::Bool(flag);
+        self.repair_if_accepted(rule, original, &value, |checker| {
+            checker.check_bool(flag, schema)
+        });
+        Some(value)
+    }
+
+    fn string(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+        let (text, original, rule) = match json {
+            Json::String(text) => (text, None, None),
+            scalar @ (Json::Number(_) | Json::Bool(_)) if self.allows(Rule::ScalarToString) => {
+                let original = scalar.into_value();
+                (
+                    original.to_string(),
+                    Some(original),
+                    Some(Rule::ScalarToString),
+                )
+            }
+            other => return self.type_issue(schema, other.into_value()),
+        };
+        let value = Value::String(text);
+        let Value::String(text) = &value else {
+            unreachable!("made a string just above")
+        };
+        let from = original.unwrap_or(Value::Null);
+        self.repair_if_accepted(rule, from, &value, |checker| {
+            checker.check_string(text, schema)
+        });
+        Some(value)
+    }
+
+    fn enumeration(&mut self, json: Json, enumeration: &'m EnumSchema) -> Option<Value> {
+        let value = json.into_value();
+        let allowed = enumeration.value_list();
+        if allowed
+            .iter()
+            .any(|candidate| crate::check::json_equal(candidate, &value))
+        {
+            return Some(value);
+        }
+        // A declared alias is part of the schema, as serde takes it: no repair to log.
+        if let Some(aliased) = value.as_str().and_then(|text| {
+            enumeration
+                .values
+                .iter()
+                .find(|v| v.aliases.iter().any(|a| a == text))
+        }) {
+            return Some(aliased.value.clone());
+        }
+        if let Some((rule, canonical)) = self.enum_repair(&value, enumeration) {
+            self.repair(rule, value, canonical.clone());
+            return Some(canonical);
+        }
+        self.checker.check_enum(&value, &allowed);
+        None
+    }
+
+    /// The one allowed value `value` means, and by which rule.
+    fn enum_repair(&self, value: &Value, enumeration: &EnumSchema) -> Option<(Rule, Value)> {
+        match value {
+            Value::String(text) => {
+                if let Some(number) =
+                    parse_number(text).filter(|_| self.allows(Rule::StringToNumber))
+                {
+                    let as_number = number_value(number);
+                    if let Some(found) = enumeration
+                        .values
+                        .iter()
+                        .find(|v| crate::check::json_equal(&v.value, &as_number))
+                    {
+                        return Some((Rule::StringToNumber, found.value.clone()));
+                    }
+                }
+                if !self.allows(Rule::EnumCase) {
+                    return None;
+                }
+                let folded = suggest::fold(text);
+                let mut matches = enumeration.values.iter().filter(|v| {
+                    v.value.as_str().is_some_and(|s| suggest::fold(s) == folded)
+                        || v.aliases.iter().any(|a| suggest::fold(a) == folded)
+                });
+                let first = matches.next()?;
+                matches
+                    .next()
+                    .is_none()
+                    .then(|| (Rule::EnumCase, first.value.clone()))
+            }
+            Value::Number(_) | Value::Bool(_) if self.allows(Rule::ScalarToString) => {
+                let text = value.to_string();
+                let found = enumeration
+                    .values
+                    .iter()
+                    .find(|v| v.value.as_str() == Some(text.as_str()))?;
+                Some((Rule::ScalarToString, found.value.clone()))
+            }
+            _ => None,
+        }
+    }
+}
