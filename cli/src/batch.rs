@@ -12,8 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use toolgate_core::decode::{Decoded, Rejected, Repair};
-use toolgate_core::model::ToolModel;
-use toolgate_core::{schema_refusal, Constraint, DynamicTool, Issue, Path, Report, RetryHint};
+use toolgate_core::{schema_refusal, Constraint, Issue, Path, Report, RetryHint, ToolCache};
 
 #[derive(Deserialize)]
 struct Request<'a> {
@@ -71,23 +70,7 @@ fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
     serde_json::to_string(&answer).unwrap_or_default()
 }
 
-/// Builds tools once per distinct definition text.
-#[derive(Default)]
-struct Tools {
-    built: std::collections::HashMap<String, Result<DynamicTool, Report>>,
-}
-
-impl Tools {
-    fn get(&mut self, definition: &str) -> &Result<DynamicTool, Report> {
-        self.built.entry(definition.to_owned()).or_insert_with(|| {
-            ToolModel::from_definition_text(definition)
-                .map(DynamicTool::from_model)
-                .map_err(|errors| schema_refusal(&errors))
-        })
-    }
-}
-
-fn answer_line(line: &str, tools: &mut Tools) -> String {
+fn answer_line(line: &str, tools: &ToolCache) -> String {
     let request: Request<'_> = match serde_json::from_str(line) {
         Ok(request) => request,
         Err(error) => {
@@ -108,21 +91,21 @@ fn answer_line(line: &str, tools: &mut Tools) -> String {
         .id
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or(Value::Null);
-    match tools.get(request.tool.get()) {
+    match tools.get_text(request.tool.get()) {
         Ok(tool) => answer(id, &tool.decode(&request.arguments)),
-        Err(report) => refusal(id, report, None),
+        Err(errors) => refusal(id, &schema_refusal(&errors), None),
     }
 }
 
 /// Answers every line of `input` on `output`.
 pub fn run(input: impl BufRead, mut output: impl Write) -> anyhow::Result<ExitCode> {
-    let mut tools = Tools::default();
+    let tools = ToolCache::new();
     for line in input.lines() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
         }
-        let answer = answer_line(&line, &mut tools);
+        let answer = answer_line(&line, &tools);
         writeln!(output, "{answer}")?;
     }
     output.flush()?;

@@ -99,7 +99,19 @@ pub fn schema_refusal(errors: &SchemaErrors) -> Report {
     report
 }
 
-/// Tools built from schemas, kept by the schema's text so each is built once.
+/// Tools built from definitions, kept by the definition's text so each is built once (a
+/// definition that cannot be used is kept too, with its errors).
+///
+/// ```
+/// use toolgate_core::ToolCache;
+///
+/// let cache = ToolCache::new();
+/// let text = r#"{"name": "ping", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}"#;
+/// let first = cache.get_text(text).unwrap();
+/// let again = cache.get_text(text).unwrap();
+/// assert!(std::sync::Arc::ptr_eq(&first, &again));
+/// assert_eq!(cache.len(), 1);
+/// ```
 #[derive(Debug, Default)]
 pub struct ToolCache {
     tools: Mutex<HashMap<String, Result<Arc<DynamicTool>, SchemaErrors>>>,
@@ -111,20 +123,37 @@ impl ToolCache {
         Self::default()
     }
 
+    /// The tool for this definition text, built on first use (properties keep the text's
+    /// order).
+    pub fn get_text(&self, definition: &str) -> Result<Arc<DynamicTool>, SchemaErrors> {
+        self.get_or_build(definition, || ToolModel::from_definition_text(definition))
+    }
+
     /// The tool for this definition, built on first use.
     pub fn get(&self, definition: &Value) -> Result<Arc<DynamicTool>, SchemaErrors> {
-        let key = definition.to_string();
+        self.get_or_build(&definition.to_string(), || {
+            ToolModel::from_definition(definition)
+        })
+    }
+
+    fn get_or_build(
+        &self,
+        key: &str,
+        build: impl FnOnce() -> Result<ToolModel, SchemaErrors>,
+    ) -> Result<Arc<DynamicTool>, SchemaErrors> {
         let mut tools = self
             .tools
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        tools
-            .entry(key)
-            .or_insert_with(|| DynamicTool::from_definition(definition).map(Arc::new))
-            .clone()
+        if let Some(built) = tools.get(key) {
+            return built.clone();
+        }
+        let built = build().map(|model| Arc::new(DynamicTool::from_model(model)));
+        tools.insert(key.to_owned(), built.clone());
+        built
     }
 
-    /// How many schemas are cached.
+    /// How many definitions are cached.
     pub fn len(&self) -> usize {
         self.tools
             .lock()
