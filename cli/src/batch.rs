@@ -97,15 +97,29 @@ fn answer_line(line: &str, tools: &ToolCache) -> String {
     }
 }
 
-/// Answers every line of `input` on `output`.
-pub fn run(input: impl BufRead, mut output: impl Write) -> anyhow::Result<ExitCode> {
+/// Answers every line of `input` on `output`. A line that is not UTF-8 is answered with a
+/// `syntax` issue, like any other malformed line; the batch goes on.
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> anyhow::Result<ExitCode> {
     let tools = ToolCache::new();
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
         }
-        let answer = answer_line(&line, &tools);
+        let answer = match std::str::from_utf8(&line) {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => answer_line(text.trim_end_matches(['\n', '\r']), &tools),
+            Err(_) => {
+                let mut report = Report::new();
+                report.push(Issue::new(
+                    Path::root(),
+                    Constraint::Syntax,
+                    "the request line is not UTF-8",
+                ));
+                refusal(Value::Null, &report, None)
+            }
+        };
         writeln!(output, "{answer}")?;
     }
     output.flush()?;
@@ -144,5 +158,30 @@ mod tests {
         assert_eq!(answers[2]["issues"][0]["expected"], "/properties/x/not");
         assert_eq!(answers[3]["issues"][0]["path"], "n");
         assert_eq!(answers[3]["hint"]["fields"][0]["path"], "n");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_does_not_stop_the_batch() {
+        let tool = r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#;
+        let mut input = b"{\"id\": \"a\", \"tool\": ".to_vec();
+        input.extend_from_slice(tool.as_bytes());
+        input.extend_from_slice(b", \"arguments\": \"\\xff\"}\n\xff\xfe\n");
+        input.extend_from_slice(b"{\"id\": \"c\", \"tool\": ");
+        input.extend_from_slice(tool.as_bytes());
+        input.extend_from_slice(b", \"arguments\": \"{}\"}\n");
+        let mut out = Vec::new();
+        run(&input[..], &mut out).unwrap();
+        let answers: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 3);
+        assert_eq!(
+            answers[1]["issues"][0]["message"],
+            "the request line is not UTF-8"
+        );
+        assert_eq!(answers[2]["id"], "c");
+        assert_eq!(answers[2]["ok"], true);
     }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use serde::de::DeserializeOwned;
 
 use crate::decode::{Decoded, Options, Rejected};
-use crate::model::{Definitions, FloatWidth, IntWidth, Json, Kind, Schema, ToolModel};
+use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Checker, Report};
 
@@ -139,12 +139,7 @@ pub trait Tool: ToolArg + Sized {
     where
         Self: DeserializeOwned,
     {
-        let decoded = crate::decode::decode_json(
-            Self::model(),
-            Json::from(value),
-            &Options::typed(),
-            Vec::new(),
-        )?;
+        let decoded = crate::decode::decode_value(Self::model(), value, &Options::typed())?;
         into_typed(Self::model(), decoded)
     }
 
@@ -190,15 +185,12 @@ fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
 /// Turns a decoded JSON value into the Rust type. serde and the model agree by construction
 /// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
 /// does not describe the type.
-pub(crate) fn into_typed<T: DeserializeOwned>(
+pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
     model: &ToolModel,
     decoded: Decoded<Value>,
 ) -> Result<Decoded<T>, Rejected> {
-    match serde_json::from_value(decoded.value) {
-        Ok(value) => Ok(Decoded {
-            value,
-            repairs: decoded.repairs,
-        }),
+    let value: T = match serde_json::from_value(decoded.value) {
+        Ok(value) => value,
         Err(error) => {
             let mut report = Report::new();
             let message = format!("the decoded arguments do not fit the Rust type: {error}");
@@ -207,8 +199,17 @@ pub(crate) fn into_typed<T: DeserializeOwned>(
                 crate::Constraint::Schema,
                 message,
             ));
-            Err(Rejected::new(model, report, decoded.repairs))
+            return Err(Rejected::new(model, report, decoded.repairs));
         }
+    };
+    // serde fills `#[serde(default)]` fields the decoder left absent because their default
+    // breaks the field's own constraints: the value must still pass them.
+    match value.validate() {
+        Ok(()) => Ok(Decoded {
+            value,
+            repairs: decoded.repairs,
+        }),
+        Err(report) => Err(Rejected::new(model, report, decoded.repairs)),
     }
 }
 

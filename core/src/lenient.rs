@@ -2,12 +2,12 @@
 
 use std::ops::{Deref, DerefMut};
 
-use serde::de::{DeserializeOwned, Error};
+use serde::de::{DeserializeOwned, DeserializeSeed, Error};
 use serde::{Deserialize, Deserializer};
 
 use crate::arg::into_typed;
 use crate::decode::{decode_json, Options, Repair};
-use crate::model::Json;
+use crate::model::JsonSeed;
 use crate::Tool;
 
 /// Deserializes a `T: Tool` through toolgate's decoder: `axum::Json<Lenient<T>>` or rmcp's
@@ -64,7 +64,11 @@ impl<T> DerefMut for Lenient<T> {
 
 impl<'de, T: Tool + DeserializeOwned> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = Json::deserialize(deserializer)?;
+        // Read with toolgate's depth limit, whatever the deserializer's own is.
+        let json = JsonSeed {
+            max_depth: Options::typed().max_depth,
+        }
+        .deserialize(deserializer)?;
         let model = T::model();
         let decoded = decode_json(model, json, &Options::typed(), Vec::new())
             .and_then(|decoded| into_typed(model, decoded));

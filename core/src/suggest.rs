@@ -1,14 +1,12 @@
 //! "Did you mean": the nearest candidate to a near miss, by edit distance.
 
-/// Folds case and the separators `_`, `-` and space, so `Premium-Economy` and
-/// `premium_economy` compare equal.
+/// Folds case and drops the separators `_`, `-` and space, so `Premium-Economy`,
+/// `premium_economy`, `PremiumEconomy` and `premiumEconomy` all compare equal: the folding of
+/// both `enum_case` and `key_case`.
 pub fn fold(text: &str) -> String {
     text.trim()
         .chars()
-        .map(|c| match c {
-            '-' | ' ' => '_',
-            c => c.to_ascii_lowercase(),
-        })
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
         .collect()
 }
@@ -56,7 +54,8 @@ mod tests {
         assert_eq!(nearest("cabn", ["cabin"]), Some("cabin"));
         assert_eq!(nearest("abc", ["xyz"]), None);
         assert_eq!(nearest("anything", std::iter::empty()), None);
-        assert_eq!(fold(" Premium-Economy "), "premium_economy");
+        assert_eq!(fold(" Premium-Economy "), "premiumeconomy");
+        assert_eq!(fold("PremiumEconomy"), fold("premium_economy"));
         assert_eq!(nearest("emial", ["email", "uri"]), Some("email"));
     }
 }

@@ -57,20 +57,34 @@ fn leaf_kind() -> impl Strategy<Value = Kind> {
             bounds(),
             proptest::option::of((1i64..100).prop_map(Num::from))
         )
-            .prop_map(|(width, bounds, multiple_of)| Kind::Integer(IntegerSchema {
-                width: width.map(|(bits, signed)| IntWidth { bits, signed }),
-                bounds,
-                multiple_of
-            })),
+            .prop_map(|(width, mut bounds, multiple_of)| {
+                // A width's range is a bound too, as the derive and the reader both have it.
+                let width = width.map(|(bits, signed)| IntWidth { bits, signed });
+                if let Some((low, high)) = width.map(IntWidth::range) {
+                    bounds.minimum.get_or_insert(low);
+                    bounds.maximum.get_or_insert(high);
+                }
+                Kind::Integer(IntegerSchema {
+                    width,
+                    bounds,
+                    multiple_of,
+                })
+            }),
         (
             proptest::option::of(prop_oneof![Just(FloatWidth::F32), Just(FloatWidth::F64)]),
             bounds()
         )
-            .prop_map(|(width, bounds)| Kind::Number(NumberSchema {
-                width,
-                bounds,
-                multiple_of: Some(Num::from(0.5))
-            })),
+            .prop_map(|(width, mut bounds)| {
+                if let Some((low, high)) = width.and_then(FloatWidth::range) {
+                    bounds.minimum.get_or_insert(low);
+                    bounds.maximum.get_or_insert(high);
+                }
+                Kind::Number(NumberSchema {
+                    width,
+                    bounds,
+                    multiple_of: Some(Num::from(0.5)),
+                })
+            }),
         (
             proptest::option::of(0u64..10),
             proptest::option::of(0u64..100),

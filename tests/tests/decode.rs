@@ -139,3 +139,19 @@ fn only_plain_tools_take_the_fast_path() {
     assert!(!CreateEvent::model().is_plain());
     assert!(!IntegerWidths::model().is_plain());
 }
+
+#[test]
+fn a_default_that_breaks_its_own_constraints_is_refused_not_used() {
+    #[derive(Tool, serde::Deserialize, Debug)]
+    struct Paged {
+        /// Page size
+        #[serde(default)]
+        #[tool(range(min = 1, max = 50))]
+        size: u8,
+    }
+    // The decoder leaves the field absent (its default 0 is below 1); serde would fill in 0.
+    let rejected = Paged::decode("{}").unwrap_err();
+    assert_eq!(rejected.report.issues()[0].path.to_string(), "size");
+    assert_eq!(rejected.report.issues()[0].constraint, Constraint::Minimum);
+    assert_eq!(Paged::decode(r#"{"size": 5}"#).unwrap().value.size, 5);
+}

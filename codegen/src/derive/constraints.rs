@@ -426,7 +426,11 @@ impl Planner<'_> {
                     value,
                     element.is_some_and(is_string),
                 );
-            } else if let Err(error) = regex::Regex::new(&pattern.value.value()) {
+            } else if let Some(error) = toolgate_core::model::Pattern::new(pattern.value.value())
+                .error()
+                .map(str::to_owned)
+            {
+                // The same compiler, with the same limits, as the run time's.
                 self.errors.push(error_at(
                     &pattern.value,
                     format!("the pattern does not compile: {error}"),

@@ -96,6 +96,34 @@ pub fn count_of(count: u64, noun: &str) -> String {
     }
 }
 
+/// A value's canonical JSON text: object keys in order, numbers written by value (`1.0` as
+/// `1`), so that equal values (as [`json_equal`] sees them) have equal texts.
+pub fn canonical(value: &Value) -> String {
+    match value {
+        Value::Number(number) => Num::from_json(number).to_string(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        Value::Object(members) => {
+            let mut keys: Vec<&String> = members.keys().collect();
+            keys.sort();
+            let inner: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        Value::String((*k).clone()),
+                        canonical(&members[*k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
 /// JSON equality as JSON Schema defines it: numbers compare by value (`1 == 1.0`).
 pub fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -390,6 +418,7 @@ impl<'m> Checker<'m> {
         }
         let string = match &resolved.kind {
             Kind::String(string) => string,
+            Kind::Enum(enumeration) if enumeration.contains(&got()) => return,
             Kind::Enum(enumeration) => return self.check_enum(&got(), &enumeration.value_list()),
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
@@ -527,13 +556,22 @@ impl<'m> Checker<'m> {
 
     /// A `uniqueItems` issue for the first pair of equal elements.
     pub fn check_unique(&mut self, values: &[Value]) {
-        for (second, value) in values.iter().enumerate() {
-            if let Some(first) = values[..second]
-                .iter()
-                .position(|earlier| json_equal(earlier, value))
-            {
-                let message = format!("items [{first}] and [{second}] are equal");
-                let got = Value::Array(values.to_vec());
+        self.check_unique_at(values.iter().zip(0..));
+    }
+
+    /// [`Checker::check_unique`] for elements sent at the given indices. Equal elements are
+    /// found in linear time: each is keyed by its canonical JSON text (numbers by value, so
+    /// `1` and `1.0` are equal).
+    pub fn check_unique_at<'v>(
+        &mut self,
+        values: impl Iterator<Item = (&'v Value, usize)> + Clone,
+    ) {
+        let mut first_at: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
+        for (value, index) in values.clone() {
+            if let Some(&first) = first_at.get(&canonical(value)) {
+                let message = format!("items [{first}] and [{index}] are equal");
+                let got = Value::Array(values.map(|(v, _)| v.clone()).collect());
                 self.issue(
                     Constraint::UniqueItems,
                     message,
@@ -542,6 +580,7 @@ impl<'m> Checker<'m> {
                 );
                 return;
             }
+            first_at.insert(canonical(value), index);
         }
     }
 

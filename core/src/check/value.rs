@@ -46,7 +46,7 @@ impl<'m> Checker<'m> {
             }
             (Kind::String(_), Value::String(text)) => self.check_string(text, resolved),
             (Kind::Enum(enumeration), _) => {
-                if self.check_const(resolved, || value.clone()) {
+                if self.check_const(resolved, || value.clone()) && !enumeration.contains(value) {
                     self.check_enum(value, &enumeration.value_list());
                 }
             }

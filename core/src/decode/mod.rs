@@ -394,6 +394,15 @@ pub fn decode_json(
     options: &Options,
     repairs: Vec<Repair>,
 ) -> Result<Decoded<Value>, Rejected> {
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    if json.depth() > max_depth {
+        let mut report = Report::with_cap(options.max_issues);
+        let message = format!("the arguments nest more than {max_depth} objects and arrays");
+        report.push(
+            Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into()),
+        );
+        return Err(Rejected::new(model, report, repairs));
+    }
     let mut decoder = walk::Decoder::new(model, options, repairs);
     let value = decoder.root(json);
     let (report, repairs) = decoder.finish();

@@ -43,20 +43,21 @@ impl std::fmt::Display for TextError {
     }
 }
 
-/// The text between the first markdown fence and the next, if there is a fence.
-fn unfence(text: &str) -> &str {
+/// The text between the first markdown fence and the next, if there is a fence, and where
+/// it starts in `text`.
+fn unfence(text: &str) -> (&str, usize) {
     let Some(start) = text.find("```") else {
-        return text;
+        return (text, 0);
     };
-    let after = &text[start + 3..];
+    let after = start + 3;
     // Skip the info string (`json`) up to the end of the fence line.
-    let body = match after.find('\n') {
-        Some(newline) => &after[newline + 1..],
+    let body = match text[after..].find('\n') {
+        Some(newline) => after + newline + 1,
         None => after,
     };
-    match body.find("```") {
-        Some(end) => &body[..end],
-        None => body,
+    match text[body..].find("```") {
+        Some(end) => (&text[body..body + end], body),
+        None => (&text[body..], body),
     }
 }
 
@@ -65,17 +66,24 @@ const MAX_STARTS: usize = 16;
 
 /// Reads the one JSON value of lenient text: inside the first markdown fence if there is
 /// one, else in prose. Objects are looked for first (tool arguments are objects), then
-/// arrays; each `{` (then `[`) is tried in turn, up to [`MAX_STARTS`] of them. A second
-/// complete value of the same kind after the one found makes the text ambiguous.
+/// arrays; each `{` (then `[`) is tried in turn, up to [`MAX_STARTS`] of them, skipping any
+/// that lies inside an attempt that failed (an inner value is never taken for the outer one).
+/// An attempt cut off by the end of the text means the text was cut off. A second complete
+/// value of the same kind after the one found makes the text ambiguous.
 pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
-    let body = unfence(text);
+    let (body, offset) = unfence(text);
     let mut first_error: Option<TextError> = None;
     for opener in ['{', '['] {
-        for start in body
-            .match_indices(opener)
-            .map(|(at, _)| at)
-            .take(MAX_STARTS)
-        {
+        let mut skip_until = 0;
+        let mut tried = 0;
+        for start in body.match_indices(opener).map(|(at, _)| at) {
+            if start < skip_until {
+                continue;
+            }
+            if tried == MAX_STARTS {
+                break;
+            }
+            tried += 1;
             match parse_at(body, start, max_depth) {
                 Ok((value, end)) => {
                     let rest = &body[end..];
@@ -89,9 +97,17 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
                         Ok(value)
                     };
                 }
-                Err(TextError::TooDeep) => return Err(TextError::TooDeep),
-                // Text cut off says more than prose that is not JSON.
-                Err(TextError::Truncated) => first_error = Some(TextError::Truncated),
+                Err(error @ (TextError::TooDeep | TextError::Truncated)) => return Err(error),
+                Err(TextError::Invalid {
+                    offset: at,
+                    message,
+                }) => {
+                    skip_until = at.max(start + 1);
+                    first_error.get_or_insert(TextError::Invalid {
+                        offset: at + offset,
+                        message,
+                    });
+                }
                 Err(error) => {
                     first_error.get_or_insert(error);
                 }

@@ -113,7 +113,8 @@ impl RetryHint {
         let issues: Vec<&Issue> = report
             .issues()
             .iter()
-            .filter(|i| i.constraint != Constraint::Limit)
+            // The cap's closing summary is counted in `omitted`, not shown.
+            .take(report.len() - usize::from(report.left_out() > 0))
             .collect();
         let missing: Vec<&Issue> = issues
             .iter()

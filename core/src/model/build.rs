@@ -57,13 +57,13 @@ impl Schema {
 
     /// A number of a Rust float width (`f32` also bounds the range).
     pub fn number_of(width: FloatWidth) -> Self {
-        let bounds = match width {
-            FloatWidth::F32 => Bounds {
-                minimum: Some(Num::from(f32::MIN)),
-                maximum: Some(Num::from(f32::MAX)),
+        let bounds = match width.range() {
+            Some((minimum, maximum)) => Bounds {
+                minimum: Some(minimum),
+                maximum: Some(maximum),
                 ..Bounds::default()
             },
-            FloatWidth::F64 => Bounds::default(),
+            None => Bounds::default(),
         };
         Self::new(Kind::Number(NumberSchema {
             width: Some(width),

@@ -385,6 +385,14 @@ impl FloatWidth {
             FloatWidth::F64 => "double",
         }
     }
+
+    /// The finite range of the type, where it narrows JSON's numbers (`f32` only).
+    pub fn range(self) -> Option<(Num, Num)> {
+        match self {
+            FloatWidth::F32 => Some((Num::from(f32::MIN), Num::from(f32::MAX))),
+            FloatWidth::F64 => None,
+        }
+    }
 }
 
 /// Constraints of an integer.
@@ -486,6 +494,13 @@ pub struct EnumSchema {
 }
 
 impl EnumSchema {
+    /// Whether `value` is one of the values (numbers compare by value).
+    pub fn contains(&self, value: &Value) -> bool {
+        self.values
+            .iter()
+            .any(|v| crate::check::json_equal(&v.value, value))
+    }
+
     /// The values as JSON.
     pub fn value_list(&self) -> Vec<Value> {
         self.values.iter().map(|v| v.value.clone()).collect()

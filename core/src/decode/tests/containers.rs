@@ -261,7 +261,7 @@ fn enum_case_refuses_near_misses_with_did_you_mean() {
     let model = tool_x(cabins());
     for (sent, near) in [
         ("buisness", "business"),
-        ("premiumeconomy", "premium_economy"),
+        ("premium_econmy", "premium_economy"),
         ("econmy", "economy"),
     ] {
         let rejected = refuse(&model, json!({ "x": sent }));
@@ -283,8 +283,45 @@ fn enum_case_refuses_near_misses_with_did_you_mean() {
         );
         assert_eq!(rejected.repairs, vec![], "{sent:?}");
     }
+    // Separators are folded away, so these are repairs, not near misses.
+    for sent in ["premiumeconomy", "PremiumEconomy"] {
+        let decoded = accept(&model, json!({ "x": sent }));
+        assert_eq!(decoded.value, json!({"x": "premium_economy"}), "{sent:?}");
+        assert_eq!(rules(&decoded.repairs), vec![Rule::EnumCase], "{sent:?}");
+    }
     // Far off: refused, and nothing to suggest.
     let rejected = refuse(&model, json!({"x": "luxury"}));
     assert_eq!(issues(&rejected), expect(&[("x", Constraint::Enum)]));
     assert!(!rejected.report.issues()[0].message.contains("did you mean"));
+}
+
+#[test]
+fn a_string_that_starts_like_an_array_is_not_wrapped() {
+    let model = tool_x(Schema::array(Schema::string()));
+    for sent in ["[a, b]", "['a', 'b'"] {
+        let rejected = refuse(&model, json!({ "x": sent }));
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Type)]),
+            "{sent:?}"
+        );
+        assert_eq!(rejected.repairs, vec![], "{sent:?}");
+    }
+}
+
+#[test]
+fn unique_items_compare_by_value_and_name_the_indices_sent() {
+    let model = tool_x(Schema::array(Schema::number().maximum(10)).unique_items());
+    // [1] is refused, so the decoded elements are 0, 2, 3: the message names them as sent.
+    let rejected = refuse(&model, json!({"x": [2, 11, 1, 2.0]}));
+    let unique = rejected
+        .report
+        .issues()
+        .iter()
+        .find(|i| i.constraint == Constraint::UniqueItems)
+        .unwrap();
+    assert_eq!(unique.message, "items [0] and [3] are equal");
+    // Many elements are compared in linear time.
+    let many: Vec<u32> = (0..200_000).collect();
+    assert!(decode_value(&model, &json!({"x": many}), &Options::default()).is_err());
 }

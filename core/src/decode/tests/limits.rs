@@ -346,3 +346,68 @@ fn a_repaired_value_is_still_checked_against_its_constraints() {
     // The repaired values were refused, so no repair is logged for them.
     assert_eq!(rules(&rejected.repairs), Vec::<Rule>::new());
 }
+
+#[test]
+fn nested_unions_stay_within_a_budget() {
+    // Two alternatives that both recurse: without a budget, 40 levels would mean 2^40 trials.
+    let model = ToolModel::from_json_schema(
+        r##"{"title": "t", "type": "object", "properties": {"f": {"$ref": "#/$defs/Filter"}}, "$defs": {
+            "Filter": {"anyOf": [
+                {"type": "object", "properties": {"and": {"type": "array", "items": {"$ref": "#/$defs/Filter"}}}, "required": ["and"]},
+                {"type": "object", "properties": {"and": {"type": "array", "items": {"$ref": "#/$defs/Filter"}}, "x": {"type": "integer"}}, "required": ["and"]},
+                {"type": "object", "properties": {"leaf": {"type": "integer"}}, "required": ["leaf"], "additionalProperties": false}
+            ]}}}"##,
+    )
+    .unwrap();
+    let mut text = r#"{"leaf": "not a number"}"#.to_owned();
+    for _ in 0..40 {
+        text = format!(r#"{{"and": [{text}]}}"#);
+    }
+    let started = std::time::Instant::now();
+    let rejected = decode_text(
+        &model,
+        format!(r#"{{"f": {text}}}"#).as_bytes(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+    let constraints: Vec<Constraint> = rejected
+        .report
+        .issues()
+        .iter()
+        .map(|i| i.constraint)
+        .collect();
+    assert!(
+        constraints.contains(&Constraint::Limit) || constraints.contains(&Constraint::AnyOf),
+        "{constraints:?}"
+    );
+    // A sound value of the same depth decodes.
+    let sound = text.replace(r#""not a number""#, "1");
+    assert!(decode_text(
+        &model,
+        format!(r#"{{"f": {sound}}}"#).as_bytes(),
+        &Options::default()
+    )
+    .is_ok());
+}
+
+#[test]
+fn hints_keep_size_and_depth_refusals() {
+    let model = text_model();
+    let options = Options {
+        max_bytes: 10,
+        ..Options::default()
+    };
+    let rejected = decode_text(&model, br#"{"a": 1, "b": [true]}"#, &options).unwrap_err();
+    let hint = rejected.hint();
+    assert_eq!(hint.fields.len(), 1);
+    assert_eq!(hint.fields[0].constraint, Constraint::Limit);
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("Could you send the arguments again, shorter and less deeply nested?")
+    );
+}

@@ -283,3 +283,13 @@ fn unknown_keys_are_dropped_with_a_log_entry_for_typed_tools() {
         )]
     );
 }
+
+#[test]
+fn a_field_given_under_two_of_its_names_is_refused() {
+    let model = tool(vec![
+        Field::required("name", Schema::string()).alias("title")
+    ]);
+    let rejected = refuse(&model, json!({"name": "a", "title": "b"}));
+    assert_eq!(issues(&rejected), expect(&[("title", Constraint::Syntax)]));
+    assert!(rejected.report.issues()[0].message.contains("given twice"));
+}

@@ -345,3 +345,14 @@ fn scalar_to_string_refuses_objects_and_arrays() {
         assert_eq!(rejected.repairs, vec![], "{sent}");
     }
 }
+
+#[test]
+fn scalar_to_string_refuses_numbers_whose_digits_were_rounded() {
+    let model = tool_x(Schema::string());
+    let rejected = refuse_text(&model, r#"{"x": 12345678901234567890123}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Type)]));
+    assert_eq!(rejected.repairs, vec![]);
+    // Integers serde reads exactly are fine.
+    let decoded = accept_text(&model, r#"{"x": 18446744073709551615}"#);
+    assert_eq!(decoded.value, json!({"x": "18446744073709551615"}));
+}

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::Decoder;
-use crate::decode::{Options, Rule, UnknownKeys};
+use crate::decode::{Repair, Rule, UnknownKeys};
 use crate::model::{
     Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, UnionMode,
     UnionSchema,
@@ -49,6 +49,11 @@ impl<'m> Decoder<'m> {
             Json::String(text) => {
                 match self.container_from_string(&text, |j| matches!(j, Json::Array(_))) {
                     Some(Json::Array(items)) => items,
+                    // A string that starts like an array but is not one: `json_string`
+                    // refuses it; wrapping it as one string would be a guess.
+                    _ if text.trim_start().starts_with('[') => {
+                        return self.type_issue(schema, Value::String(text))
+                    }
                     _ => return self.wrap(Json::String(text), schema, array),
                 }
             }
@@ -60,18 +65,23 @@ impl<'m> Decoder<'m> {
             Value::Array(items.iter().map(Json::to_value).collect())
         });
         let mut out = Vec::with_capacity(count);
+        // Where each decoded element was sent, for `uniqueItems` messages.
+        let mut sent_at = Vec::with_capacity(if array.unique_items { count } else { 0 });
         // One container deeper: what strings holding JSON may still add is bounded by it.
         self.depth += 1;
         for (index, item) in items.into_iter().enumerate() {
             self.checker.path_push_index(index);
             if let Some(value) = self.decode(item, &array.items) {
                 out.push(value);
+                if array.unique_items {
+                    sent_at.push(index);
+                }
             }
             self.checker.path_pop();
         }
         self.depth -= 1;
         if array.unique_items {
-            self.checker.check_unique(&out);
+            self.checker.check_unique_at(out.iter().zip(sent_at));
         }
         Some(Value::Array(out))
     }
@@ -128,16 +138,23 @@ impl<'m> Decoder<'m> {
     /// is a `syntax` issue (which was meant would be a guess).
     fn unique_members(&mut self, members: Vec<(String, Json)>) -> Vec<(String, Json)> {
         let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len());
-        // Where each key first came, so repeats are found in linear time on any size.
-        let mut first_at: std::collections::HashMap<String, usize> =
-            std::collections::HashMap::with_capacity(members.len());
+        // Where each key first came: a scan for small objects, a map for large ones, so
+        // repeats are found in linear time on any size without allocating for the usual few.
+        let mut first_at: Option<std::collections::HashMap<String, usize>> =
+            (members.len() > 32).then(std::collections::HashMap::new);
         for (key, member) in members {
-            match first_at.get(&key) {
+            let seen = match &first_at {
+                Some(map) => map.get(&key).copied(),
+                None => out.iter().position(|(k, _)| *k == key),
+            };
+            match seen {
                 None => {
-                    first_at.insert(key.clone(), out.len());
+                    if let Some(map) = &mut first_at {
+                        map.insert(key.clone(), out.len());
+                    }
                     out.push((key, member));
                 }
-                Some(&index) if out[index].1 == member => {}
+                Some(index) if out[index].1 == member => {}
                 Some(_) => {
                     self.checker.path_push_key(&key);
                     let message = format!("the key {key:?} appears twice with different values");
@@ -167,9 +184,9 @@ impl<'m> Decoder<'m> {
         if !self.allows(Rule::KeyCase) {
             return None;
         }
-        let folded = fold_key(key);
+        let folded = suggest::fold(key);
         let mut candidates = object.fields.iter().enumerate().filter(|(_, f)| {
-            fold_key(&f.name) == folded || f.aliases.iter().any(|a| fold_key(a) == folded)
+            suggest::fold(&f.name) == folded || f.aliases.iter().any(|a| suggest::fold(a) == folded)
         });
         let (index, _) = candidates.next()?;
         (candidates.next().is_none() && !present[index]).then_some((index, true))
@@ -202,12 +219,25 @@ impl<'m> Decoder<'m> {
             })
             .collect();
         let mut out = Map::new();
+        let mut given = vec![false; object.fields.len()];
         self.depth += 1;
         for (key, member) in members {
             match self.field_for(&key, object, &present) {
+                Some((index, _)) if given[index] => {
+                    // The field came already under another of its names: which was meant
+                    // would be a guess (serde refuses this as a duplicate field too).
+                    self.checker.path_push_key(&key);
+                    let message = format!(
+                        "the field {:?} is given twice (also as {key:?})",
+                        object.fields[index].name
+                    );
+                    self.checker.issue(Constraint::Syntax, message, None, None);
+                    self.checker.path_pop();
+                }
                 Some((index, by_case)) => {
                     let field = &object.fields[index];
                     present[index] = true;
+                    given[index] = true;
                     self.checker.path_push_field(&field.name);
                     if by_case {
                         self.repair(
@@ -333,28 +363,36 @@ impl<'m> Decoder<'m> {
         self.checker.path_pop();
     }
 
-    /// Tries each alternative: first as sent (no repairs), then with repairs. `oneOf` needs
-    /// exactly one to fit; `anyOf` takes the first that does.
+    /// Tries each alternative once. A fit that needed no repair (defaults aside) is what was
+    /// meant: `anyOf` takes the first such, else the first fit; `oneOf` needs exactly one fit
+    /// as sent, or else exactly one fit after repairs. Every trial spends from a budget shared
+    /// by the whole decoding, so nested unions cannot take exponential time.
     pub(super) fn union(&mut self, json: Json, union: &'m UnionSchema) -> Option<Value> {
-        let strict = Options {
-            unknown_keys: self.options.unknown_keys,
-            ..Options::strict()
-        };
-        for options in [strict, self.options.clone()] {
-            let mut fitting = Vec::new();
-            for variant in &union.variants {
-                let mut trial = self.trial(options.clone());
-                let value = trial.decode(json.clone(), variant);
-                let (report, repairs) = trial.finish();
-                if let (Some(value), true) = (value, report.is_empty()) {
-                    fitting.push((value, repairs));
+        let mut fits: Vec<(Value, Vec<Repair>, bool)> = Vec::new();
+        for variant in &union.variants {
+            if !self.spend_trial() {
+                return None;
+            }
+            let mut trial = self.trial(self.options.clone());
+            let value = trial.decode(json.clone(), variant);
+            let (report, repairs) = trial.finish();
+            if let (Some(value), true) = (value, report.is_empty()) {
+                let as_sent = repairs.iter().all(|r| r.rule == Rule::Default);
+                fits.push((value, repairs, as_sent));
+                if as_sent && union.mode == UnionMode::AnyOf {
+                    break;
                 }
             }
-            let count = fitting.len();
-            if count == 0 {
-                continue;
-            }
-            if union.mode == UnionMode::OneOf && count > 1 {
+        }
+        let as_sent: Vec<usize> = (0..fits.len()).filter(|&i| fits[i].2).collect();
+        let chosen = match (union.mode, as_sent.as_slice(), fits.len()) {
+            (UnionMode::AnyOf, [first, ..], _) => Some(*first),
+            (UnionMode::AnyOf, [], 0) => None,
+            (UnionMode::AnyOf, [], _) => Some(0),
+            (UnionMode::OneOf, [only], _) => Some(*only),
+            (UnionMode::OneOf, [], 1) => Some(0),
+            (UnionMode::OneOf, [], 0) => None,
+            (UnionMode::OneOf, _, count) => {
                 let message = format!(
                     "the value fits {count} of the {} alternatives; exactly one must fit",
                     union.variants.len()
@@ -367,7 +405,9 @@ impl<'m> Decoder<'m> {
                 );
                 return None;
             }
-            let (value, repairs) = fitting.swap_remove(0);
+        };
+        if let Some(index) = chosen {
+            let (value, repairs, _) = fits.swap_remove(index);
             self.repairs.extend(repairs);
             return Some(value);
         }
@@ -387,13 +427,4 @@ impl<'m> Decoder<'m> {
         );
         None
     }
-}
-
-/// A key folded for `key_case`: lowercase, without `_`, `-` and spaces
-/// (`userName`, `user_name` and `User-Name` fold the same).
-fn fold_key(key: &str) -> String {
-    key.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
 }

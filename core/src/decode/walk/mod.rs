@@ -1,6 +1,9 @@
 //! The walk: one pass over the JSON tree with the schema, repairing where a rule allows and
 //! checking every constraint with the [`Checker`]'s checks.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use serde_json::Value;
 
 mod containers;
@@ -22,7 +25,12 @@ pub(crate) struct Decoder<'m> {
     options: Options,
     repairs: Vec<Repair>,
     depth: usize,
+    /// Union alternatives still allowed to be tried, shared with trial decoders.
+    trials_left: Rc<Cell<usize>>,
 }
+
+/// Most union alternatives tried while decoding one value.
+pub(crate) const MAX_UNION_TRIALS: usize = 10_000;
 
 /// A string read as a number: trimmed, an optional `+`, then JSON number syntax.
 fn parse_number(text: &str) -> Option<Num> {
@@ -56,7 +64,27 @@ impl<'m> Decoder<'m> {
             options: options.clone(),
             repairs,
             depth: 0,
+            trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
         }
+    }
+
+    /// Spends one union trial; at the end of the budget, a `limit` issue and `false` (every
+    /// union that cannot be tried says so: a value is never dropped without an issue).
+    fn spend_trial(&mut self) -> bool {
+        let left = self.trials_left.get();
+        if left == 0 {
+            let message =
+                format!("the arguments need more than {MAX_UNION_TRIALS} union alternatives tried");
+            self.checker.issue(
+                Constraint::Limit,
+                message,
+                Some(MAX_UNION_TRIALS.into()),
+                None,
+            );
+            return false;
+        }
+        self.trials_left.set(left - 1);
+        true
     }
 
     /// A decoder for trying a value at the current path without touching this one's report.
@@ -67,6 +95,7 @@ impl<'m> Decoder<'m> {
             options,
             repairs: Vec::new(),
             depth: self.depth,
+            trials_left: Rc::clone(&self.trials_left),
         }
     }
 
@@ -144,8 +173,21 @@ impl<'m> Decoder<'m> {
         self.type_issue(resolved, json.into_value())
     }
 
+    /// Decodes one value. `None` always comes with an issue: containers leave a refused
+    /// member out, and the issue is what says so.
     fn decode(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        self.decode_kind(json, schema)
+        let before = self.checker.issue_count();
+        let value = self.decode_kind(json, schema);
+        if value.is_none() && self.checker.issue_count() == before {
+            debug_assert!(false, "a value was refused without an issue");
+            self.checker.issue(
+                Constraint::Schema,
+                "the value could not be read",
+                None,
+                None,
+            );
+        }
+        value
     }
 
     fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
@@ -271,6 +313,14 @@ impl<'m> Decoder<'m> {
     fn string(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
         let (text, original, rule) = match json {
             Json::String(text) => (text, None, None),
+            // A float this large was rounded when it was read: its text would invent digits.
+            Json::Number(number)
+                if number.as_f64().is_some_and(|f| {
+                    !number.is_i64() && !number.is_u64() && f.abs() >= EXACT_FLOAT_INTEGER
+                }) =>
+            {
+                return self.type_issue(schema, Value::Number(number));
+            }
             scalar @ (Json::Number(_) | Json::Bool(_)) if self.allows(Rule::ScalarToString) => {
                 let original = scalar.into_value();
                 (
@@ -294,11 +344,7 @@ impl<'m> Decoder<'m> {
 
     fn enumeration(&mut self, json: Json, enumeration: &'m EnumSchema) -> Option<Value> {
         let value = json.into_value();
-        let allowed = enumeration.value_list();
-        if allowed
-            .iter()
-            .any(|candidate| crate::check::json_equal(candidate, &value))
-        {
+        if enumeration.contains(&value) {
             return Some(value);
         }
         // A declared alias is part of the schema, as serde takes it: no repair to log.
@@ -314,7 +360,7 @@ impl<'m> Decoder<'m> {
             self.repair(rule, value, canonical.clone());
             return Some(canonical);
         }
-        self.checker.check_enum(&value, &allowed);
+        self.checker.check_enum(&value, &enumeration.value_list());
         None
     }
 

@@ -65,10 +65,11 @@ pub fn normalize(json: Json) -> Json {
         let kind = match kind {
             Json::String(name) if is_any(&name) => None,
             Json::String(name) => Some(Json::String(type_name(&name).map_or(name, str::to_owned))),
+            // A list that holds `any` allows any value: no `type` at all.
+            Json::Array(names) if names.iter().any(|n| n.as_str().is_some_and(is_any)) => None,
             Json::Array(names) => Some(Json::Array(
                 names
                     .into_iter()
-                    .filter(|n| !n.as_str().is_some_and(is_any))
                     .map(|n| match n {
                         Json::String(name) => {
                             Json::String(type_name(&name).map_or(name, str::to_owned))

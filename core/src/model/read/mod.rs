@@ -220,7 +220,17 @@ impl Reader {
             None => {}
         }
         if let Some(constant) = m.take("const") {
-            schema.constant = Some(constant.to_value());
+            let constant = constant.to_value();
+            match &schema.constant {
+                // A one-alternative `anyOf` folded into this schema brought its own `const`.
+                Some(inner) if !crate::check::json_equal(inner, &constant) => {
+                    self.error(
+                        &format!("{pointer}/const"),
+                        "`const` contradicts the `const` of the one alternative",
+                    );
+                }
+                _ => schema.constant = Some(constant),
+            }
         }
         for (position, (key, _)) in members.iter().enumerate() {
             if !m.used[position] {

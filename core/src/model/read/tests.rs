@@ -68,3 +68,39 @@ fn refuses_non_objects_and_bad_text() {
         ["/x-custom: keyword `x-custom` is not supported here"]
     );
 }
+
+#[test]
+fn keeps_the_const_of_a_folded_alternative() {
+    let text = r#"{"type": "object", "properties": {"a": {"anyOf": [{"const": 1}], "const": 2}}}"#;
+    assert_eq!(
+        errors(text),
+        ["/properties/a/const: `const` contradicts the `const` of the one alternative"]
+    );
+    let same = r#"{"type": "object", "properties": {"a": {"anyOf": [{"const": 1}], "const": 1}}}"#;
+    assert!(ToolModel::from_json_schema(same).is_ok());
+}
+
+#[test]
+fn integer_and_float_widths_bound_values() {
+    let model = ToolModel::from_json_schema(r#"{"type": "object", "properties": {"a": {"type": "integer", "format": "int32"}, "b": {"type": "number", "format": "float"}}}"#).unwrap();
+    let tool = crate::DynamicTool::from_model(model);
+    let rejected = tool
+        .decode(r#"{"a": 1099511627776, "b": 1e39}"#)
+        .unwrap_err();
+    let found: Vec<String> = rejected
+        .report
+        .iter()
+        .map(|i| format!("{} {}", i.path, i.constraint))
+        .collect();
+    assert_eq!(found, ["a maximum", "b maximum"]);
+}
+
+#[test]
+fn a_type_list_holding_any_allows_any_value() {
+    let model = ToolModel::from_definition_text(
+        r#"{"type": "dict", "properties": {"a": {"type": ["string", "any"]}}}"#,
+    )
+    .unwrap();
+    let tool = crate::DynamicTool::from_model(model);
+    assert!(tool.decode(r#"{"a": 5}"#).is_ok());
+}

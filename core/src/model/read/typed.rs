@@ -89,9 +89,15 @@ impl Reader {
                     }
                     width
                 });
+                // A width is a range too: bounds not written are the width's own.
+                let mut bounds = self.bounds(m, pointer);
+                if let Some((low, high)) = width.map(IntWidth::range) {
+                    bounds.minimum.get_or_insert(low);
+                    bounds.maximum.get_or_insert(high);
+                }
                 Kind::Integer(IntegerSchema {
                     width,
-                    bounds: self.bounds(m, pointer),
+                    bounds,
                     multiple_of: self.number(m, "multipleOf", pointer),
                 })
             }
@@ -109,9 +115,14 @@ impl Reader {
                                 None
                             }
                         });
+                let mut bounds = self.bounds(m, pointer);
+                if let Some((low, high)) = width.and_then(FloatWidth::range) {
+                    bounds.minimum.get_or_insert(low);
+                    bounds.maximum.get_or_insert(high);
+                }
                 Kind::Number(NumberSchema {
                     width,
-                    bounds: self.bounds(m, pointer),
+                    bounds,
                     multiple_of: self.number(m, "multipleOf", pointer),
                 })
             }
