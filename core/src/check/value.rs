@@ -4,12 +4,59 @@
 
 use serde_json::Value;
 
-use super::{json_type, Checker};
+use super::Checker;
 use crate::model::{Additional, Kind, ObjectSchema, Schema, UnionMode};
 use crate::num::Num;
 use crate::{suggest, Constraint, ToolArg};
 
 impl<'m> Checker<'m> {
+    /// A `required` issue for an absent field (at the field's path).
+    pub fn missing_field(&mut self, field: &'m crate::model::Field) {
+        self.path_push_field(&field.name);
+        self.issue(
+            Constraint::Required,
+            "is required",
+            Some(Value::String(field.name.clone())),
+            None,
+        );
+        self.path_pop();
+    }
+
+    /// An `additionalProperties` issue for a key the object does not declare (at the key's
+    /// path), naming the nearest declared key when one is close.
+    pub fn unknown_field(&mut self, key: &str, object: &ObjectSchema) {
+        let mut message = format!("unknown field {key:?}");
+        if let Some(near) = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str())) {
+            message.push_str(&format!(" (did you mean {near:?}?)"));
+        }
+        let expected = Value::Array(
+            object
+                .fields
+                .iter()
+                .map(|f| Value::String(f.name.clone()))
+                .collect(),
+        );
+        self.path_push_key(key);
+        self.issue(
+            Constraint::AdditionalProperties,
+            message,
+            Some(expected),
+            Some(Value::String(key.to_owned())),
+        );
+        self.path_pop();
+    }
+
+    /// A `oneOf`/`anyOf` issue: the value fits `fitting` of `total` alternatives.
+    pub fn union_issue(&mut self, mode: UnionMode, fitting: usize, total: usize, value: Value) {
+        let (constraint, wanted) = match mode {
+            UnionMode::OneOf => (Constraint::OneOf, "exactly one"),
+            UnionMode::AnyOf => (Constraint::AnyOf, "at least one"),
+        };
+        let message =
+            format!("the value fits {fitting} of the {total} alternatives; {wanted} must fit");
+        self.issue(constraint, message, Some(Value::from(total)), Some(value));
+    }
+
     /// Checks a JSON value against `schema`, collecting every issue.
     ///
     /// An object's keys may be a field's wire name or one of its aliases (as serde accepts);
@@ -75,16 +122,7 @@ impl<'m> Checker<'m> {
                 .find_map(|name| members.get(name));
             match present {
                 Some(member) => self.field(std::slice::from_ref(field), 0, member),
-                None if field.required => {
-                    self.path_push_field(&field.name);
-                    self.issue(
-                        Constraint::Required,
-                        "is required",
-                        Some(Value::String(field.name.clone())),
-                        None,
-                    );
-                    self.path_pop();
-                }
+                None if field.required => self.missing_field(field),
                 None => {}
             }
         }
@@ -98,28 +136,7 @@ impl<'m> Checker<'m> {
             match &object.additional {
                 Additional::Allow => {}
                 Additional::Schema(extra) => self.entry(key, extra, member),
-                Additional::Deny => {
-                    let mut message = format!("unknown field {key:?}");
-                    let names = object.fields.iter().map(|f| f.name.as_str());
-                    if let Some(near) = suggest::nearest(key, names) {
-                        message.push_str(&format!(" (did you mean {near:?}?)"));
-                    }
-                    self.path_push_key(key);
-                    let expected = Value::Array(
-                        object
-                            .fields
-                            .iter()
-                            .map(|f| Value::String(f.name.clone()))
-                            .collect(),
-                    );
-                    self.issue(
-                        Constraint::AdditionalProperties,
-                        message,
-                        Some(expected),
-                        Some(Value::String(key.clone())),
-                    );
-                    self.path_pop();
-                }
+                Additional::Deny => self.unknown_field(key, object),
             }
         }
     }
@@ -133,23 +150,12 @@ impl<'m> Checker<'m> {
                 trial.finish().is_ok()
             })
             .count();
-        let (fits, constraint, wanted) = match mode {
-            UnionMode::OneOf => (matching == 1, Constraint::OneOf, "exactly one"),
-            UnionMode::AnyOf => (matching >= 1, Constraint::AnyOf, "at least one"),
+        let fits = match mode {
+            UnionMode::OneOf => matching == 1,
+            UnionMode::AnyOf => matching >= 1,
         };
         if !fits {
-            let message = format!(
-                "{} {} matches {matching} of the {} alternatives; {wanted} must match",
-                json_type(value),
-                crate::issue::shorten(value.clone()),
-                variants.len()
-            );
-            self.issue(
-                constraint,
-                message,
-                Some(Value::from(variants.len())),
-                Some(value.clone()),
-            );
+            self.union_issue(mode, matching, variants.len(), value.clone());
         }
     }
 }

@@ -26,8 +26,12 @@
 //! - `max_depth` counts nested containers (objects and arrays), the same way for strict and
 //!   lenient text, for strings holding JSON and for `any` values; it is enforced while the
 //!   text is read, so no input can overflow the stack. At most [`MAX_DEPTH`].
-//! - A repair is logged only when the repaired value passes its checks: `"300"` for a `u8`
-//!   is refused with `maximum`, and nothing is logged for it.
+//! - A scalar repair (`string_to_number`, `float_to_integer`, `string_to_bool`,
+//!   `number_to_bool`, `scalar_to_string`) is logged only when the repaired value passes its
+//!   checks: `"300"` for a `u8` is refused with `maximum`, and nothing is logged for it. The
+//!   structural repairs (`json_text`, `double_encoded`, `json_string`, `key_case`,
+//!   `null_as_absent`) are logged as made, even when what they lead to is refused: the log
+//!   then shows how the issues' paths were reached.
 
 mod text;
 mod walk;

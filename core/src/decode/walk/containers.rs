@@ -259,15 +259,13 @@ impl<'m> Decoder<'m> {
             .zip(&present)
             .filter(|(_, present)| !**present)
         {
-            self.checker.path_push_field(&field.name);
             if field.required {
-                let expected = Value::String(field.name.clone());
-                self.checker
-                    .issue(Constraint::Required, "is required", Some(expected), None);
+                self.checker.missing_field(field);
             } else {
+                self.checker.path_push_field(&field.name);
                 self.fill_default(field, &mut out);
+                self.checker.path_pop();
             }
-            self.checker.path_pop();
         }
         Some(Value::Object(out))
     }
@@ -314,53 +312,27 @@ impl<'m> Decoder<'m> {
         object: &'m ObjectSchema,
         out: &mut Map<String, Value>,
     ) {
-        self.checker.path_push_key(&key);
-        match &object.additional {
-            Additional::Schema(extra) => {
+        match (&object.additional, self.options.unknown_keys) {
+            (Additional::Schema(extra), _) => {
+                self.checker.path_push_key(&key);
                 if let Some(value) = self.decode(member, extra) {
                     out.insert(key, value);
                 }
+                self.checker.path_pop();
             }
-            Additional::Deny => {
-                let mut message = format!("unknown field {key:?}");
-                if let Some(near) =
-                    suggest::nearest(&key, object.fields.iter().map(|f| f.name.as_str()))
-                {
-                    message.push_str(&format!(" (did you mean {near:?}?)"));
-                }
-                let expected = Value::Array(
-                    object
-                        .fields
-                        .iter()
-                        .map(|f| Value::String(f.name.clone()))
-                        .collect(),
-                );
-                self.checker.issue(
-                    Constraint::AdditionalProperties,
-                    message,
-                    Some(expected),
-                    Some(Value::String(key)),
-                );
+            (Additional::Allow, UnknownKeys::Keep) => {
+                out.insert(key, member.into_value());
             }
-            Additional::Allow => match self.options.unknown_keys {
-                UnknownKeys::Keep => {
-                    out.insert(key, member.into_value());
-                }
-                UnknownKeys::Drop if self.allows(Rule::DropUnknownKey) => {
-                    self.repair(Rule::DropUnknownKey, member.into_value(), Value::Null);
-                }
-                UnknownKeys::Drop => {
-                    let message = format!("unknown field {key:?}");
-                    self.checker.issue(
-                        Constraint::AdditionalProperties,
-                        message,
-                        None,
-                        Some(Value::String(key)),
-                    );
-                }
-            },
+            (Additional::Allow, UnknownKeys::Drop) if self.allows(Rule::DropUnknownKey) => {
+                self.checker.path_push_key(&key);
+                self.repair(Rule::DropUnknownKey, member.into_value(), Value::Null);
+                self.checker.path_pop();
+            }
+            // Denied, or a typed tool that may not drop it.
+            (Additional::Deny, _) | (Additional::Allow, UnknownKeys::Drop) => {
+                self.checker.unknown_field(&key, object)
+            }
         }
-        self.checker.path_pop();
     }
 
     /// Tries each alternative once. A fit that needed no repair (defaults aside) is what was
@@ -393,15 +365,11 @@ impl<'m> Decoder<'m> {
             (UnionMode::OneOf, [], 1) => Some(0),
             (UnionMode::OneOf, [], 0) => None,
             (UnionMode::OneOf, _, count) => {
-                let message = format!(
-                    "the value fits {count} of the {} alternatives; exactly one must fit",
-                    union.variants.len()
-                );
-                self.checker.issue(
-                    Constraint::OneOf,
-                    message,
-                    Some(union.variants.len().into()),
-                    Some(json.into_value()),
+                self.checker.union_issue(
+                    union.mode,
+                    count,
+                    union.variants.len(),
+                    json.into_value(),
                 );
                 return None;
             }
@@ -411,20 +379,8 @@ impl<'m> Decoder<'m> {
             self.repairs.extend(repairs);
             return Some(value);
         }
-        let (constraint, wanted) = match union.mode {
-            UnionMode::OneOf => (Constraint::OneOf, "exactly one"),
-            UnionMode::AnyOf => (Constraint::AnyOf, "at least one"),
-        };
-        let message = format!(
-            "the value fits none of the {} alternatives; {wanted} must fit",
-            union.variants.len()
-        );
-        self.checker.issue(
-            constraint,
-            message,
-            Some(union.variants.len().into()),
-            Some(json.into_value()),
-        );
+        self.checker
+            .union_issue(union.mode, 0, union.variants.len(), json.into_value());
         None
     }
 }
