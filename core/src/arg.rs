@@ -172,7 +172,7 @@ pub trait Tool: ToolArg + Sized {
 fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     // `null` needs the decoder (`null_as_absent`); looking for the word anywhere, strings
     // included, errs on the safe side.
-    if bytes.windows(4).any(|window| window == b"null") {
+    if memchr::memmem::find(bytes, b"null").is_some() {
         return None;
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
