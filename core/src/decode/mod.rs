@@ -41,7 +41,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use text::{read_lenient, read_lenient_value, TextError};
+pub use text::{read_lenient, read_lenient_value, TextError, MAX_STARTS};
 
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};

@@ -62,7 +62,7 @@ fn unfence(text: &str) -> (&str, usize) {
 }
 
 /// Most places a value is looked for in prose (each is one parse attempt).
-const MAX_STARTS: usize = 16;
+pub const MAX_STARTS: usize = 16;
 
 /// Reads the one JSON value of lenient text: inside the first markdown fence if there is
 /// one, else in prose. Objects are looked for first (tool arguments are objects), then
