@@ -14,8 +14,9 @@ fn toolgate(args: &[&str]) -> (i32, String) {
     )
 }
 
-fn schema_file() -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("toolgate-check-{}.json", std::process::id()));
+/// A schema file of the test's own: tests run in parallel, so they must not share one.
+fn schema_file(test: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("toolgate-check-{}-{test}.json", std::process::id()));
     std::fs::write(
         &path,
         r#"{"name": "book_flight", "description": "Book a flight", "inputSchema": {"type": "object",
@@ -29,7 +30,7 @@ fn schema_file() -> std::path::PathBuf {
 
 #[test]
 fn repaired_arguments_print_the_value_and_the_repairs() {
-    let schema = schema_file();
+    let schema = schema_file("repaired");
     let (code, out) = toolgate(&[
         "check",
         "--schema",
@@ -46,7 +47,7 @@ fn repaired_arguments_print_the_value_and_the_repairs() {
 
 #[test]
 fn refused_arguments_print_the_issues_and_the_hint() {
-    let schema = schema_file();
+    let schema = schema_file("refused");
     let (code, out) = toolgate(&[
         "check",
         "--schema",
@@ -68,7 +69,7 @@ fn refused_arguments_print_the_issues_and_the_hint() {
 
 #[test]
 fn json_output_is_the_protocol_answer() {
-    let schema = schema_file();
+    let schema = schema_file("json");
     let (code, out) = toolgate(&[
         "check",
         "--json",

@@ -182,11 +182,16 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
         quote!(Self::#variant_ident => #wire_name,)
     });
     let description = with_description(&plan.description);
+    let arms: Vec<TokenStream> = arms.collect();
     // An enum with no variants has no values: `match *self {}` proves it to the compiler.
-    let to_json = if variants.is_empty() {
-        quote!(match *self {})
+    let (name_of_self, to_json) = if variants.is_empty() {
+        (quote!(match *self {}), quote!(match *self {}))
     } else {
-        quote!(::toolgate::__private::serde_json::Value::from(match self { #(#arms)* }))
+        let name = quote!(match self { #(#arms)* });
+        (
+            name.clone(),
+            quote!(::toolgate::__private::serde_json::Value::from(#name)),
+        )
     };
     quote! {
         #[automatically_derived]
@@ -196,7 +201,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
             }
 
             fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                checker.check_value(&::toolgate::ToolArg::to_json_value(self), schema);
+                checker.check_variant(#name_of_self, schema);
             }
 
             fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {

@@ -566,21 +566,57 @@ impl<'m> Checker<'m> {
         &mut self,
         values: impl Iterator<Item = (&'v Value, usize)> + Clone,
     ) {
-        let mut first_at: std::collections::HashMap<String, usize> =
-            std::collections::HashMap::new();
-        for (value, index) in values.clone() {
-            if let Some(&first) = first_at.get(&canonical(value)) {
-                let message = format!("items [{first}] and [{index}] are equal");
-                let got = Value::Array(values.map(|(v, _)| v.clone()).collect());
-                self.issue(
-                    Constraint::UniqueItems,
-                    message,
-                    Some(Value::Bool(true)),
-                    Some(got),
-                );
-                return;
-            }
-            first_at.insert(canonical(value), index);
+        let repeat = if values.clone().nth(16).is_none() {
+            // A few elements: compare pairs, nothing to allocate.
+            let list: Vec<(&Value, usize)> = values.clone().collect();
+            (1..list.len()).find_map(|second| {
+                let (value, index) = list[second];
+                list[..second]
+                    .iter()
+                    .find(|(earlier, _)| json_equal(earlier, value))
+                    .map(|(_, first)| (*first, index))
+            })
+        } else {
+            let mut first_at: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
+            values.clone().find_map(|(value, index)| {
+                let key = canonical(value);
+                match first_at.get(&key) {
+                    Some(&first) => Some((first, index)),
+                    None => {
+                        first_at.insert(key, index);
+                        None
+                    }
+                }
+            })
+        };
+        if let Some((first, index)) = repeat {
+            let message = format!("items [{first}] and [{index}] are equal");
+            let got = Value::Array(values.map(|(v, _)| v.clone()).collect());
+            self.issue(
+                Constraint::UniqueItems,
+                message,
+                Some(Value::Bool(true)),
+                Some(got),
+            );
+        }
+    }
+
+    /// Checks the wire name of an enum variant against the schema of its place (what
+    /// derived enums call; the name is compared without building a JSON value).
+    pub fn check_variant(&mut self, name: &str, schema: &'m Schema) {
+        let Some(resolved) = self.resolve(schema) else {
+            return;
+        };
+        let listed = match &resolved.kind {
+            Kind::Enum(enumeration) => enumeration
+                .values
+                .iter()
+                .any(|v| v.value.as_str() == Some(name)),
+            _ => false,
+        };
+        if !listed || resolved.constant.is_some() {
+            self.check_value(&Value::String(name.to_owned()), schema);
         }
     }
 
