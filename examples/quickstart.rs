@@ -27,7 +27,7 @@ enum Units {
 }
 
 /// Book a flight for one or more passengers.
-#[derive(Tool, Debug, Clone)]
+#[derive(Tool, serde::Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct BookFlight {
     /// Airport the flight leaves from (3-letter IATA code)
@@ -52,7 +52,7 @@ struct BookFlight {
 }
 
 /// Cabin class
-#[derive(Tool, Debug, Clone, Copy)]
+#[derive(Tool, serde::Deserialize, Debug, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
 #[allow(
     dead_code,
@@ -66,7 +66,7 @@ enum Cabin {
 }
 
 /// Contact details
-#[derive(Tool, Debug, Clone)]
+#[derive(Tool, serde::Deserialize, Debug, Clone)]
 struct Contact {
     /// Email address of the passenger
     #[tool(format = "email")]
@@ -149,4 +149,27 @@ fn main() {
         hint.to_json()
     );
     println!("\nthe retry hint, as text:\n{hint}");
+
+    println!("\n== decoding what a model sent\n");
+    // Lossless mistakes: a fence, a number as a string, the cabin in another case, the
+    // loyalty numbers as a JSON-encoded string. Each repair is logged.
+    let sent = r#"```json
+{"origin": "CDG", "destination": "JFK", "date": "2026-12-24", "passengers": "2",
+ "cabin": "Business", "contact": {"email": "ada@example.com"}, "loyalty_ids": "[\"AF123456\"]"}
+```"#;
+    let decoded = BookFlight::decode(sent).expect("every mistake is lossless");
+    println!(
+        "decoded: {} passengers in {:?}",
+        decoded.value.passengers, decoded.value.cabin
+    );
+    for repair in &decoded.repairs {
+        println!("  repaired {repair}");
+    }
+
+    // Real errors are refused, all at once, and the hint goes back to the model.
+    let sent = r#"{"origin": "CDG", "date": "2026-12-24", "passengers": 2.5, "cabin": "luxury",
+        "contact": {"email": "ada@example.com"}, "loyalty_ids": []}"#;
+    let rejected = BookFlight::decode(sent).expect_err("three real errors");
+    println!("\nrefused:\n{}", rejected.report);
+    println!("\nthe retry hint:\n{}", rejected.hint());
 }

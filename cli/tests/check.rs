@@ -16,7 +16,8 @@ fn toolgate(args: &[&str]) -> (i32, String) {
 
 /// A schema file of the test's own: tests run in parallel, so they must not share one.
 fn schema_file(test: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("toolgate-check-{}-{test}.json", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("toolgate-check-{}-{test}.json", std::process::id()));
     std::fs::write(
         &path,
         r#"{"name": "book_flight", "description": "Book a flight", "inputSchema": {"type": "object",
