@@ -293,3 +293,12 @@ fn a_field_given_under_two_of_its_names_is_refused() {
     assert_eq!(issues(&rejected), expect(&[("title", Constraint::Syntax)]));
     assert!(rejected.report.issues()[0].message.contains("given twice"));
 }
+
+#[test]
+fn a_key_repeated_with_the_same_number_is_accepted() {
+    let model = tool(vec![Field::required("y", Schema::number())]);
+    let decoded = accept_text(&model, r#"{"y": 4.0, "y": 4}"#);
+    assert_eq!(decoded.value, json!({"y": 4.0}));
+    let rejected = refuse_text(&model, r#"{"y": 4, "y": 5}"#);
+    assert_eq!(issues(&rejected), expect(&[("y", Constraint::Syntax)]));
+}

@@ -1,0 +1,62 @@
+//! Invariants shared by the fuzz targets. A failed assertion is a finding: libFuzzer reports
+//! it as a crash and saves the input under `fuzz/artifacts/<target>/`.
+
+use serde_json::Value;
+use toolgate::{Rejected, Repair, Rule};
+
+/// Most issues a report holds: the cap (100) plus one closing `limit` issue.
+pub const MAX_REPORT_ISSUES: usize = 101;
+
+/// A refusal is well formed: a non-empty, capped report and a retry hint whose JSON form is
+/// valid JSON within the hint's caps.
+pub fn check_rejected(rejected: &Rejected, input: &[u8]) {
+    let report = &rejected.report;
+    assert!(
+        !report.is_empty(),
+        "refused with an empty report; input {:?}",
+        String::from_utf8_lossy(input)
+    );
+    assert!(
+        report.len() <= MAX_REPORT_ISSUES,
+        "report has {} issues (> {MAX_REPORT_ISSUES})",
+        report.len()
+    );
+    let text = rejected.hint().to_json();
+    let hint: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|error| panic!("hint JSON does not parse ({error}): {text}"));
+    let missing = hint["missing_fields"]
+        .as_array()
+        .unwrap_or_else(|| panic!("hint has no missing_fields array: {text}"));
+    assert!(
+        missing.len() <= 3,
+        "{} missing_fields: {text}",
+        missing.len()
+    );
+    let fields = hint["fields"]
+        .as_array()
+        .unwrap_or_else(|| panic!("hint has no fields array: {text}"));
+    assert!(fields.len() <= 3, "{} fields: {text}", fields.len());
+    match &hint["clarifying_question"] {
+        Value::Null => {}
+        Value::String(question) => {
+            let chars = question.chars().count();
+            assert!(
+                chars <= 300,
+                "clarifying_question has {chars} characters: {question:?}"
+            );
+        }
+        other => panic!("clarifying_question is neither a string nor null: {other}"),
+    }
+}
+
+/// The repairs of a second decode of re-encoded output: only `default` may appear (a field
+/// the first decode filled in is present now, so even that is rare).
+pub fn check_only_default_repairs(repairs: &[Repair], reencoded: &[u8]) {
+    let others: Vec<&Repair> = repairs.iter().filter(|r| r.rule != Rule::Default).collect();
+    assert!(
+        others.is_empty(),
+        "re-decoding the encoded value made repairs {:?}; encoded: {}",
+        others.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        String::from_utf8_lossy(reencoded)
+    );
+}
