@@ -67,6 +67,14 @@ pub struct Case {
     pub invalid: Vec<Sample>,
 }
 
+/// Every cabin class, for strategies that pick one.
+pub const CABINS: [Cabin; 4] = [
+    Cabin::Economy,
+    Cabin::PremiumEconomy,
+    Cabin::Business,
+    Cabin::First,
+];
+
 /// A good flight booking.
 pub fn good_flight() -> BookFlight {
     BookFlight {

@@ -27,12 +27,7 @@ fn email() -> impl Strategy<Value = String> {
 }
 
 fn cabin() -> impl Strategy<Value = Cabin> {
-    prop_oneof![
-        Just(Cabin::Economy),
-        Just(Cabin::PremiumEconomy),
-        Just(Cabin::Business),
-        Just(Cabin::First)
-    ]
+    proptest::sample::select(toolgate_tests::CABINS.to_vec())
 }
 
 prop_compose! {

@@ -135,12 +135,7 @@ fn agree<T: Tool + serde::de::DeserializeOwned>(text: &str) -> Result<(), TestCa
 }
 
 fn cabin() -> impl Strategy<Value = Cabin> {
-    prop_oneof![
-        Just(Cabin::Economy),
-        Just(Cabin::PremiumEconomy),
-        Just(Cabin::Business),
-        Just(Cabin::First)
-    ]
+    proptest::sample::select(toolgate_tests::CABINS.to_vec())
 }
 
 prop_compose! {

@@ -105,22 +105,30 @@ impl<'m> Decoder<'m> {
         self.type_issue(schema, item.into_value())
     }
 
+    /// The members of an object, or of a string holding one (`json_string`); a `type` issue
+    /// for anything else.
+    fn members(&mut self, json: Json, schema: &'m Schema) -> Option<Vec<(String, Json)>> {
+        let refused = match json {
+            Json::Object(members) => return Some(members),
+            Json::String(text) => {
+                match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
+                    Some(Json::Object(members)) => return Some(members),
+                    _ => Value::String(text),
+                }
+            }
+            other => other.into_value(),
+        };
+        self.type_issue(schema, refused);
+        None
+    }
+
     pub(super) fn map(
         &mut self,
         json: Json,
         schema: &'m Schema,
         map: &'m MapSchema,
     ) -> Option<Value> {
-        let members = match json {
-            Json::Object(members) => members,
-            Json::String(text) => {
-                match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
-                    Some(Json::Object(members)) => members,
-                    _ => return self.type_issue(schema, Value::String(text)),
-                }
-            }
-            other => return self.type_issue(schema, other.into_value()),
-        };
+        let members = self.members(json, schema)?;
         let mut out = Map::new();
         self.depth += 1;
         for (key, member) in self.unique_members(members) {
@@ -200,16 +208,7 @@ impl<'m> Decoder<'m> {
         schema: &'m Schema,
         object: &'m ObjectSchema,
     ) -> Option<Value> {
-        let members = match json {
-            Json::Object(members) => members,
-            Json::String(text) => {
-                match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
-                    Some(Json::Object(members)) => members,
-                    _ => return self.type_issue(schema, Value::String(text)),
-                }
-            }
-            other => return self.type_issue(schema, other.into_value()),
-        };
+        let members = self.members(json, schema)?;
         let members = self.unique_members(members);
         let mut present: Vec<bool> = object
             .fields
