@@ -110,34 +110,63 @@ pub mod __private {
             .trim_matches('/')
             .to_owned();
         let prefix = format!("#/{path}/");
-        fn rewrite(value: &mut Value, prefix: &str) {
+        /// Points `#/$defs/<name>` references at the generator's definitions, renamed.
+        fn rewrite(
+            value: &mut Value,
+            prefix: &str,
+            names: &std::collections::BTreeMap<String, String>,
+        ) {
             match value {
                 Value::Object(members) => {
                     for (key, member) in members.iter_mut() {
                         match member {
                             Value::String(target) if key == "$ref" => {
                                 if let Some(name) = target.strip_prefix("#/$defs/") {
+                                    let name = names.get(name).map_or(name, String::as_str);
                                     *target = format!("{prefix}{name}");
                                 }
                             }
-                            other => rewrite(other, prefix),
+                            other => rewrite(other, prefix, names),
                         }
                     }
                 }
-                Value::Array(items) => items.iter_mut().for_each(|item| rewrite(item, prefix)),
+                Value::Array(items) => items
+                    .iter_mut()
+                    .for_each(|item| rewrite(item, prefix, names)),
                 _ => {}
             }
         }
+        // Our definitions keep their names unless the generator holds another schema under
+        // one (two types of the same Rust name in different modules): then they are numbered.
+        let same_names = std::collections::BTreeMap::new();
+        let mut names = std::collections::BTreeMap::new();
         for (name, schema) in model.definitions() {
-            let mut value = schema.to_json_value();
-            rewrite(&mut value, &prefix);
+            let mut body = schema.to_json_value();
+            rewrite(&mut body, &prefix, &same_names);
+            let taken = |candidate: &str| {
+                generator
+                    .definitions()
+                    .get(candidate)
+                    .is_some_and(|existing| *existing != body)
+            };
+            let mut chosen = name.clone();
+            let mut number = 2;
+            while taken(&chosen) {
+                chosen = format!("{name}{number}");
+                number += 1;
+            }
+            names.insert(name.clone(), chosen);
+        }
+        for (name, schema) in model.definitions() {
+            let mut body = schema.to_json_value();
+            rewrite(&mut body, &prefix, &names);
             generator
                 .definitions_mut()
-                .entry(name.clone())
-                .or_insert(value);
+                .entry(names[name].clone())
+                .or_insert(body);
         }
         let mut value = model.input().to_json_value();
-        rewrite(&mut value, &prefix);
+        rewrite(&mut value, &prefix, &names);
         if let (Some(description), Value::Object(members)) = (model.description(), &mut value) {
             members.insert("description".into(), Value::from(description));
         }

@@ -46,3 +46,55 @@ fn nested_in_a_schemars_type() {
     item.as_object_mut().unwrap().remove("description");
     assert_eq!(item, expected);
 }
+
+mod first {
+    /// A node of the first kind
+    #[derive(toolgate::Tool)]
+    #[allow(dead_code)]
+    pub struct Node {
+        pub label: String,
+        pub children: Vec<Node>,
+    }
+}
+
+mod second {
+    /// A node of the second kind
+    #[derive(toolgate::Tool)]
+    #[allow(dead_code)]
+    pub struct Node {
+        pub weight: u8,
+        pub children: Vec<Node>,
+    }
+}
+
+#[test]
+fn two_recursive_types_of_one_name_keep_their_own_definitions() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Both {
+        a: first::Node,
+        b: second::Node,
+    }
+    let theirs = serde_json::to_value(schemars::schema_for!(Both)).unwrap();
+    let defs = theirs["$defs"].as_object().unwrap();
+    assert!(
+        defs["Node"]["properties"].get("label").is_some(),
+        "{theirs}"
+    );
+    assert!(
+        defs["Node2"]["properties"].get("weight").is_some(),
+        "{theirs}"
+    );
+    assert_eq!(
+        theirs["properties"]["a"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Node"
+    );
+    assert_eq!(
+        theirs["properties"]["b"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Node2"
+    );
+    assert_eq!(
+        defs["Node2"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Node2"
+    );
+}
