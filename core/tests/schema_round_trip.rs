@@ -60,10 +60,7 @@ fn leaf_kind() -> impl Strategy<Value = Kind> {
             .prop_map(|(width, mut bounds, multiple_of)| {
                 // A width's range is a bound too, as the derive and the reader both have it.
                 let width = width.map(|(bits, signed)| IntWidth { bits, signed });
-                if let Some((low, high)) = width.map(IntWidth::range) {
-                    bounds.minimum.get_or_insert(low);
-                    bounds.maximum.get_or_insert(high);
-                }
+                bounds.fill_range(width.map(IntWidth::range));
                 Kind::Integer(IntegerSchema {
                     width,
                     bounds,
@@ -75,10 +72,7 @@ fn leaf_kind() -> impl Strategy<Value = Kind> {
             bounds()
         )
             .prop_map(|(width, mut bounds)| {
-                if let Some((low, high)) = width.and_then(FloatWidth::range) {
-                    bounds.minimum.get_or_insert(low);
-                    bounds.maximum.get_or_insert(high);
-                }
+                bounds.fill_range(width.and_then(FloatWidth::range));
                 Kind::Number(NumberSchema {
                     width,
                     bounds,

@@ -261,42 +261,15 @@ impl Planner<'_> {
 
     /// For integers, whether any value is left between all the bounds.
     fn integers_left(&mut self, constraints: &RawConstraints, bits: u8, signed: bool) {
+        let integer = |bound: &Option<NumberLiteral>| bound.as_ref().and_then(|b| b.integer);
         let (mut low, mut high) = integer_range(bits, signed);
         if let Some(range) = &constraints.range {
-            low = low.max(
-                range
-                    .value
-                    .min
-                    .as_ref()
-                    .and_then(|m| m.integer)
-                    .unwrap_or(low),
-            );
-            high = high.min(
-                range
-                    .value
-                    .max
-                    .as_ref()
-                    .and_then(|m| m.integer)
-                    .unwrap_or(high),
-            );
+            low = low.max(integer(&range.value.min).unwrap_or(low));
+            high = high.min(integer(&range.value.max).unwrap_or(high));
         }
         if let Some(range) = &constraints.exclusive_range {
-            low = low.max(
-                range
-                    .value
-                    .min
-                    .as_ref()
-                    .and_then(|m| m.integer)
-                    .map_or(low, |m| m.saturating_add(1)),
-            );
-            high = high.min(
-                range
-                    .value
-                    .max
-                    .as_ref()
-                    .and_then(|m| m.integer)
-                    .map_or(high, |m| m.saturating_sub(1)),
-            );
+            low = low.max(integer(&range.value.min).map_or(low, |m| m.saturating_add(1)));
+            high = high.min(integer(&range.value.max).map_or(high, |m| m.saturating_sub(1)));
             if low > high {
                 let (min, max) = integer_range(bits, signed);
                 let name = type_name(bits, signed);

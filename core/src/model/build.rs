@@ -38,14 +38,11 @@ impl Schema {
 
     /// A whole number of a Rust width, its range as `minimum`/`maximum`.
     pub fn integer_of(width: IntWidth) -> Self {
-        let (minimum, maximum) = width.range();
+        let mut bounds = Bounds::default();
+        bounds.fill_range(Some(width.range()));
         Self::new(Kind::Integer(IntegerSchema {
             width: Some(width),
-            bounds: Bounds {
-                minimum: Some(minimum),
-                maximum: Some(maximum),
-                ..Bounds::default()
-            },
+            bounds,
             multiple_of: None,
         }))
     }
@@ -57,14 +54,8 @@ impl Schema {
 
     /// A number of a Rust float width (`f32` also bounds the range).
     pub fn number_of(width: FloatWidth) -> Self {
-        let bounds = match width.range() {
-            Some((minimum, maximum)) => Bounds {
-                minimum: Some(minimum),
-                maximum: Some(maximum),
-                ..Bounds::default()
-            },
-            None => Bounds::default(),
-        };
+        let mut bounds = Bounds::default();
+        bounds.fill_range(width.range());
         Self::new(Kind::Number(NumberSchema {
             width: Some(width),
             bounds,

@@ -322,6 +322,17 @@ pub struct Bounds {
     pub exclusive_maximum: Option<Num>,
 }
 
+impl Bounds {
+    /// Sets `minimum` and `maximum` from a width's range where they are not written: a
+    /// width is a range too.
+    pub fn fill_range(&mut self, range: Option<(Num, Num)>) {
+        if let Some((low, high)) = range {
+            self.minimum.get_or_insert(low);
+            self.maximum.get_or_insert(high);
+        }
+    }
+}
+
 /// The fixed width of an integer type; its range is a constraint too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntWidth {

@@ -22,13 +22,12 @@ impl<'m> Decoder<'m> {
         let mark = self.repairs.len();
         match self.inner_json(text).filter(wants) {
             Some(inner) => {
-                self.repair(
+                self.repair_at(
+                    mark,
                     Rule::JsonString,
                     Value::String(text.to_owned()),
                     inner.to_value(),
                 );
-                let logged = self.repairs.remove(self.repairs.len() - 1);
-                self.repairs.insert(mark, logged);
                 Some(inner)
             }
             None => {

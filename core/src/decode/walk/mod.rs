@@ -107,6 +107,18 @@ impl<'m> Decoder<'m> {
         self.options.allows(rule)
     }
 
+    /// Logs a repair at position `mark` of the log: before the repairs its own reading led
+    /// to (a `json_text` inside a `json_string`, say), which were logged first.
+    fn repair_at(&mut self, mark: usize, rule: Rule, from: Value, to: Value) {
+        let repair = Repair {
+            path: self.checker.path(),
+            rule,
+            from: shorten(from),
+            to: shorten(to),
+        };
+        self.repairs.insert(mark, repair);
+    }
+
     fn repair(&mut self, rule: Rule, from: Value, to: Value) {
         self.repairs.push(Repair {
             path: self.checker.path(),
@@ -159,13 +171,12 @@ impl<'m> Decoder<'m> {
         if self.allows(Rule::DoubleEncoded) {
             let mark = self.repairs.len();
             if let Some(inner @ Json::Object(_)) = self.inner_json(text) {
-                self.repair(
+                self.repair_at(
+                    mark,
                     Rule::DoubleEncoded,
                     Value::String(text.clone()),
                     inner.to_value(),
                 );
-                let logged = self.repairs.remove(self.repairs.len() - 1);
-                self.repairs.insert(mark, logged);
                 return self.decode(inner, input);
             }
             self.repairs.truncate(mark);

@@ -89,12 +89,8 @@ impl Reader {
                     }
                     width
                 });
-                // A width is a range too: bounds not written are the width's own.
                 let mut bounds = self.bounds(m, pointer);
-                if let Some((low, high)) = width.map(IntWidth::range) {
-                    bounds.minimum.get_or_insert(low);
-                    bounds.maximum.get_or_insert(high);
-                }
+                bounds.fill_range(width.map(IntWidth::range));
                 Kind::Integer(IntegerSchema {
                     width,
                     bounds,
@@ -116,10 +112,7 @@ impl Reader {
                             }
                         });
                 let mut bounds = self.bounds(m, pointer);
-                if let Some((low, high)) = width.and_then(FloatWidth::range) {
-                    bounds.minimum.get_or_insert(low);
-                    bounds.maximum.get_or_insert(high);
-                }
+                bounds.fill_range(width.and_then(FloatWidth::range));
                 Kind::Number(NumberSchema {
                     width,
                     bounds,
