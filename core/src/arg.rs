@@ -172,7 +172,9 @@ pub trait Tool: ToolArg + Sized {
 fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     // `null` needs the decoder (`null_as_absent`); looking for the word anywhere, strings
     // included, errs on the safe side.
-    if memchr::memmem::find(bytes, b"null").is_some() {
+    static NULL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"null"));
+    if NULL.find(bytes).is_some() {
         return None;
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
