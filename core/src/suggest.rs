@@ -4,11 +4,27 @@
 /// `premium_economy`, `PremiumEconomy` and `premiumEconomy` all compare equal: the folding of
 /// both `enum_case` and `key_case`.
 pub fn fold(text: &str) -> String {
+    folded(text).collect()
+}
+
+/// The characters of [`fold`]`(text)`, without building the string.
+fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
     text.trim()
         .chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// Whether `a` and `b` are equal after [`fold`]ing both; allocates nothing.
+///
+/// ```
+/// use toolgate_core::suggest::fold_eq;
+///
+/// assert!(fold_eq("Premium-Economy", "premium_economy"));
+/// assert!(!fold_eq("business", "economy"));
+/// ```
+pub fn fold_eq(a: &str, b: &str) -> bool {
+    folded(a).eq(folded(b))
 }
 
 /// The candidate nearest to `got` when it is close: at most a third of the candidate's
@@ -27,11 +43,17 @@ pub fn fold(text: &str) -> String {
 /// ```
 pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let got = fold(got);
+    let got_chars = got.chars().count();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
-        let folded = fold(candidate);
-        let distance = strsim::osa_distance(&got, &folded);
-        let allowed = folded.chars().count() / 3;
+        let length = folded(candidate).count();
+        let allowed = length / 3;
+        // Each edit changes the length by at most one: a candidate whose length is further
+        // off than the edits allowed cannot be near, and is not measured.
+        if got_chars.abs_diff(length) > allowed {
+            continue;
+        }
+        let distance = strsim::osa_distance(&got, &fold(candidate));
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -57,5 +79,63 @@ mod tests {
         assert_eq!(fold(" Premium-Economy "), "premiumeconomy");
         assert_eq!(fold("PremiumEconomy"), fold("premium_economy"));
         assert_eq!(nearest("emial", ["email", "uri"]), Some("email"));
+    }
+
+    /// The length filter of `nearest` only skips candidates that are too far anyway: the
+    /// answers equal those of measuring every candidate.
+    #[test]
+    fn length_filter_changes_no_answer() {
+        fn measured<'a>(got: &str, candidates: &[&'a str]) -> Option<&'a str> {
+            let got = fold(got);
+            let mut best: Option<(usize, &'a str)> = None;
+            for &candidate in candidates {
+                let folded = fold(candidate);
+                let distance = strsim::osa_distance(&got, &folded);
+                if distance <= folded.chars().count() / 3 && best.is_none_or(|(d, _)| distance < d)
+                {
+                    best = Some((distance, candidate));
+                }
+            }
+            best.map(|(_, c)| c)
+        }
+        let words = [
+            "economy",
+            "premium_economy",
+            "business",
+            "first",
+            "luxury",
+            "buisness",
+            "ecnomy",
+            "Premium Economy",
+            "frst",
+            "firsts",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcdef",
+            "abcdefghi",
+            "destination",
+            "destnation",
+            "dest",
+            "origin",
+            "orign",
+            "email",
+            "emial",
+            "é",
+            "Éclair",
+        ];
+        for got in words {
+            for size in 0..words.len() {
+                let candidates = &words[size..];
+                assert_eq!(
+                    nearest(got, candidates.iter().copied()),
+                    measured(got, candidates),
+                    "{got}"
+                );
+            }
+        }
+        assert!(fold_eq(" Premium-Economy ", "premiumeconomy"));
+        assert!(!fold_eq("premium", "premiumeconomy"));
     }
 }

@@ -193,9 +193,8 @@ impl<'m> Decoder<'m> {
         if !self.allows(Rule::KeyCase) {
             return None;
         }
-        let folded = suggest::fold(key);
         let mut candidates = object.fields.iter().enumerate().filter(|(_, f)| {
-            suggest::fold(&f.name) == folded || f.aliases.iter().any(|a| suggest::fold(a) == folded)
+            suggest::fold_eq(&f.name, key) || f.aliases.iter().any(|a| suggest::fold_eq(a, key))
         });
         let (index, _) = candidates.next()?;
         (candidates.next().is_none() && !present[index]).then_some((index, true))

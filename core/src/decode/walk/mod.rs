@@ -394,10 +394,9 @@ impl<'m> Decoder<'m> {
                 if !self.allows(Rule::EnumCase) {
                     return None;
                 }
-                let folded = suggest::fold(text);
                 let mut matches = enumeration.values.iter().filter(|v| {
-                    v.value.as_str().is_some_and(|s| suggest::fold(s) == folded)
-                        || v.aliases.iter().any(|a| suggest::fold(a) == folded)
+                    v.value.as_str().is_some_and(|s| suggest::fold_eq(s, text))
+                        || v.aliases.iter().any(|a| suggest::fold_eq(a, text))
                 });
                 let first = matches.next()?;
                 matches
