@@ -3,6 +3,8 @@
 //! - `toolgate check --schema FILE [ARGS | -]`: one check, for people (`--json` for machines).
 //! - `toolgate check --batch`: the check protocol of DESIGN.md, one JSON object per line on
 //!   stdin and stdout; what external scorers speak.
+//! - `toolgate gen FILE... [-o OUT]`: the schema compiler of `build.rs`, for people without
+//!   one: JSON Schema tool files → Rust types (stdout, or the file `OUT`).
 
 mod batch;
 mod single;
@@ -24,6 +26,23 @@ struct Cli {
 enum Command {
     /// Check arguments against a tool's schema.
     Check(CheckArgs),
+    /// Compile JSON Schema tool files into Rust types (what `toolgate_codegen::Builder`
+    /// does in build.rs).
+    Gen(GenArgs),
+}
+
+#[derive(clap::Args)]
+struct GenArgs {
+    /// Schema files, or folders of `.json` files: bare JSON Schemas, tool definitions of
+    /// OpenAI, MCP or Anthropic, or arrays of those.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Write the code to this file (only when it changes) instead of stdout.
+    #[arg(short = 'o', long = "out")]
+    out: Option<PathBuf>,
+    /// Remove this keyword from the schemas before reading them (repeatable).
+    #[arg(long = "ignore-keyword", value_name = "KEYWORD")]
+    ignore_keywords: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -50,6 +69,7 @@ fn main() -> ExitCode {
             batch::run(std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Check(args) => single::run(&args),
+        Command::Gen(args) => generate(&args),
     };
     match result {
         Ok(code) => code,
@@ -58,4 +78,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `toolgate gen`: errors name the file, the JSON pointer and the reason, one a line.
+fn generate(args: &GenArgs) -> anyhow::Result<ExitCode> {
+    let mut builder = toolgate_codegen::Builder::new();
+    for file in &args.files {
+        builder.schemas(file);
+    }
+    for keyword in &args.ignore_keywords {
+        builder.ignore_keyword(keyword);
+    }
+    let code = match builder.generate() {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("{error}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    match &args.out {
+        Some(path) => toolgate_codegen::schema::write_if_changed(path, &code)?,
+        None => print!("{code}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -10,8 +10,10 @@
 
 mod derive;
 pub mod rename;
+pub mod schema;
 
 pub use derive::derive_tool;
+pub use schema::{Builder, Error, Generated, GeneratedTool};
 
 /// Expands `#[derive(Tool)]` on the item in `source` and formats the result with
 /// prettyplease, for goldens and for reading what the derive writes.

@@ -91,6 +91,18 @@ pub use toolgate_macros::Tool;
 pub mod __private {
     pub use serde_json;
 
+    /// The default of a field written by the schema compiler, read from its JSON. The
+    /// compiler checked the value against the field's schema, and serde reads the type the
+    /// same way, so this does not fail on generated code.
+    pub fn from_json_default<T: serde::de::DeserializeOwned>(json: &str) -> T {
+        match serde_json::from_str(json) {
+            Ok(value) => value,
+            Err(error) => {
+                panic!("toolgate: the default {json} does not fit its Rust type: {error}")
+            }
+        }
+    }
+
     #[cfg(feature = "schemars")]
     pub use schemars;
 

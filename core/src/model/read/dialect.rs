@@ -192,18 +192,57 @@ pub fn normalize(json: Json) -> Json {
     Json::Object(members)
 }
 
+/// A tool definition taken apart: see [`unwrap_definition`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unwrapped {
+    /// The tool's `name`, if the definition has one.
+    pub name: Option<String>,
+    /// The tool's `description`, if the definition has one.
+    pub description: Option<String>,
+    /// The arguments schema (the whole input, for a bare schema).
+    pub schema: Json,
+    /// Where the arguments schema is in the definition: `""` (bare schema), `/parameters`,
+    /// `/function/parameters`, `/inputSchema` or `/input_schema`.
+    pub pointer: String,
+    /// An MCP definition's `outputSchema`, with its pointer.
+    pub output_schema: Option<(String, Json)>,
+}
+
 /// A tool definition's name, description and argument schema; a bare schema is its own
 /// arguments schema (named by its `title`, if any).
-pub fn unwrap_definition(json: Json) -> (Option<String>, Option<String>, Json) {
+///
+/// ```
+/// use toolgate_core::model::{read::unwrap_definition, Json};
+///
+/// let definition: Json = serde_json::from_str(
+///     r#"{"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}}"#,
+/// ).unwrap();
+/// let parts = unwrap_definition(definition);
+/// assert_eq!(parts.name.as_deref(), Some("ping"));
+/// assert_eq!(parts.pointer, "/function/parameters");
+/// ```
+pub fn unwrap_definition(json: Json) -> Unwrapped {
+    let bare = |json| Unwrapped {
+        name: None,
+        description: None,
+        schema: json,
+        pointer: String::new(),
+        output_schema: None,
+    };
     let Json::Object(mut members) = json else {
-        return (None, None, json);
+        return bare(json);
     };
     if members
         .iter()
         .any(|(k, v)| k == "type" && v.as_str() == Some("function"))
     {
         if let Some(function @ Json::Object(_)) = take(&mut members, "function") {
-            return unwrap_definition(function);
+            let mut inner = unwrap_definition(function);
+            inner.pointer = format!("/function{}", inner.pointer);
+            if let Some((pointer, _)) = &mut inner.output_schema {
+                *pointer = format!("/function{pointer}");
+            }
+            return inner;
         }
     }
     for key in ["parameters", "inputSchema", "input_schema"] {
@@ -211,8 +250,16 @@ pub fn unwrap_definition(json: Json) -> (Option<String>, Option<String>, Json) {
             let name = take(&mut members, "name").and_then(|n| n.as_str().map(str::to_owned));
             let description =
                 take(&mut members, "description").and_then(|d| d.as_str().map(str::to_owned));
-            return (name, description, schema);
+            let output_schema =
+                take(&mut members, "outputSchema").map(|o| ("/outputSchema".to_owned(), o));
+            return Unwrapped {
+                name,
+                description,
+                schema,
+                pointer: format!("/{key}"),
+                output_schema,
+            };
         }
     }
-    (None, None, Json::Object(members))
+    bare(Json::Object(members))
 }

@@ -10,7 +10,7 @@ use std::fmt;
 mod dialect;
 mod typed;
 
-pub use dialect::normalize;
+pub use dialect::{normalize, unwrap_definition, Unwrapped};
 
 use super::json::Json;
 use super::write::DEFS_PREFIX;
@@ -70,7 +70,31 @@ const IGNORED_ANNOTATIONS: [&str; 6] = [
 
 /// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
-    let (name, description, schema) = dialect::unwrap_definition(json);
+    let Unwrapped {
+        name,
+        description,
+        schema,
+        ..
+    } = dialect::unwrap_definition(json);
+    read_parts(name, description, schema)
+}
+
+/// Reads an arguments schema taken out of its definition ([`unwrap_definition`]), in any
+/// dialect [`normalize`] knows; `name` and `description` win over the schema's `title` and
+/// `description`. Error pointers are relative to `schema`.
+///
+/// ```
+/// use toolgate_core::model::{read::read_parts, Json};
+///
+/// let schema: Json = serde_json::from_str(r#"{"type": "dict", "properties": {}}"#).unwrap();
+/// let model = read_parts(Some("ping".into()), None, schema).unwrap();
+/// assert_eq!(model.name(), "ping");
+/// ```
+pub fn read_parts(
+    name: Option<String>,
+    description: Option<String>,
+    schema: Json,
+) -> Result<ToolModel, SchemaErrors> {
     let schema = normalize(schema);
     let model = read_tool(&schema)?;
     let name = name.unwrap_or_else(|| model.name().to_owned());

@@ -1,0 +1,708 @@
+//! The tool model → Rust items that `#[derive(toolgate::Tool)]` turns back into the same
+//! model: a struct per object, a unit enum per string enum, `#[tool(...)]` for the
+//! constraints, `#[serde(...)]` for wire names and defaults, doc comments for descriptions.
+//!
+//! Decisions (the model holds more than Rust types say; nothing is dropped in silence):
+//! - an integer without a `format` is `i64` (`u64` when its bounds need it), with `format`
+//!   the type of that width; a number is `f64` (`f32` for `format: float`);
+//! - an object with properties is a struct (unknown keys dropped with a log entry, or refused
+//!   under `additionalProperties: false`); an object without properties is a
+//!   `BTreeMap<String, _>` of its `additionalProperties` (any value when absent);
+//! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
+//!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
+//!   dynamic road does not apply it either) and the doc comment says so;
+//! - a `$ref` to an object or enum is that type (boxed where a definition contains itself
+//!   without a `Vec` or map between); a `$ref` to anything else is written in place.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+use toolgate_core::model::{
+    Additional, EnumSchema, FloatWidth, IntWidth, Kind, Num, ObjectSchema, Schema, ToolModel,
+};
+
+use super::names::{field_name, type_name, variant_name, Taken};
+
+/// One schema error while lowering: a pointer relative to the tool's arguments schema.
+pub(crate) type LowerError = (String, String);
+
+/// The Rust type of a value and the `#[tool(...)]` constraints on it.
+struct Lowered {
+    ty: TokenStream,
+    constraints: Vec<TokenStream>,
+}
+
+/// What is written for every generated type besides `toolgate::Tool`.
+pub(crate) struct Style {
+    pub derives: Vec<syn::Path>,
+}
+
+/// Items for a whole file: type names are unique across its tools.
+pub(crate) struct Lowering<'s> {
+    style: &'s Style,
+    types: Taken,
+    functions: Taken,
+    items: Vec<TokenStream>,
+}
+
+/// One tool being lowered.
+struct Scope<'m> {
+    model: &'m ToolModel,
+    /// Rust names of the definitions given a type so far.
+    named: BTreeMap<String, String>,
+    /// Definitions that contain themselves.
+    recursive: BTreeSet<String>,
+    /// Definitions being written in place (a loop among them cannot be written).
+    inlining: Vec<String>,
+    errors: Vec<LowerError>,
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+impl<'s> Lowering<'s> {
+    pub(crate) fn new(style: &'s Style) -> Self {
+        Lowering {
+            style,
+            types: Taken::default(),
+            functions: Taken::default(),
+            items: Vec::new(),
+        }
+    }
+
+    /// The items written so far.
+    pub(crate) fn into_items(self) -> Vec<TokenStream> {
+        self.items
+    }
+
+    /// Lowers one tool under the Rust name `rust_name` (already free of clashes when the
+    /// user chose it). Returns the type's name.
+    pub(crate) fn tool(
+        &mut self,
+        model: &ToolModel,
+        rust_name: &str,
+    ) -> Result<String, Vec<LowerError>> {
+        let mut scope = Scope {
+            model,
+            named: BTreeMap::new(),
+            recursive: recursive_definitions(model),
+            inlining: Vec::new(),
+            errors: Vec::new(),
+        };
+        let name = self.types.claim(rust_name, "");
+        if !valid_tool_name(model.name()) {
+            scope.errors.push((
+                String::new(),
+                format!(
+                    "the tool name {:?} must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`",
+                    model.name()
+                ),
+            ));
+        }
+        let input = model.input();
+        match model.resolve(input).map(|s| &s.kind) {
+            Some(Kind::Object(object)) => {
+                let tool = Some(model.name());
+                self.structure(&mut scope, &name, object, model.description(), tool, "");
+            }
+            _ => scope.errors.push((
+                String::new(),
+                "a tool's arguments must be an object with `properties`".to_owned(),
+            )),
+        }
+        if scope.errors.is_empty() {
+            Ok(name)
+        } else {
+            Err(scope.errors)
+        }
+    }
+
+    fn derives(&self, extra: TokenStream) -> TokenStream {
+        let more = &self.style.derives;
+        quote! {
+            #[derive(::toolgate::Tool, Debug, Clone, PartialEq, #extra ::serde::Serialize, ::serde::Deserialize #(, #more)*)]
+        }
+    }
+
+    fn structure(
+        &mut self,
+        scope: &mut Scope<'_>,
+        name: &str,
+        object: &ObjectSchema,
+        description: Option<&str>,
+        tool_name: Option<&str>,
+        pointer: &str,
+    ) {
+        let ident = format_ident!("{}", name);
+        // The struct comes before the types and defaults its fields bring.
+        let slot = self.items.len();
+        self.items.push(TokenStream::new());
+        let mut field_names = Taken::default();
+        let mut fields = Vec::new();
+        for field in &object.fields {
+            let at = format!("{pointer}/properties/{}", escape(&field.name));
+            let rust = field_names.claim(&field_name(&field.name), "_");
+            let field_ident: syn::Ident =
+                syn::parse_str(&rust).expect("names.rs makes identifiers");
+            let hint = format!("{name}{}", type_name(&field.name, "Field"));
+            let schema = &field.schema;
+            let lowered = self.lower(scope, schema, &hint, &at, true);
+            let mut attrs = Vec::new();
+            if let Some(doc) = &schema.description {
+                attrs.push(doc_attr(doc));
+            }
+            let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
+            if unraw != field.name {
+                let wire = &field.name;
+                attrs.push(quote!(#[serde(rename = #wire)]));
+            }
+            for alias in &field.aliases {
+                attrs.push(quote!(#[serde(alias = #alias)]));
+            }
+            let mut tool_keys = lowered.constraints;
+            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
+            let other_examples: Vec<&Value> = schema
+                .examples
+                .iter()
+                .filter(|e| example_literal(e).is_none())
+                .collect();
+            if !other_examples.is_empty() {
+                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
+                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
+            }
+            if schema.constant.is_some() {
+                scope.errors.push((
+                    at.clone(),
+                    "`const` is not supported by the schema compiler yet".to_owned(),
+                ));
+            }
+            let ty = lowered.ty;
+            let ty = match (&field.required, &schema.default) {
+                (true, None) => ty,
+                (true, Some(default)) => {
+                    attrs.push(doc_attr(&format!(
+                        "\nThe schema's default, {default}, does not apply: the field is required."
+                    )));
+                    ty
+                }
+                (false, None) => quote!(::std::option::Option<#ty>),
+                (false, Some(default)) => {
+                    if fits(scope.model, schema, default) {
+                        let function = self.functions.claim(
+                            &format!(
+                                "default_{}_{}",
+                                heck::ToSnakeCase::to_snake_case(name),
+                                unraw
+                            ),
+                            "_",
+                        );
+                        let function_ident = format_ident!("{}", function);
+                        let body = default_expression(default, &ty);
+                        self.items.push(quote! {
+                            fn #function_ident() -> #ty { #body }
+                        });
+                        attrs.push(quote!(#[serde(default = #function)]));
+                        ty
+                    } else {
+                        attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
+                        quote!(::std::option::Option<#ty>)
+                    }
+                }
+            };
+            if !tool_keys.is_empty() {
+                attrs.push(quote!(#[tool(#(#tool_keys),*)]));
+            }
+            fields.push(quote! {
+                #(#attrs)*
+                pub #field_ident: #ty
+            });
+        }
+        let doc = description.map(doc_attr);
+        let derives = self.derives(quote!());
+        let tool_attr = tool_name.map(|tool| quote!(#[tool(name = #tool)]));
+        let deny = matches!(object.additional, Additional::Deny)
+            .then(|| quote!(#[serde(deny_unknown_fields)]));
+        if let Additional::Schema(_) = object.additional {
+            scope.errors.push((
+                format!("{pointer}/additionalProperties"),
+                "`additionalProperties` with a schema beside `properties` is not supported by the schema compiler yet".to_owned(),
+            ));
+        }
+        self.items[slot] = quote! {
+            #doc
+            #derives
+            #tool_attr
+            #deny
+            pub struct #ident {
+                #(#fields,)*
+            }
+        };
+    }
+
+    fn enumeration(
+        &mut self,
+        scope: &mut Scope<'_>,
+        name: &str,
+        enumeration: &EnumSchema,
+        description: Option<&str>,
+        pointer: &str,
+    ) {
+        let ident = format_ident!("{}", name);
+        let doc = description.map(doc_attr);
+        let mut variants = Vec::new();
+        let mut taken = Taken::default();
+        for value in &enumeration.values {
+            let Value::String(text) = &value.value else {
+                scope.errors.push((
+                    format!("{pointer}/enum"),
+                    format!("the enum value {} is not a string; the schema compiler writes enums of strings only (yet)", value.value),
+                ));
+                return;
+            };
+            let variant = format_ident!("{}", taken.claim(&variant_name(text), ""));
+            let aliases = &value.aliases;
+            variants.push(quote! {
+                #[serde(rename = #text #(, alias = #aliases)*)]
+                #variant
+            });
+        }
+        let derives = self.derives(quote!(Copy, Eq, Hash,));
+        self.items.push(quote! {
+            #doc
+            #derives
+            pub enum #ident {
+                #(#variants,)*
+            }
+        });
+    }
+
+    /// The Rust type of `schema` and its constraints; nested objects and enums become types
+    /// named `hint`. `direct`: not inside a `Vec` or map (a self-containing type needs a box).
+    fn lower(
+        &mut self,
+        scope: &mut Scope<'_>,
+        schema: &Schema,
+        hint: &str,
+        pointer: &str,
+        direct: bool,
+    ) -> Lowered {
+        if schema.nullable && !matches!(schema.kind, Kind::Any) {
+            scope.errors.push((
+                pointer.to_owned(),
+                "a value that may be `null` is not supported by the schema compiler yet".to_owned(),
+            ));
+        }
+        let plain = |ty| Lowered {
+            ty,
+            constraints: Vec::new(),
+        };
+        match &schema.kind {
+            Kind::Any => plain(quote!(::toolgate::__private::serde_json::Value)),
+            Kind::Boolean => plain(quote!(bool)),
+            Kind::Null | Kind::Union(_) => {
+                scope.errors.push((
+                    pointer.to_owned(),
+                    format!(
+                        "{} is not supported by the schema compiler yet",
+                        if matches!(schema.kind, Kind::Null) {
+                            "a value that must be `null`"
+                        } else {
+                            "`anyOf`/`oneOf`"
+                        }
+                    ),
+                ));
+                plain(quote!(::toolgate::__private::serde_json::Value))
+            }
+            Kind::Integer(integer) => {
+                let width = integer
+                    .width
+                    .unwrap_or_else(|| default_width(&integer.bounds));
+                let ty = format_ident!("{}{}", if width.signed { "i" } else { "u" }, width.bits);
+                let mut constraints = bounds(&integer.bounds);
+                if let Some(divisor) = integer.multiple_of {
+                    let divisor = number(divisor);
+                    constraints.push(quote!(multiple_of = #divisor));
+                }
+                Lowered {
+                    ty: quote!(#ty),
+                    constraints,
+                }
+            }
+            Kind::Number(float) => {
+                let ty = match float.width {
+                    Some(FloatWidth::F32) => quote!(f32),
+                    _ => quote!(f64),
+                };
+                let mut constraints = bounds(&float.bounds);
+                if let Some(divisor) = float.multiple_of {
+                    let divisor = number(divisor);
+                    constraints.push(quote!(multiple_of = #divisor));
+                }
+                Lowered { ty, constraints }
+            }
+            Kind::String(string) => {
+                let mut constraints = Vec::new();
+                if let Some(length) = range_key("length", string.min_length, string.max_length) {
+                    constraints.push(length);
+                }
+                if let Some(pattern) = &string.pattern {
+                    let pattern = pattern.as_str();
+                    constraints.push(quote!(pattern = #pattern));
+                }
+                if let Some(format) = string.format {
+                    let format = format.as_str();
+                    constraints.push(quote!(format = #format));
+                }
+                Lowered {
+                    ty: quote!(::std::string::String),
+                    constraints,
+                }
+            }
+            Kind::Enum(enumeration) => {
+                let name = self.types.claim(hint, "");
+                self.enumeration(scope, &name, enumeration, None, pointer);
+                let ident = format_ident!("{}", name);
+                plain(quote!(#ident))
+            }
+            Kind::Array(array) => {
+                let items = self.lower(
+                    scope,
+                    &array.items,
+                    &format!("{hint}Item"),
+                    &format!("{pointer}/items"),
+                    false,
+                );
+                let item_ty = items.ty;
+                let mut constraints = Vec::new();
+                if let Some(length) = range_key("length", array.min_items, array.max_items) {
+                    constraints.push(length);
+                }
+                if array.unique_items {
+                    constraints.push(quote!(unique));
+                }
+                if !items.constraints.is_empty() {
+                    let inner = items.constraints;
+                    constraints.push(quote!(items(#(#inner),*)));
+                }
+                Lowered {
+                    ty: quote!(::std::vec::Vec<#item_ty>),
+                    constraints,
+                }
+            }
+            Kind::Map(map) => self.map(
+                scope,
+                &map.values,
+                hint,
+                &format!("{pointer}/additionalProperties"),
+            ),
+            Kind::Object(object) if object.fields.is_empty() => match &object.additional {
+                Additional::Schema(values) => self.map(
+                    scope,
+                    values,
+                    hint,
+                    &format!("{pointer}/additionalProperties"),
+                ),
+                _ => self.map(scope, &Schema::any(), hint, pointer),
+            },
+            Kind::Object(object) => {
+                let name = self.types.claim(hint, "");
+                self.structure(
+                    scope,
+                    &name,
+                    object,
+                    schema.description.as_deref(),
+                    None,
+                    pointer,
+                );
+                let ident = format_ident!("{}", name);
+                plain(quote!(#ident))
+            }
+            Kind::Ref(key) => self.reference(scope, key, direct),
+        }
+    }
+
+    fn map(
+        &mut self,
+        scope: &mut Scope<'_>,
+        values: &Schema,
+        hint: &str,
+        pointer: &str,
+    ) -> Lowered {
+        let lowered = self.lower(scope, values, &format!("{hint}Value"), pointer, false);
+        if !lowered.constraints.is_empty() {
+            scope.errors.push((
+                pointer.to_owned(),
+                "constraints on the values of a map are not supported by the schema compiler yet"
+                    .to_owned(),
+            ));
+        }
+        let value = lowered.ty;
+        Lowered {
+            ty: quote!(::std::collections::BTreeMap<::std::string::String, #value>),
+            constraints: Vec::new(),
+        }
+    }
+
+    fn reference(&mut self, scope: &mut Scope<'_>, key: &str, direct: bool) -> Lowered {
+        let pointer = format!("/$defs/{}", escape(key));
+        let Some(definition) = scope.model.definitions().get(key) else {
+            scope
+                .errors
+                .push((pointer, format!("no definition {key:?}")));
+            return Lowered {
+                ty: quote!(::toolgate::__private::serde_json::Value),
+                constraints: Vec::new(),
+            };
+        };
+        let named = match &definition.kind {
+            Kind::Object(object) => !object.fields.is_empty(),
+            Kind::Enum(_) => true,
+            _ => false,
+        };
+        if !named {
+            if scope.inlining.iter().any(|k| k == key) {
+                scope.errors.push((
+                    pointer,
+                    "a definition that contains itself must be an object with properties"
+                        .to_owned(),
+                ));
+                return Lowered {
+                    ty: quote!(::toolgate::__private::serde_json::Value),
+                    constraints: Vec::new(),
+                };
+            }
+            scope.inlining.push(key.to_owned());
+            let hint = type_name(key, "Type");
+            let lowered = self.lower(scope, definition, &hint, &pointer, direct);
+            scope.inlining.pop();
+            return lowered;
+        }
+        let name = match scope.named.get(key) {
+            Some(name) => name.clone(),
+            None => {
+                let name = self.types.claim(&type_name(key, "Type"), "");
+                scope.named.insert(key.to_owned(), name.clone());
+                match &definition.kind {
+                    Kind::Object(object) => self.structure(
+                        scope,
+                        &name,
+                        object,
+                        definition.description.as_deref(),
+                        None,
+                        &pointer,
+                    ),
+                    Kind::Enum(enumeration) => self.enumeration(
+                        scope,
+                        &name,
+                        enumeration,
+                        definition.description.as_deref(),
+                        &pointer,
+                    ),
+                    _ => unreachable!("named above"),
+                }
+                name
+            }
+        };
+        let ident = format_ident!("{}", name);
+        let ty = if direct && scope.recursive.contains(key) {
+            quote!(::std::boxed::Box<#ident>)
+        } else {
+            quote!(#ident)
+        };
+        Lowered {
+            ty,
+            constraints: Vec::new(),
+        }
+    }
+}
+
+fn valid_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// `i64`, or `u64` when the bounds reach above `i64::MAX`.
+fn default_width(bounds: &toolgate_core::model::Bounds) -> IntWidth {
+    let above = [bounds.maximum, bounds.exclusive_maximum, bounds.minimum]
+        .into_iter()
+        .flatten()
+        .any(|bound| bound > Num::from(i64::MAX));
+    IntWidth {
+        bits: 64,
+        signed: !above,
+    }
+}
+
+fn doc_attr(text: &str) -> TokenStream {
+    let lines = text.lines().map(|line| format!(" {line}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+/// A number as a literal the derive reads: `-3`, `0.5`.
+fn number(value: Num) -> TokenStream {
+    match value {
+        Num::Int(integer) if integer < 0 => {
+            let literal = Literal::u128_unsuffixed(integer.unsigned_abs());
+            quote!(-#literal)
+        }
+        Num::Int(integer) => {
+            let literal = Literal::u128_unsuffixed(integer.unsigned_abs());
+            quote!(#literal)
+        }
+        Num::Float(float) if float < 0.0 => {
+            let literal = Literal::f64_unsuffixed(-float);
+            quote!(-#literal)
+        }
+        Num::Float(float) => {
+            let literal = Literal::f64_unsuffixed(float);
+            quote!(#literal)
+        }
+    }
+}
+
+fn bounds(bounds: &toolgate_core::model::Bounds) -> Vec<TokenStream> {
+    let mut keys = Vec::new();
+    let pair = |min: Option<Num>, max: Option<Num>| {
+        let min = min.map(|m| {
+            let m = number(m);
+            quote!(min = #m)
+        });
+        let max = max.map(|m| {
+            let m = number(m);
+            quote!(max = #m)
+        });
+        let parts: Vec<TokenStream> = min.into_iter().chain(max).collect();
+        (!parts.is_empty()).then(|| quote!(#(#parts),*))
+    };
+    if let Some(inner) = pair(bounds.minimum, bounds.maximum) {
+        keys.push(quote!(range(#inner)));
+    }
+    if let Some(inner) = pair(bounds.exclusive_minimum, bounds.exclusive_maximum) {
+        keys.push(quote!(exclusive_range(#inner)));
+    }
+    keys
+}
+
+fn range_key(key: &str, min: Option<u64>, max: Option<u64>) -> Option<TokenStream> {
+    let key = format_ident!("{}", key);
+    let min = min.map(|m| {
+        let m = Literal::u64_unsuffixed(m);
+        quote!(min = #m)
+    });
+    let max = max.map(|m| {
+        let m = Literal::u64_unsuffixed(m);
+        quote!(max = #m)
+    });
+    let parts: Vec<TokenStream> = min.into_iter().chain(max).collect();
+    (!parts.is_empty()).then(|| quote!(#key(#(#parts),*)))
+}
+
+/// `example = <literal>` for the examples the derive can take: scalars and arrays of them.
+fn example_literal(example: &Value) -> Option<TokenStream> {
+    fn scalar(value: &Value) -> Option<TokenStream> {
+        Some(match value {
+            Value::Bool(flag) => quote!(#flag),
+            Value::String(text) => quote!(#text),
+            Value::Number(n) => number(Num::from_json(n)),
+            _ => return None,
+        })
+    }
+    let literal = match example {
+        Value::Array(items) => {
+            let items: Option<Vec<TokenStream>> = items.iter().map(scalar).collect();
+            let items = items?;
+            quote!([#(#items),*])
+        }
+        other => scalar(other)?,
+    };
+    Some(quote!(example = #literal))
+}
+
+/// Whether `default` passes the field's own schema.
+fn fits(model: &ToolModel, schema: &Schema, default: &Value) -> bool {
+    let probe = ToolModel::new("default", None, schema.clone(), model.definitions().clone());
+    let mut checker = toolgate_core::Checker::new(&probe);
+    checker.check_value(default, probe.input());
+    checker.finish().is_ok()
+}
+
+/// The Rust expression of a default: a literal for scalars, else read from its JSON.
+fn default_expression(default: &Value, ty: &TokenStream) -> TokenStream {
+    let ty_text = ty.to_string();
+    match default {
+        Value::Bool(flag) if ty_text == "bool" => quote!(#flag),
+        Value::Number(n) if ty_text == "f64" || ty_text == "f32" => {
+            let literal = Literal::f64_unsuffixed(n.as_f64().unwrap_or_default().abs());
+            if n.as_f64().is_some_and(|f| f < 0.0) {
+                quote!(-#literal)
+            } else {
+                quote!(#literal)
+            }
+        }
+        Value::Number(n) if n.is_i64() || n.is_u64() => number(Num::from_json(n)),
+        Value::String(text) if ty_text.ends_with(":: String") => {
+            quote!(::std::string::String::from(#text))
+        }
+        other => {
+            let json = other.to_string();
+            quote!(::toolgate::__private::from_json_default(#json))
+        }
+    }
+}
+
+/// The definitions that contain themselves, through any number of references.
+fn recursive_definitions(model: &ToolModel) -> BTreeSet<String> {
+    fn references(schema: &Schema, out: &mut BTreeSet<String>) {
+        match &schema.kind {
+            Kind::Ref(key) => {
+                out.insert(key.clone());
+            }
+            Kind::Array(array) => references(&array.items, out),
+            Kind::Map(map) => references(&map.values, out),
+            Kind::Object(object) => {
+                for field in &object.fields {
+                    references(&field.schema, out);
+                }
+                if let Additional::Schema(extra) = &object.additional {
+                    references(extra, out);
+                }
+            }
+            Kind::Union(union) => union.variants.iter().for_each(|v| references(v, out)),
+            _ => {}
+        }
+    }
+    let edges: BTreeMap<&String, BTreeSet<String>> = model
+        .definitions()
+        .iter()
+        .map(|(key, schema)| {
+            let mut out = BTreeSet::new();
+            references(schema, &mut out);
+            (key, out)
+        })
+        .collect();
+    edges
+        .keys()
+        .filter(|start| {
+            let mut seen = BTreeSet::new();
+            let mut pending: Vec<&String> = edges[*start].iter().collect();
+            while let Some(next) = pending.pop() {
+                if next == **start {
+                    return true;
+                }
+                if seen.insert(next.clone()) {
+                    if let Some(more) = edges.get(next) {
+                        pending.extend(more.iter());
+                    }
+                }
+            }
+            false
+        })
+        .map(|key| (*key).clone())
+        .collect()
+}

@@ -1,0 +1,211 @@
+//! Rust names for what JSON Schema names: types from tool names and paths, fields from
+//! property names, variants from enum values. Every name is a valid identifier; clashes are
+//! numbered in the order names are asked for, so the same input gives the same names.
+//!
+//! | wire | Rust |
+//! | --- | --- |
+//! | tool `math.factorial` | type `MathFactorial` |
+//! | property `Content-Type` | field `content_type`, `#[serde(rename = "Content-Type")]` |
+//! | property `type`, `move` | field `r#type`, `r#move` (serde strips `r#`: no rename) |
+//! | property `self` | field `self_` (cannot be raw) |
+//! | property `2fa`, `` (empty) | field `field_2fa`, `field` |
+//! | property `año_vehiculo` | field `año_vehiculo` (Unicode identifiers are Rust) |
+//! | values `AA`, `Aa`, `aa` | variants `Aa`, `Aa2`, `Aa3` |
+//! | value `1.5`, `` | variants `V1_5`, `Empty` |
+
+use std::collections::HashSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// Keywords of Rust 2021 (strict and reserved) and 2024's `gen`: a field of that name is
+/// written as a raw identifier.
+const KEYWORDS: [&str; 51] = [
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+];
+
+/// Keywords that cannot be raw identifiers.
+const NOT_RAW: [&str; 5] = ["self", "Self", "super", "crate", "_"];
+
+/// Keeps the characters an identifier may hold; the first must be able to start one.
+fn identifier_characters(text: &str) -> String {
+    text.chars()
+        .filter(|c| unicode_ident::is_xid_continue(*c))
+        .collect()
+}
+
+fn starts_identifier(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| c == '_' || unicode_ident::is_xid_start(c))
+}
+
+/// `math.factorial` → `MathFactorial`; `3d_render` → `Tool3dRender`; empty → `Tool`.
+pub fn type_name(raw: &str, prefix: &str) -> String {
+    let name = identifier_characters(&raw.to_upper_camel_case());
+    let name = match name.as_str() {
+        "" => prefix.to_owned(),
+        "Self" => "Self_".to_owned(),
+        _ if !starts_identifier(&name) || name.starts_with('_') => format!("{prefix}{name}"),
+        _ => name,
+    };
+    name
+}
+
+/// `Content-Type` → `content_type`; `type` → `r#type`; `2fa` → `field_2fa`.
+pub fn field_name(raw: &str) -> String {
+    let name = identifier_characters(&raw.to_snake_case());
+    let name = name.trim_start_matches('_').to_owned();
+    if name.is_empty() {
+        return "field".to_owned();
+    }
+    if !starts_identifier(&name) {
+        return format!("field_{name}");
+    }
+    if NOT_RAW.contains(&name.as_str()) {
+        return format!("{name}_");
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        return format!("r#{name}");
+    }
+    name
+}
+
+/// An enum variant for a value: `premium_economy` → `PremiumEconomy`, `1.5` → `V1_5`.
+pub fn variant_name(value: &str) -> String {
+    // Digits on both sides of a separator stay apart (`1.5` is not `15`).
+    let mut spaced = String::new();
+    let mut previous: Option<char> = None;
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        let between_digits = previous.is_some_and(|p| p.is_ascii_digit())
+            && chars.peek().is_some_and(char::is_ascii_digit);
+        if !c.is_alphanumeric() && between_digits {
+            spaced.push('_');
+        } else {
+            spaced.push(c);
+        }
+        previous = Some(c);
+    }
+    let camel: String = spaced
+        .split('_')
+        .map(|part| identifier_characters(&part.to_upper_camel_case()))
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    // Keep the underscore only between two digits.
+    let mut name = String::new();
+    let parts: Vec<&str> = camel.split('_').collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index > 0 {
+            let before = parts[index - 1].chars().last();
+            let after = part.chars().next();
+            if before.is_some_and(|c| c.is_ascii_digit())
+                && after.is_some_and(|c| c.is_ascii_digit())
+            {
+                name.push('_');
+            }
+        }
+        name.push_str(part);
+    }
+    match name.as_str() {
+        "" => "Empty".to_owned(),
+        "Self" => "Self_".to_owned(),
+        _ if !starts_identifier(&name) => format!("V{name}"),
+        _ => name,
+    }
+}
+
+/// Names already given in one scope; a clash gets the first free number from 2.
+#[derive(Default)]
+pub struct Taken {
+    names: HashSet<String>,
+}
+
+impl Taken {
+    /// `base`, or `base` with the first free number (`separator` between them).
+    pub fn claim(&mut self, base: &str, separator: &str) -> String {
+        if self.names.insert(base.to_owned()) {
+            return base.to_owned();
+        }
+        let stem = base.strip_prefix("r#").unwrap_or(base);
+        (2..)
+            .map(|n| format!("{stem}{separator}{n}"))
+            .find(|candidate| self.names.insert(candidate.clone()))
+            .expect("an unbounded range has a free number")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types() {
+        assert_eq!(type_name("math.factorial", "Tool"), "MathFactorial");
+        assert_eq!(type_name("get_weather", "Tool"), "GetWeather");
+        assert_eq!(type_name("3d_render", "Tool"), "Tool3dRender");
+        assert_eq!(type_name("", "Tool"), "Tool");
+        assert_eq!(type_name("!!!", "Tool"), "Tool");
+        assert_eq!(type_name("self", "Tool"), "Self_");
+        assert_eq!(type_name("año", "Tool"), "Año");
+    }
+
+    #[test]
+    fn fields() {
+        assert_eq!(field_name("Content-Type"), "content_type");
+        assert_eq!(field_name("type"), "r#type");
+        assert_eq!(field_name("move"), "r#move");
+        assert_eq!(field_name("self"), "self_");
+        assert_eq!(field_name("Self"), "self_");
+        assert_eq!(field_name("crate"), "crate_");
+        assert_eq!(field_name("2fa"), "field_2fa");
+        assert_eq!(field_name(""), "field");
+        assert_eq!(field_name("_"), "field");
+        assert_eq!(field_name("año_vehiculo"), "año_vehiculo");
+        assert_eq!(field_name("userID"), "user_id");
+        assert_eq!(field_name("$ref"), "ref");
+        for name in [
+            "type",
+            "Content-Type",
+            "2fa",
+            "año_vehiculo",
+            "self",
+            "",
+            "x y",
+        ] {
+            let ident = field_name(name);
+            assert!(
+                syn::parse_str::<syn::Ident>(&ident).is_ok(),
+                "{name} → {ident}"
+            );
+        }
+    }
+
+    #[test]
+    fn variants() {
+        assert_eq!(variant_name("premium_economy"), "PremiumEconomy");
+        assert_eq!(variant_name("AA"), "Aa");
+        assert_eq!(variant_name("1.5"), "V1_5");
+        assert_eq!(variant_name("15"), "V15");
+        assert_eq!(variant_name(""), "Empty");
+        assert_eq!(variant_name("Self"), "Self_");
+        assert_eq!(variant_name("en-US"), "EnUs");
+        assert_eq!(variant_name("°C"), "C");
+        assert_eq!(variant_name("+"), "Empty");
+    }
+
+    #[test]
+    fn clashes_are_numbered_in_order() {
+        let mut taken = Taken::default();
+        assert_eq!(taken.claim("Aa", ""), "Aa");
+        assert_eq!(taken.claim("Aa", ""), "Aa2");
+        assert_eq!(taken.claim("Aa", ""), "Aa3");
+        let mut fields = Taken::default();
+        assert_eq!(fields.claim("r#type", "_"), "r#type");
+        assert_eq!(fields.claim("r#type", "_"), "type_2");
+    }
+}
