@@ -7,6 +7,8 @@ use serde_json::Value;
 use toolgate::model::ToolModel;
 use toolgate::{Report, Tool};
 
+pub mod corpus;
+
 pub mod fixtures {
     //! The fixture types, one file per theme.
     pub mod event;

@@ -6,13 +6,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
-use toolgate::check::json_equal;
-use toolgate::decode::Rule;
 use toolgate::model::{Json, ToolModel};
-use toolgate::{DynamicTool, Path};
+use toolgate::DynamicTool;
 
-const CASES: &str = include_str!("../data/bfcl/cases.jsonl");
-const EXPANDED: &str = include_str!("../data/bfcl/cases-expanded.jsonl");
+use toolgate_tests::corpus::{miss, CASES, EXPANDED};
 
 fn tools() -> Vec<DynamicTool> {
     CASES
@@ -29,100 +26,6 @@ fn tools() -> Vec<DynamicTool> {
         .collect()
 }
 
-/// Why a result misses its expectation, if it does.
-fn miss(tool: &DynamicTool, arguments: &str, expect: &Value) -> Option<String> {
-    let result = tool.decode(arguments);
-    if expect["ok"] == true {
-        let decoded = match result {
-            Ok(decoded) => decoded,
-            Err(rejected) => return Some(format!("refused: {}", rejected.report)),
-        };
-        let filled: Vec<&Path> = decoded
-            .repairs
-            .iter()
-            .filter(|r| r.rule == Rule::Default)
-            .map(|r| &r.path)
-            .collect();
-        let mut value = decoded.value.clone();
-        // As the judge does: keys filled from defaults, and `null` for a key the expected value
-        // lacks (a field of type `any` takes `null` as a value, so it is kept), are not counted.
-        if let (Value::Object(members), Some(expected)) = (&mut value, expect["value"].as_object())
-        {
-            members.retain(|key, member| {
-                let filled_in = filled
-                    .iter()
-                    .any(|path| **path == Path::root().key(key.clone()));
-                let null_extra = member.is_null() && !expected.contains_key(key);
-                !filled_in && !null_extra
-            });
-        }
-        if !json_equal(&value, &expect["value"]) {
-            return Some(format!("value {value} != {}", expect["value"]));
-        }
-        let logged = decoded.repairs.iter().any(|r| r.rule != Rule::Default);
-        if expect["repair_logged"] == true && !logged {
-            return Some("repair not logged".into());
-        }
-        if expect["nothing_logged"] == true && logged {
-            return Some(format!("logged on a valid payload: {:?}", decoded.repairs));
-        }
-        return None;
-    }
-    let rejected = match result {
-        Ok(decoded) => return Some(format!("accepted: {}", decoded.value)),
-        Err(rejected) => rejected,
-    };
-    let constraints: Vec<&str> = expect["issue_constraint_any_of"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
-    let path = expect["issue_path"].as_str().unwrap();
-    let hit = rejected
-        .report
-        .issues()
-        .iter()
-        .any(|i| i.path.to_string() == path && constraints.contains(&i.constraint.as_str()));
-    if !hit {
-        return Some(format!(
-            "no issue at {path:?} {constraints:?}: {}",
-            rejected.report
-        ));
-    }
-    let hint = rejected.hint();
-    if hint.missing_fields.len() > 3
-        || hint.fields.len() > 3
-        || hint
-            .clarifying_question
-            .as_ref()
-            .is_none_or(|q| q.is_empty() || q.chars().count() > 300)
-    {
-        return Some(format!(
-            "hint over its caps or without a question: {}",
-            hint.to_json()
-        ));
-    }
-    if let Some(field) = expect.get("hint_missing_field").and_then(Value::as_str) {
-        if !hint.missing_fields.iter().any(|m| m == field) {
-            return Some(format!("hint does not name the missing field {field}"));
-        }
-    }
-    if let Some(field) = expect
-        .get("hint_allowed_values_for")
-        .and_then(Value::as_str)
-    {
-        if !hint
-            .fields
-            .iter()
-            .any(|f| f.path.to_string() == field && !f.allowed_values.is_empty())
-        {
-            return Some(format!("hint gives no allowed values for {field}"));
-        }
-    }
-    None
-}
-
 #[test]
 fn every_expanded_case_meets_its_expectation() {
     let tools = tools();
@@ -133,7 +36,10 @@ fn every_expanded_case_meets_its_expectation() {
         let case: Value = serde_json::from_str(line).unwrap();
         let class = case["class"].as_str().unwrap().to_owned();
         let tool = &tools[case["corpus_line"].as_u64().unwrap() as usize];
-        let why = miss(tool, case["arguments"].as_str().unwrap(), &case["expect"]);
+        let why = miss(
+            tool.decode(case["arguments"].as_str().unwrap()),
+            &case["expect"],
+        );
         let entry = per_class.entry(class.clone()).or_default();
         entry.1 += 1;
         match why {

@@ -128,15 +128,14 @@ pub(crate) fn strip_keywords(schema: &mut Json, ignored: &[String]) {
     members.retain(|(key, _)| !ignored.contains(key));
     for (key, value) in members.iter_mut() {
         let key = key.as_str();
-        if ONE_SCHEMA.contains(&key) {
-            strip_keywords(value, ignored);
-        } else if SCHEMA_LISTS.contains(&key) || (key == "items" && matches!(value, Json::Array(_)))
-        {
+        if SCHEMA_LISTS.contains(&key) || (key == "items" && matches!(value, Json::Array(_))) {
             if let Json::Array(items) = value {
                 items
                     .iter_mut()
                     .for_each(|item| strip_keywords(item, ignored));
             }
+        } else if ONE_SCHEMA.contains(&key) {
+            strip_keywords(value, ignored);
         } else if SCHEMA_OBJECTS.contains(&key) {
             if let Json::Object(entries) = value {
                 entries

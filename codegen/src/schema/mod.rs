@@ -305,8 +305,7 @@ impl Builder {
                         .map(|(pointer, message)| problem(&pointer, message)),
                 ),
             }
-            if source.output.is_some() {
-                let (pointer, _) = source.output.as_ref().expect("checked");
+            if let Some((pointer, _)) = &source.output {
                 problems.push(SchemaProblem {
                     file: source.file.clone(),
                     pointer: pointer.clone(),
@@ -333,11 +332,9 @@ impl Builder {
     /// again when an input changes.
     ///
     /// ```no_run
-    /// // build.rs
-    /// fn main() {
-    ///     if let Err(error) = toolgate_codegen::Builder::new().schemas("schemas").compile() {
-    ///         panic!("{error}");
-    ///     }
+    /// // build.rs, in `fn main()`
+    /// if let Err(error) = toolgate_codegen::Builder::new().schemas("schemas").compile() {
+    ///     panic!("{error}");
     /// }
     /// ```
     pub fn compile(&self) -> Result<(), Error> {

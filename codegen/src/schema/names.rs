@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(field_name("_"), "field");
         assert_eq!(field_name("año_vehiculo"), "año_vehiculo");
         assert_eq!(field_name("userID"), "user_id");
-        assert_eq!(field_name("$ref"), "ref");
+        assert_eq!(field_name("$ref"), "r#ref");
         for name in [
             "type",
             "Content-Type",

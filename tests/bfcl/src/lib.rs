@@ -1,0 +1,27 @@
+//! Every tool of the BFCL corpus copy, compiled by the schema compiler from `build.rs`
+//! (see `build.rs`), with a table from corpus lines to the generated types.
+
+#![allow(missing_docs)]
+
+use serde::de::DeserializeOwned;
+use toolgate::{Decoded, Rejected, Tool};
+
+include!(concat!(env!("OUT_DIR"), "/bfcl_tools.rs"));
+
+mod index {
+    use super::*;
+
+    include!(concat!(env!("OUT_DIR"), "/bfcl_index.rs"));
+}
+
+pub use index::{decode, LINE_TYPES, TOOLS};
+
+/// Decodes with `T` and gives the value back as JSON, so every tool answers alike.
+fn typed<T: Tool + DeserializeOwned>(
+    arguments: &str,
+) -> Result<Decoded<serde_json::Value>, Rejected> {
+    T::decode(arguments).map(|decoded| Decoded {
+        value: decoded.value.to_json_value(),
+        repairs: decoded.repairs,
+    })
+}
