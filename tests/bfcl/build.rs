@@ -64,6 +64,17 @@ fn main() {
         .unwrap();
     }
     index.push_str("        _ => return None,\n    })\n}\n");
+    index.push_str("/// The model of the generated type of tool `tool`.\n");
+    index.push_str("pub fn model(tool: usize) -> Option<&'static ::toolgate::model::ToolModel> {\n    Some(match tool {\n");
+    for (number, tool) in generated.tools.iter().enumerate() {
+        writeln!(
+            index,
+            "        {number} => <{} as ::toolgate::Tool>::model(),",
+            tool.rust_name
+        )
+        .unwrap();
+    }
+    index.push_str("        _ => return None,\n    })\n}\n");
     toolgate_codegen::schema::write_if_changed(&Path::new(&out_dir).join("bfcl_index.rs"), &index)
         .expect("OUT_DIR is writable");
 }

@@ -8,6 +8,7 @@ use toolgate::model::ToolModel;
 use toolgate::{Report, Tool};
 
 pub mod corpus;
+pub mod roundtrip;
 
 pub mod fixtures {
     //! The fixture types, one file per theme.

@@ -154,6 +154,9 @@ impl<'s> Lowering<'s> {
             if let Some(doc) = &schema.description {
                 attrs.push(doc_attr(doc));
             }
+            // Notes for the reader go into the doc comment after the description; the
+            // description itself is then given to the derive as written.
+            let mut noted = false;
             let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
             if unraw != field.name {
                 let wire = &field.name;
@@ -172,6 +175,7 @@ impl<'s> Lowering<'s> {
             if !other_examples.is_empty() {
                 let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
                 attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
+                noted = true;
             }
             if schema.constant.is_some() {
                 scope.errors.push((
@@ -186,6 +190,7 @@ impl<'s> Lowering<'s> {
                     attrs.push(doc_attr(&format!(
                         "\nThe schema's default, {default}, does not apply: the field is required."
                     )));
+                    noted = true;
                     ty
                 }
                 (false, None) => quote!(::std::option::Option<#ty>),
@@ -208,10 +213,16 @@ impl<'s> Lowering<'s> {
                         ty
                     } else {
                         attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
+                        noted = true;
                         quote!(::std::option::Option<#ty>)
                     }
                 }
             };
+            if let Some(text) = &schema.description {
+                if noted || !doc_reproduces(text) {
+                    tool_keys.push(quote!(description = #text));
+                }
+            }
             if !tool_keys.is_empty() {
                 attrs.push(quote!(#[tool(#(#tool_keys),*)]));
             }
@@ -222,7 +233,14 @@ impl<'s> Lowering<'s> {
         }
         let doc = description.map(doc_attr);
         let derives = self.derives(quote!());
-        let tool_attr = tool_name.map(|tool| quote!(#[tool(name = #tool)]));
+        let mut container_keys = Vec::new();
+        if let Some(tool) = tool_name {
+            container_keys.push(quote!(name = #tool));
+        }
+        if let Some(text) = description.filter(|text| !doc_reproduces(text)) {
+            container_keys.push(quote!(description = #text));
+        }
+        let tool_attr = (!container_keys.is_empty()).then(|| quote!(#[tool(#(#container_keys),*)]));
         let deny = matches!(object.additional, Additional::Deny)
             .then(|| quote!(#[serde(deny_unknown_fields)]));
         if let Additional::Schema(_) = object.additional {
@@ -252,6 +270,9 @@ impl<'s> Lowering<'s> {
     ) {
         let ident = format_ident!("{}", name);
         let doc = description.map(doc_attr);
+        let described = description
+            .filter(|text| !doc_reproduces(text))
+            .map(|text| quote!(#[tool(description = #text)]));
         let mut variants = Vec::new();
         let mut taken = Taken::default();
         for value in &enumeration.values {
@@ -273,6 +294,7 @@ impl<'s> Lowering<'s> {
         self.items.push(quote! {
             #doc
             #derives
+            #described
             pub enum #ident {
                 #(#variants,)*
             }
@@ -537,6 +559,12 @@ fn default_width(bounds: &toolgate_core::model::Bounds) -> IntWidth {
         bits: 64,
         signed: !above,
     }
+}
+
+/// Whether the derive reads `text` back unchanged from a doc comment (it trims lines and
+/// joins them); if not, the description is also given as `#[tool(description = ...)]`.
+fn doc_reproduces(text: &str) -> bool {
+    !text.is_empty() && !text.contains('\n') && text.trim() == text && !text.contains("  ")
 }
 
 fn doc_attr(text: &str) -> TokenStream {

@@ -14,7 +14,7 @@ mod index {
     include!(concat!(env!("OUT_DIR"), "/bfcl_index.rs"));
 }
 
-pub use index::{decode, LINE_TYPES, TOOLS};
+pub use index::{decode, model, LINE_TYPES, TOOLS};
 
 /// Decodes with `T` and gives the value back as JSON, so every tool answers alike.
 fn typed<T: Tool + DeserializeOwned>(

@@ -1,0 +1,54 @@
+//! Every BFCL corpus tool: schema → generated Rust → `Tool::model()` keeps every constraint
+//! of the schema as read (see `toolgate_tests::roundtrip`), and the JSON Schema the type
+//! writes reads back to the type's own model.
+
+use serde_json::Value;
+use toolgate::model::ToolModel;
+use toolgate_tests::corpus::CASES;
+use toolgate_tests::roundtrip::constraint_differences;
+
+#[test]
+fn generated_types_keep_every_constraint_of_their_schema() {
+    let mut checked = vec![false; toolgate_bfcl::TOOLS];
+    let mut differences = Vec::new();
+    let mut known = Vec::new();
+    for (line, text) in CASES.lines().enumerate() {
+        let tool = toolgate_bfcl::LINE_TYPES[line];
+        if std::mem::replace(&mut checked[tool], true) {
+            continue;
+        }
+        let case: Value = serde_json::from_str(text).unwrap();
+        let original = ToolModel::from_definition(&case["tool"]).unwrap();
+        let generated = toolgate_bfcl::model(tool).unwrap();
+        let found = constraint_differences(&original, generated);
+        for difference in found.lost {
+            differences.push(format!(
+                "{} ({}): {difference}",
+                case["id"],
+                original.name()
+            ));
+        }
+        known.extend(found.known);
+        let reread = ToolModel::from_json_schema(generated.json_schema()).unwrap();
+        assert!(
+            constraint_differences(generated, &reread).lost.is_empty(),
+            "{}: the generated type's JSON Schema does not read back to its model",
+            case["id"]
+        );
+    }
+    assert!(checked.iter().all(|c| *c));
+    println!(
+        "{} tools compared; known differences: {}",
+        checked.len(),
+        known.len()
+    );
+    for line in &known {
+        println!("  {line}");
+    }
+    assert!(
+        differences.is_empty(),
+        "{} differences:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+}
