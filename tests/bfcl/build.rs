@@ -7,6 +7,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
+    let schemas_folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let goldens = toolgate_codegen::Builder::new()
+        .schemas(&schemas_folder)
+        .generate()
+        .unwrap_or_else(|error| panic!("the schema compiler refused tests/schemas:\n{error}"));
+    println!("cargo:rerun-if-changed={}", schemas_folder.display());
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    toolgate_codegen::schema::write_if_changed(&Path::new(&out).join("golden_tools.rs"), &goldens)
+        .expect("OUT_DIR is writable");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/bfcl/cases.jsonl");
     println!("cargo:rerun-if-changed={}", corpus.display());
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");

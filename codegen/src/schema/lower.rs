@@ -343,7 +343,7 @@ impl<'s> Lowering<'s> {
                     .width
                     .unwrap_or_else(|| default_width(&integer.bounds));
                 let ty = format_ident!("{}{}", if width.signed { "i" } else { "u" }, width.bits);
-                let mut constraints = bounds(&integer.bounds);
+                let mut constraints = bounds(&without_range(&integer.bounds, Some(width.range())));
                 if let Some(divisor) = integer.multiple_of {
                     let divisor = number(divisor);
                     constraints.push(quote!(multiple_of = #divisor));
@@ -358,7 +358,8 @@ impl<'s> Lowering<'s> {
                     Some(FloatWidth::F32) => quote!(f32),
                     _ => quote!(f64),
                 };
-                let mut constraints = bounds(&float.bounds);
+                let range = float.width.and_then(FloatWidth::range);
+                let mut constraints = bounds(&without_range(&float.bounds, range));
                 if let Some(divisor) = float.multiple_of {
                     let divisor = number(divisor);
                     constraints.push(quote!(multiple_of = #divisor));
@@ -564,11 +565,26 @@ fn default_width(bounds: &toolgate_core::model::Bounds) -> IntWidth {
 /// Whether the derive reads `text` back unchanged from a doc comment (it trims lines and
 /// joins them); if not, the description is also given as `#[tool(description = ...)]`.
 fn doc_reproduces(text: &str) -> bool {
-    !text.is_empty() && !text.contains('\n') && text.trim() == text && !text.contains("  ")
+    !text.is_empty()
+        && !text.contains('\n')
+        && text.trim() == text
+        && !text.contains("  ")
+        && !text.contains(MARKDOWN_ESCAPED)
 }
 
+/// Characters rustdoc would read as HTML or links: escaped in doc comments.
+const MARKDOWN_ESCAPED: [char; 5] = ['<', '>', '[', ']', '\\'];
+
+/// A doc comment of `text`, escaped so rustdoc shows it as written.
 fn doc_attr(text: &str) -> TokenStream {
-    let lines = text.lines().map(|line| format!(" {line}"));
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if MARKDOWN_ESCAPED.contains(&c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    let lines = escaped.lines().map(|line| format!(" {line}"));
     quote!(#(#[doc = #lines])*)
 }
 
@@ -592,6 +608,24 @@ fn number(value: Num) -> TokenStream {
             quote!(#literal)
         }
     }
+}
+
+/// The bounds without those the Rust type implies (the reader fills a width's range in;
+/// the derive fills it in again from the type).
+fn without_range(
+    bounds: &toolgate_core::model::Bounds,
+    range: Option<(Num, Num)>,
+) -> toolgate_core::model::Bounds {
+    let mut bounds = bounds.clone();
+    if let Some((low, high)) = range {
+        if bounds.minimum == Some(low) {
+            bounds.minimum = None;
+        }
+        if bounds.maximum == Some(high) {
+            bounds.maximum = None;
+        }
+    }
+    bounds
 }
 
 fn bounds(bounds: &toolgate_core::model::Bounds) -> Vec<TokenStream> {

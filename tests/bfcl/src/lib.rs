@@ -14,6 +14,13 @@ mod index {
     include!(concat!(env!("OUT_DIR"), "/bfcl_index.rs"));
 }
 
+/// The types of the schema goldens (`tests/schemas/`, `goldens/gen__*.snap`): they compile
+/// without warnings.
+#[deny(warnings)]
+pub mod goldens {
+    include!(concat!(env!("OUT_DIR"), "/golden_tools.rs"));
+}
+
 pub use index::{decode, model, LINE_TYPES, TOOLS};
 
 /// Decodes with `T` and gives the value back as JSON, so every tool answers alike.
