@@ -92,7 +92,7 @@ impl Path {
         for segment in &self.segments {
             pointer.push('/');
             match segment {
-                Segment::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Segment::Key(key) => pointer.push_str(&escape_pointer_token(key)),
                 Segment::Index(index) => pointer.push_str(&index.to_string()),
             }
         }
@@ -215,6 +215,15 @@ impl<'de> Deserialize<'de> for Path {
         let text = String::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
     }
+}
+
+/// A key as one RFC 6901 JSON Pointer token: `~` becomes `~0`, `/` becomes `~1`.
+///
+/// ```
+/// assert_eq!(toolgate_core::path::escape_pointer_token("a/b~c"), "a~1b~0c");
+/// ```
+pub fn escape_pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

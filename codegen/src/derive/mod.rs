@@ -184,18 +184,22 @@ fn fail(mut errors: darling::error::Accumulator, last: darling::Error) -> darlin
     }
 }
 
-fn check_tool_name(name: &syn::LitStr, errors: &mut darling::error::Accumulator) {
-    let text = name.value();
-    let valid = !text.is_empty()
-        && text.len() <= 64
-        && text
+/// What a tool name may be, for messages (the derive's and the schema compiler's).
+pub(crate) const TOOL_NAME_RULE: &str =
+    "a tool name must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`";
+
+/// Whether `name` follows [`TOOL_NAME_RULE`].
+pub(crate) fn valid_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if !valid {
-        errors.push(error_at(
-            name,
-            "a tool name must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`",
-        ));
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn check_tool_name(name: &syn::LitStr, errors: &mut darling::error::Accumulator) {
+    if !valid_tool_name(&name.value()) {
+        errors.push(error_at(name, TOOL_NAME_RULE));
     }
 }
 
@@ -304,9 +308,7 @@ fn check_example(
 ) {
     let model =
         toolgate_core::model::ToolModel::new("example", None, schema.clone(), Default::default());
-    let mut checker = toolgate_core::Checker::new(&model);
-    checker.check_value(example, model.input());
-    if let Err(report) = checker.finish() {
+    if let Err(report) = model.check_against(model.input(), example) {
         for issue in report.issues() {
             errors.push(error_at(
                 at,

@@ -23,6 +23,10 @@ use toolgate_core::model::{
     Additional, EnumSchema, FloatWidth, IntWidth, Kind, Num, ObjectSchema, Schema, ToolModel,
 };
 
+use toolgate_core::path::escape_pointer_token;
+
+use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
+
 use super::names::{field_name, type_name, variant_name, Taken};
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
@@ -32,6 +36,22 @@ pub(crate) type LowerError = (String, String);
 struct Lowered {
     ty: TokenStream,
     constraints: Vec<TokenStream>,
+}
+
+impl Lowered {
+    /// A type without constraints.
+    fn plain(ty: TokenStream) -> Self {
+        Lowered {
+            ty,
+            constraints: Vec::new(),
+        }
+    }
+
+    /// Any JSON value: the type of values that take any value, and the stand-in where a
+    /// schema error was recorded.
+    fn any() -> Self {
+        Self::plain(quote!(::toolgate::__private::serde_json::Value))
+    }
 }
 
 /// What is written for every generated type besides `toolgate::Tool`.
@@ -57,10 +77,6 @@ struct Scope<'m> {
     /// Definitions being written in place (a loop among them cannot be written).
     inlining: Vec<String>,
     errors: Vec<LowerError>,
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 impl<'s> Lowering<'s> {
@@ -96,10 +112,7 @@ impl<'s> Lowering<'s> {
         if !valid_tool_name(model.name()) {
             scope.errors.push((
                 String::new(),
-                format!(
-                    "the tool name {:?} must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`",
-                    model.name()
-                ),
+                format!("{TOOL_NAME_RULE} (the name is {:?})", model.name()),
             ));
         }
         let input = model.input();
@@ -143,7 +156,7 @@ impl<'s> Lowering<'s> {
         let mut field_names = Taken::default();
         let mut fields = Vec::new();
         for field in &object.fields {
-            let at = format!("{pointer}/properties/{}", escape(&field.name));
+            let at = format!("{pointer}/properties/{}", escape_pointer_token(&field.name));
             let rust = field_names.claim(&field_name(&field.name), "_");
             let field_ident: syn::Ident =
                 syn::parse_str(&rust).expect("names.rs makes identifiers");
@@ -195,7 +208,7 @@ impl<'s> Lowering<'s> {
                 }
                 (false, None) => quote!(::std::option::Option<#ty>),
                 (false, Some(default)) => {
-                    if fits(scope.model, schema, default) {
+                    if scope.model.check_against(schema, default).is_ok() {
                         let function = self.functions.claim(
                             &format!(
                                 "default_{}_{}",
@@ -205,7 +218,8 @@ impl<'s> Lowering<'s> {
                             "_",
                         );
                         let function_ident = format_ident!("{}", function);
-                        let body = default_expression(default, &ty);
+                        let kind = scope.model.resolve(schema).map(|s| &s.kind);
+                        let body = default_expression(default, kind);
                         self.items.push(quote! {
                             fn #function_ident() -> #ty { #body }
                         });
@@ -317,13 +331,9 @@ impl<'s> Lowering<'s> {
                 "a value that may be `null` is not supported by the schema compiler yet".to_owned(),
             ));
         }
-        let plain = |ty| Lowered {
-            ty,
-            constraints: Vec::new(),
-        };
         match &schema.kind {
-            Kind::Any => plain(quote!(::toolgate::__private::serde_json::Value)),
-            Kind::Boolean => plain(quote!(bool)),
+            Kind::Any => Lowered::any(),
+            Kind::Boolean => Lowered::plain(quote!(bool)),
             Kind::Null | Kind::Union(_) => {
                 scope.errors.push((
                     pointer.to_owned(),
@@ -336,7 +346,7 @@ impl<'s> Lowering<'s> {
                         }
                     ),
                 ));
-                plain(quote!(::toolgate::__private::serde_json::Value))
+                Lowered::any()
             }
             Kind::Integer(integer) => {
                 let width = integer
@@ -388,7 +398,7 @@ impl<'s> Lowering<'s> {
                 let name = self.types.claim(hint, "");
                 self.enumeration(scope, &name, enumeration, None, pointer);
                 let ident = format_ident!("{}", name);
-                plain(quote!(#ident))
+                Lowered::plain(quote!(#ident))
             }
             Kind::Array(array) => {
                 let items = self.lower(
@@ -441,7 +451,7 @@ impl<'s> Lowering<'s> {
                     pointer,
                 );
                 let ident = format_ident!("{}", name);
-                plain(quote!(#ident))
+                Lowered::plain(quote!(#ident))
             }
             Kind::Ref(key) => self.reference(scope, key, direct),
         }
@@ -463,22 +473,16 @@ impl<'s> Lowering<'s> {
             ));
         }
         let value = lowered.ty;
-        Lowered {
-            ty: quote!(::std::collections::BTreeMap<::std::string::String, #value>),
-            constraints: Vec::new(),
-        }
+        Lowered::plain(quote!(::std::collections::BTreeMap<::std::string::String, #value>))
     }
 
     fn reference(&mut self, scope: &mut Scope<'_>, key: &str, direct: bool) -> Lowered {
-        let pointer = format!("/$defs/{}", escape(key));
+        let pointer = format!("/$defs/{}", escape_pointer_token(key));
         let Some(definition) = scope.model.definitions().get(key) else {
             scope
                 .errors
                 .push((pointer, format!("no definition {key:?}")));
-            return Lowered {
-                ty: quote!(::toolgate::__private::serde_json::Value),
-                constraints: Vec::new(),
-            };
+            return Lowered::any();
         };
         let named = match &definition.kind {
             Kind::Object(object) => !object.fields.is_empty(),
@@ -492,10 +496,7 @@ impl<'s> Lowering<'s> {
                     "a definition that contains itself must be an object with properties"
                         .to_owned(),
                 ));
-                return Lowered {
-                    ty: quote!(::toolgate::__private::serde_json::Value),
-                    constraints: Vec::new(),
-                };
+                return Lowered::any();
             }
             scope.inlining.push(key.to_owned());
             let hint = type_name(key, "Type");
@@ -535,19 +536,8 @@ impl<'s> Lowering<'s> {
         } else {
             quote!(#ident)
         };
-        Lowered {
-            ty,
-            constraints: Vec::new(),
-        }
+        Lowered::plain(ty)
     }
-}
-
-fn valid_tool_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// `i64`, or `u64` when the bounds reach above `i64::MAX`.
@@ -686,32 +676,19 @@ fn example_literal(example: &Value) -> Option<TokenStream> {
     Some(quote!(example = #literal))
 }
 
-/// Whether `default` passes the field's own schema.
-fn fits(model: &ToolModel, schema: &Schema, default: &Value) -> bool {
-    let probe = ToolModel::new("default", None, schema.clone(), model.definitions().clone());
-    let mut checker = toolgate_core::Checker::new(&probe);
-    checker.check_value(default, probe.input());
-    checker.finish().is_ok()
-}
-
-/// The Rust expression of a default: a literal for scalars, else read from its JSON.
-fn default_expression(default: &Value, ty: &TokenStream) -> TokenStream {
-    let ty_text = ty.to_string();
-    match default {
-        Value::Bool(flag) if ty_text == "bool" => quote!(#flag),
-        Value::Number(n) if ty_text == "f64" || ty_text == "f32" => {
-            let literal = Literal::f64_unsuffixed(n.as_f64().unwrap_or_default().abs());
-            if n.as_f64().is_some_and(|f| f < 0.0) {
-                quote!(-#literal)
-            } else {
-                quote!(#literal)
-            }
+/// The Rust expression of a default of a value of `kind`: a literal for scalars, else read
+/// from its JSON.
+fn default_expression(default: &Value, kind: Option<&Kind>) -> TokenStream {
+    match (default, kind) {
+        (Value::Bool(flag), Some(Kind::Boolean)) => quote!(#flag),
+        (Value::Number(n), Some(Kind::Number(_))) => {
+            number(Num::Float(n.as_f64().unwrap_or_default()))
         }
-        Value::Number(n) if n.is_i64() || n.is_u64() => number(Num::from_json(n)),
-        Value::String(text) if ty_text.ends_with(":: String") => {
+        (Value::Number(n), Some(Kind::Integer(_))) => number(Num::from_json(n)),
+        (Value::String(text), Some(Kind::String(_))) => {
             quote!(::std::string::String::from(#text))
         }
-        other => {
+        (other, _) => {
             let json = other.to_string();
             quote!(::toolgate::__private::from_json_default(#json))
         }

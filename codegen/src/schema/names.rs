@@ -76,40 +76,17 @@ pub fn field_name(raw: &str) -> String {
 
 /// An enum variant for a value: `premium_economy` → `PremiumEconomy`, `1.5` → `V1_5`.
 pub fn variant_name(value: &str) -> String {
-    // Digits on both sides of a separator stay apart (`1.5` is not `15`).
-    let mut spaced = String::new();
-    let mut previous: Option<char> = None;
-    let mut chars = value.chars().peekable();
-    while let Some(c) = chars.next() {
-        let between_digits = previous.is_some_and(|p| p.is_ascii_digit())
-            && chars.peek().is_some_and(char::is_ascii_digit);
-        if !c.is_alphanumeric() && between_digits {
-            spaced.push('_');
-        } else {
-            spaced.push(c);
-        }
-        previous = Some(c);
-    }
-    let camel: String = spaced
-        .split('_')
-        .map(|part| identifier_characters(&part.to_upper_camel_case()))
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join("_");
-    // Keep the underscore only between two digits.
+    // Each run of letters and digits in UpperCamelCase, the runs joined; an underscore only
+    // between two digits, so `1.5` is not `15`.
     let mut name = String::new();
-    let parts: Vec<&str> = camel.split('_').collect();
-    for (index, part) in parts.iter().enumerate() {
-        if index > 0 {
-            let before = parts[index - 1].chars().last();
-            let after = part.chars().next();
-            if before.is_some_and(|c| c.is_ascii_digit())
-                && after.is_some_and(|c| c.is_ascii_digit())
-            {
-                name.push('_');
-            }
+    for run in value.split(|c: char| !c.is_alphanumeric()) {
+        let part = identifier_characters(&run.to_upper_camel_case());
+        let digits_meet = name.ends_with(|c: char| c.is_ascii_digit())
+            && part.starts_with(|c: char| c.is_ascii_digit());
+        if digits_meet {
+            name.push('_');
         }
-        name.push_str(part);
+        name.push_str(&part);
     }
     match name.as_str() {
         "" => "Empty".to_owned(),

@@ -5,9 +5,29 @@
 use serde_json::Value;
 
 use super::Checker;
-use crate::model::{Additional, Kind, ObjectSchema, Schema, UnionMode};
+use crate::model::{Additional, Kind, ObjectSchema, Schema, ToolModel, UnionMode};
 use crate::num::Num;
-use crate::{suggest, Constraint, ToolArg};
+use crate::{suggest, Constraint, Report, ToolArg};
+
+impl ToolModel {
+    /// Checks `value` against `schema`, a schema of this model (its references resolve in
+    /// the model's definitions): every issue, no repairs. For defaults and examples.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolgate_core::model::{Schema, ToolModel};
+    ///
+    /// let model = ToolModel::new("t", None, Schema::object(vec![]), Default::default());
+    /// let digit = Schema::integer().minimum(0).maximum(9);
+    /// assert!(model.check_against(&digit, &json!(7)).is_ok());
+    /// assert!(model.check_against(&digit, &json!("7")).is_err());
+    /// ```
+    pub fn check_against(&self, schema: &Schema, value: &Value) -> Result<(), Report> {
+        let mut checker = Checker::new(self);
+        checker.check_value(value, schema);
+        checker.finish()
+    }
+}
 
 impl<'m> Checker<'m> {
     /// A `required` issue for an absent field (at the field's path).

@@ -15,6 +15,7 @@ pub use dialect::{normalize, unwrap_definition, Unwrapped};
 use super::json::Json;
 use super::write::DEFS_PREFIX;
 use super::*;
+use crate::path::escape_pointer_token;
 
 /// One reason a schema cannot be read, at a JSON pointer into the schema document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +124,7 @@ pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
         match defs {
             Json::Object(members) => {
                 for (name, schema) in members {
-                    let pointer = format!("/$defs/{}", escape(name));
+                    let pointer = format!("/$defs/{}", escape_pointer_token(name));
                     definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
                 }
             }
@@ -151,10 +152,6 @@ pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
     } else {
         Err(SchemaErrors(reader.errors))
     }
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[derive(Default)]
@@ -218,7 +215,7 @@ impl Reader {
                 // Reported once, here; the reader uses the first one.
                 m.used[position] = true;
                 self.error(
-                    &format!("{pointer}/{}", escape(key)),
+                    &format!("{pointer}/{}", escape_pointer_token(key)),
                     format!("`{key}` appears twice"),
                 );
             }
@@ -259,7 +256,7 @@ impl Reader {
         for (position, (key, _)) in members.iter().enumerate() {
             if !m.used[position] {
                 self.error(
-                    &format!("{pointer}/{}", escape(key)),
+                    &format!("{pointer}/{}", escape_pointer_token(key)),
                     format!("keyword `{key}` is not supported here"),
                 );
             }

@@ -39,7 +39,7 @@ impl Reader {
         match m.take("x-enum-aliases") {
             Some(Json::Object(aliases)) => {
                 for (value, names) in aliases {
-                    let at = format!("{pointer}/x-enum-aliases/{}", escape(value));
+                    let at = format!("{pointer}/x-enum-aliases/{}", escape_pointer_token(value));
                     let target = enumeration
                         .values
                         .iter_mut()
@@ -197,7 +197,7 @@ impl Reader {
         match m.take("properties") {
             Some(Json::Object(properties)) => {
                 for (name, property) in properties {
-                    let at = format!("{pointer}/properties/{}", escape(name));
+                    let at = format!("{pointer}/properties/{}", escape_pointer_token(name));
                     fields.push(self.field(name, property, &at));
                 }
             }
