@@ -6,39 +6,38 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde_json::value::RawValue;
+
 fn main() {
-    let schemas_folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
-    let goldens = toolgate_codegen::Builder::new()
-        .schemas(&schemas_folder)
-        .generate()
+    // The schema goldens, compiled as any user's build.rs would.
+    toolgate_codegen::Builder::new()
+        .schemas(Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas"))
+        .out_file("golden_tools.rs")
+        .compile()
         .unwrap_or_else(|error| panic!("the schema compiler refused tests/schemas:\n{error}"));
-    println!("cargo:rerun-if-changed={}", schemas_folder.display());
-    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
-    toolgate_codegen::schema::write_if_changed(&Path::new(&out).join("golden_tools.rs"), &goldens)
-        .expect("OUT_DIR is writable");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/bfcl/cases.jsonl");
     println!("cargo:rerun-if-changed={}", corpus.display());
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     let text = std::fs::read_to_string(&corpus).expect("the corpus copy is in tests/data/bfcl");
-    let mut definitions: Vec<serde_json::Value> = Vec::new();
+    // Definitions are kept as written (a serde_json::Value would sort their properties, and
+    // the generated fields follow the schema's order); identical ones share a type.
+    let mut definitions: Vec<Box<RawValue>> = Vec::new();
     let mut index_of: HashMap<String, usize> = HashMap::new();
     let mut line_types = Vec::new();
     for line in text.lines() {
-        let case: serde_json::Value = serde_json::from_str(line).expect("a corpus line is JSON");
-        let tool = case["tool"].clone();
-        let key = tool.to_string();
-        let index = *index_of.entry(key).or_insert_with(|| {
+        let mut case: HashMap<String, Box<RawValue>> =
+            serde_json::from_str(line).expect("a corpus line is a JSON object");
+        let tool = case.remove("tool").expect("a corpus line has a tool");
+        let key: serde_json::Value = serde_json::from_str(tool.get()).expect("raw JSON reads");
+        let index = *index_of.entry(key.to_string()).or_insert_with(|| {
             definitions.push(tool);
             definitions.len() - 1
         });
         line_types.push(index);
     }
     let schemas = Path::new(&out_dir).join("bfcl_tools.json");
-    std::fs::write(
-        &schemas,
-        serde_json::to_string(&definitions).expect("JSON values write"),
-    )
-    .expect("OUT_DIR is writable");
+    let file: Vec<&str> = definitions.iter().map(|d| d.get()).collect();
+    std::fs::write(&schemas, format!("[{}]", file.join(",\n"))).expect("OUT_DIR is writable");
     let generated = toolgate_codegen::Builder::new()
         .schemas(&schemas)
         .generate_tools()

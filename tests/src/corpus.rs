@@ -5,12 +5,36 @@
 use serde_json::Value;
 use toolgate::check::json_equal;
 use toolgate::decode::Rule;
-use toolgate::{Decoded, Path, Rejected};
+use toolgate::model::{Json, ToolModel};
+use toolgate::{Decoded, DynamicTool, Path, Rejected};
 
 /// The corpus: one tool definition and valid arguments a line.
 pub const CASES: &str = include_str!("../data/bfcl/cases.jsonl");
 /// The expanded cases: arguments, class and expectation a line, pointing at a corpus line.
 pub const EXPANDED: &str = include_str!("../data/bfcl/cases-expanded.jsonl");
+
+/// The tool model of each corpus line, in order, read with its properties in the order
+/// they are written.
+pub fn corpus_models() -> Vec<ToolModel> {
+    CASES
+        .lines()
+        .map(|line| {
+            let Json::Object(members) = serde_json::from_str::<Json>(line).unwrap() else {
+                panic!("a corpus line is an object")
+            };
+            let tool = members.into_iter().find(|(k, _)| k == "tool").unwrap().1;
+            ToolModel::from_definition_json(tool).unwrap_or_else(|e| panic!("{line}: {e}"))
+        })
+        .collect()
+}
+
+/// A `DynamicTool` for each corpus line, in order.
+pub fn dynamic_tools() -> Vec<DynamicTool> {
+    corpus_models()
+        .into_iter()
+        .map(DynamicTool::from_model)
+        .collect()
+}
 
 /// Why a result misses its expectation, if it does.
 pub fn miss(result: Result<Decoded<Value>, Rejected>, expect: &Value) -> Option<String> {

@@ -84,19 +84,6 @@ impl Walk<'_> {
             .push(format!("{at}: {what} {original:?} became {generated:?}"));
     }
 
-    /// Whether `value` passes `schema` of the original model.
-    fn fits(&self, schema: &Schema, value: &Value) -> bool {
-        let probe = ToolModel::new(
-            "default",
-            None,
-            schema.clone(),
-            self.original.definitions().clone(),
-        );
-        let mut checker = toolgate::Checker::new(&probe);
-        checker.check_value(value, probe.input());
-        checker.finish().is_ok()
-    }
-
     fn schema(&mut self, original: &Schema, generated: &Schema, at: &str, top: bool) {
         let (Some(o), Some(g)) = (
             self.original.resolve(original),
@@ -206,7 +193,11 @@ impl Walk<'_> {
                             _ => false,
                         };
                         match da {
-                            Some(d) if !fits && db.is_none() && !self.fits(&fa.schema, d) => {
+                            Some(d)
+                                if !fits
+                                    && db.is_none()
+                                    && self.original.check_against(&fa.schema, d).is_err() =>
+                            {
                                 self.known.push(format!(
                                     "{here}: default {d} does not fit its schema, not applied"
                                 ))

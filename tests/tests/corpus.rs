@@ -6,29 +6,12 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
-use toolgate::model::{Json, ToolModel};
-use toolgate::DynamicTool;
 
-use toolgate_tests::corpus::{miss, CASES, EXPANDED};
-
-fn tools() -> Vec<DynamicTool> {
-    CASES
-        .lines()
-        .map(|line| {
-            let Json::Object(members) = serde_json::from_str::<Json>(line).unwrap() else {
-                panic!("a corpus line is an object")
-            };
-            let tool = members.into_iter().find(|(k, _)| k == "tool").unwrap().1;
-            DynamicTool::from_model(
-                ToolModel::from_definition_json(tool).unwrap_or_else(|e| panic!("{line}: {e}")),
-            )
-        })
-        .collect()
-}
+use toolgate_tests::corpus::{dynamic_tools, miss, EXPANDED};
 
 #[test]
 fn every_expanded_case_meets_its_expectation() {
-    let tools = tools();
+    let tools = dynamic_tools();
     assert_eq!(tools.len(), 1788);
     let mut per_class: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut misses: HashMap<String, Vec<String>> = HashMap::new();

@@ -18,19 +18,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use toolgate::check::json_equal;
 use toolgate::decode::Rule;
-use toolgate::model::ToolModel;
-use toolgate::{Decoded, DynamicTool, Path, Rejected, Segment};
-use toolgate_tests::corpus::{miss, CASES, EXPANDED};
-
-fn dynamic_tools() -> Vec<DynamicTool> {
-    CASES
-        .lines()
-        .map(|line| {
-            let case: Value = serde_json::from_str(line).unwrap();
-            DynamicTool::from_model(ToolModel::from_definition(&case["tool"]).unwrap())
-        })
-        .collect()
-}
+use toolgate::{Decoded, Path, Rejected, Segment};
+use toolgate_tests::corpus::{dynamic_tools, miss, EXPANDED};
 
 /// What differs between the two roads' answers, if anything.
 fn disagreement(
