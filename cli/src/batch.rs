@@ -144,7 +144,7 @@ mod tests {
     fn answers_every_line_in_order() {
         let tool = r#"{"name": "t", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}"#;
         let input = format!(
-            "{{\"id\": \"a\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": \\\"5\\\"}}\"}}\nnot json\n{{\"id\": \"c\", \"tool\": {{\"type\": \"object\", \"properties\": {{\"x\": {{\"not\": {{}}}}}}}}, \"arguments\": \"{{}}\"}}\n{{\"id\": \"d\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": 1.5}}\"}}\n"
+            "{{\"id\": \"a\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": \\\"5\\\"}}\"}}\nnot json\n{{\"id\": \"c\", \"tool\": {{\"type\": \"object\", \"properties\": {{\"x\": {{\"not\": {{\"type\": \"string\"}}}}}}}}, \"arguments\": \"{{}}\"}}\n{{\"id\": \"d\", \"tool\": {tool}, \"arguments\": \"{{\\\"n\\\": 1.5}}\"}}\n"
         );
         let answers = run_lines(&input);
         assert_eq!(answers.len(), 4);

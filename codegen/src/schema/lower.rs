@@ -334,17 +334,15 @@ impl<'s> Lowering<'s> {
         match &schema.kind {
             Kind::Any => Lowered::any(),
             Kind::Boolean => Lowered::plain(quote!(bool)),
-            Kind::Null | Kind::Union(_) => {
+            Kind::Null | Kind::Never | Kind::Union(_) => {
+                let what = match schema.kind {
+                    Kind::Null => "a value that must be `null`",
+                    Kind::Never => "the `false` schema (no value allowed)",
+                    _ => "`anyOf`/`oneOf`",
+                };
                 scope.errors.push((
                     pointer.to_owned(),
-                    format!(
-                        "{} is not supported by the schema compiler yet",
-                        if matches!(schema.kind, Kind::Null) {
-                            "a value that must be `null`"
-                        } else {
-                            "`anyOf`/`oneOf`"
-                        }
-                    ),
+                    format!("{what} is not supported by the schema compiler yet"),
                 ));
                 Lowered::any()
             }

@@ -53,6 +53,7 @@ pub struct Checker<'m> {
 fn expected_type(schema: &Schema, kind: &Kind) -> String {
     let base = match kind {
         Kind::Enum(_) => "one of the allowed values",
+        Kind::Never => "no value (the schema allows none)",
         other => other.type_name().unwrap_or("a value"),
     };
     if schema.nullable {

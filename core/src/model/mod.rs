@@ -268,6 +268,8 @@ pub struct Schema {
 pub enum Kind {
     /// Any JSON value.
     Any,
+    /// No value at all: the `false` schema (written back as `{"not": {}}`).
+    Never,
     /// Only `null`.
     Null,
     /// `true` or `false`.
@@ -304,7 +306,7 @@ impl Kind {
             Kind::String(_) => "string",
             Kind::Array(_) => "array",
             Kind::Map(_) | Kind::Object(_) => "object",
-            Kind::Any | Kind::Enum(_) | Kind::Union(_) | Kind::Ref(_) => return None,
+            Kind::Any | Kind::Never | Kind::Enum(_) | Kind::Union(_) | Kind::Ref(_) => return None,
         })
     }
 }

@@ -190,6 +190,7 @@ pub(crate) fn enum_type(values: &[EnumValue]) -> Option<&'static str> {
 fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Result<(), M::Error> {
     match kind {
         Kind::Any => {}
+        Kind::Never => map.serialize_entry("not", &serde_json::json!({}))?,
         Kind::Null => type_entry(map, "null", false)?,
         Kind::Boolean => type_entry(map, "boolean", nullable)?,
         Kind::Integer(integer) => {
@@ -302,7 +303,10 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
             let variants: Vec<Out<'_>> = union.variants.iter().map(Out::plain).collect();
             map.serialize_entry(keyword, &variants)?;
         }
-        Kind::Ref(name) => map.serialize_entry("$ref", &format!("{DEFS_PREFIX}{name}"))?,
+        Kind::Ref(name) => {
+            let token = crate::path::escape_pointer_token(name).replace('%', "%25");
+            map.serialize_entry("$ref", &format!("{DEFS_PREFIX}{token}"))?
+        }
     }
     Ok(())
 }

@@ -212,7 +212,7 @@ impl<'m> Decoder<'m> {
         }
         let value = match &resolved.kind {
             Kind::Any => Some(json.into_value()),
-            Kind::Null | Kind::Ref(_) => self.type_issue(resolved, json.into_value()),
+            Kind::Null | Kind::Never | Kind::Ref(_) => self.type_issue(resolved, json.into_value()),
             Kind::Boolean => self.boolean(json, resolved),
             Kind::Integer(_) | Kind::Number(_) => self.number(json, resolved),
             Kind::String(_) => self.string(json, resolved),

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod all_of;
 mod dialect;
 mod typed;
 
@@ -110,6 +111,27 @@ pub fn read_parts(
 }
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
+    read_root(json, true)
+}
+
+/// Reads a JSON Schema (draft 2020-12, no dialect) of any value, not only of a tool's
+/// arguments: the root may be a string, an array, `true`... Its `$defs` become the model's
+/// definitions and its `title` the name. For checking values that are not tool calls, with
+/// [`ToolModel::check_against`]; the JSON-Schema-Test-Suite run uses it.
+///
+/// ```
+/// use toolgate_core::model::{read::read_value_schema, Json};
+///
+/// let schema: Json = serde_json::from_str(r#"{"type": "integer", "minimum": 1}"#).unwrap();
+/// let model = read_value_schema(&schema).unwrap();
+/// assert!(model.check_against(model.input(), &serde_json::json!(2)).is_ok());
+/// assert!(model.check_against(model.input(), &serde_json::json!(0)).is_err());
+/// ```
+pub fn read_value_schema(json: &Json) -> Result<ToolModel, SchemaErrors> {
+    read_root(json, false)
+}
+
+fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     let mut reader = Reader::default();
     let name = match json.get("title") {
         Some(Json::String(title)) => title.clone(),
@@ -140,7 +162,10 @@ pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
             );
         }
     }
-    if !matches!(input.kind, Kind::Object(_) | Kind::Map(_)) && reader.errors.is_empty() {
+    if arguments
+        && !matches!(input.kind, Kind::Object(_) | Kind::Map(_))
+        && reader.errors.is_empty()
+    {
         reader.error(
             "",
             "the arguments of a tool must be an object (`\"type\": \"object\"`)",
@@ -190,13 +215,7 @@ impl Reader {
         let members = match json {
             Json::Bool(true) => return Schema::any(),
             Json::Object(members) => members,
-            Json::Bool(false) => {
-                self.error(
-                    pointer,
-                    "the `false` schema (nothing is valid) is not supported",
-                );
-                return Schema::any();
-            }
+            Json::Bool(false) => return Schema::new(Kind::Never),
             other => {
                 self.error(
                     pointer,
@@ -205,6 +224,15 @@ impl Reader {
                 return Schema::any();
             }
         };
+        if members.iter().any(|(key, _)| key == "allOf") {
+            return match self.merge_all_of(members, pointer) {
+                Some(merged) => self.schema(&merged, pointer, also_allowed),
+                None => Schema::any(),
+            };
+        }
+        if let Some(distributed) = distribute_into_union(members, also_allowed) {
+            return self.schema(&distributed, pointer, also_allowed);
+        }
         let mut m = Members {
             members,
             used: vec![false; members.len()],
@@ -318,47 +346,52 @@ impl Reader {
         }
     }
 
-    /// The `type` keyword: the one non-null type name and whether `null` is allowed.
-    fn type_keyword(&mut self, m: &mut Members<'_>, pointer: &str) -> (Option<String>, bool) {
+    /// The `type` keyword: the type names besides `null`, in order, and whether `null` is
+    /// allowed. `"type": "null"` alone gives `["null"]`.
+    fn type_keyword(&mut self, m: &mut Members<'_>, pointer: &str) -> (Vec<String>, bool) {
         let at = format!("{pointer}/type");
         match m.take("type") {
-            None => (None, false),
-            Some(Json::String(name)) if name == "null" => (Some(name.clone()), false),
-            Some(Json::String(name)) => (Some(name.clone()), false),
+            None => (Vec::new(), false),
+            Some(Json::String(name)) => (vec![name.clone()], false),
             Some(Json::Array(names)) => {
                 let mut nullable = false;
-                let mut others = Vec::new();
+                let mut others: Vec<String> = Vec::new();
                 for name in names {
                     match name.as_str() {
                         Some("null") => nullable = true,
+                        Some(other) if others.iter().any(|o| o == other) => {
+                            self.error(&at, format!("{other:?} appears twice in `type`"))
+                        }
                         Some(other) => others.push(other.to_owned()),
                         None => self.error(&at, "`type` entries must be strings"),
                     }
                 }
-                match others.as_slice() {
-                    [] => (Some("null".into()), false),
-                    [one] => (Some(one.clone()), nullable),
-                    _ => {
-                        self.error(
-                            &at,
-                            "a `type` array with more than one type besides null is not supported",
-                        );
-                        (None, nullable)
-                    }
+                if others.is_empty() {
+                    return (vec!["null".into()], false);
                 }
+                (others, nullable)
             }
             Some(_) => {
                 self.error(&at, "`type` must be a string or an array of strings");
-                (None, false)
+                (Vec::new(), false)
             }
         }
     }
 
     fn kind(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
+        if let Some(not) = m.take("not") {
+            if !matches!(not, Json::Bool(true)) && *not != Json::Object(Vec::new()) {
+                self.error(
+                    &format!("{pointer}/not"),
+                    "`not` is supported only as `{}` (no value allowed)",
+                );
+            }
+            return Schema::new(Kind::Never);
+        }
         if let Some(target) = m.take("$ref") {
             return match target.as_str().and_then(|t| t.strip_prefix(DEFS_PREFIX)) {
                 Some(name) => {
-                    let name = name.replace("~1", "/").replace("~0", "~");
+                    let name = percent_decode(name).replace("~1", "/").replace("~0", "~");
                     self.references
                         .push((format!("{pointer}/$ref"), name.clone()));
                     Schema::reference(name)
@@ -377,16 +410,28 @@ impl Reader {
                 return self.union(variants, mode, &format!("{pointer}/{keyword}"));
             }
         }
-        let (type_name, nullable) = self.type_keyword(m, pointer);
-        let mut schema = if let Some(values) = m.take("enum") {
-            self.enumeration(m, values, type_name.as_deref(), pointer)
-        } else {
-            match type_name.as_deref() {
-                None => {
-                    self.refuse_typed_keywords(m, pointer);
-                    Schema::any()
-                }
-                Some(name) => self.typed(m, name, pointer),
+        let (type_names, nullable) = self.type_keyword(m, pointer);
+        if let Some(values) = m.take("enum") {
+            let mut schema = self.enumeration(m, values, &type_names, pointer);
+            // `null` is allowed when it is one of the values and `type` allows it too.
+            let type_allows_null =
+                type_names.is_empty() || nullable || type_names.iter().any(|n| n == "null");
+            schema.nullable &= type_allows_null;
+            return schema;
+        }
+        let mut schema = {
+            match type_names.as_slice() {
+                [] => self.untyped(m, pointer),
+                [name] => self.typed(m, name, pointer),
+                // `"type": ["string", "integer"]`: one alternative per type, each taking the
+                // keywords of its type (`minLength` the string, `minimum` the integer).
+                names => Schema::new(Kind::Union(UnionSchema {
+                    mode: UnionMode::AnyOf,
+                    variants: names
+                        .iter()
+                        .map(|name| self.typed(m, name, pointer))
+                        .collect(),
+                })),
             }
         };
         if nullable {
@@ -395,8 +440,12 @@ impl Reader {
         schema
     }
 
-    fn refuse_typed_keywords(&mut self, m: &mut Members<'_>, pointer: &str) {
-        const TYPED: [&str; 17] = [
+    /// A schema without `type`: any value, with each keyword constraining the values of its
+    /// type only (`{"minimum": 1}` allows `"x"`). Where such keywords are written, the schema
+    /// is the union of every JSON type, each with its own keywords, and `null` — exactly what
+    /// JSON Schema means. `format` and `x-enum-aliases` are refused without a `type`.
+    fn untyped(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
+        const TYPED: [&str; 15] = [
             "minimum",
             "maximum",
             "exclusiveMinimum",
@@ -405,7 +454,6 @@ impl Reader {
             "minLength",
             "maxLength",
             "pattern",
-            "format",
             "items",
             "minItems",
             "maxItems",
@@ -413,9 +461,8 @@ impl Reader {
             "properties",
             "required",
             "additionalProperties",
-            "x-enum-aliases",
         ];
-        for keyword in TYPED {
+        for keyword in ["format", "x-enum-aliases"] {
             if m.take(keyword).is_some() {
                 self.error(
                     &format!("{pointer}/{keyword}"),
@@ -423,6 +470,18 @@ impl Reader {
                 );
             }
         }
+        if !TYPED.iter().any(|keyword| m.has(keyword)) {
+            return Schema::any();
+        }
+        let variants = ["object", "array", "string", "number", "boolean"]
+            .iter()
+            .map(|name| self.typed(m, name, pointer))
+            .collect();
+        Schema::new(Kind::Union(UnionSchema {
+            mode: UnionMode::AnyOf,
+            variants,
+        }))
+        .nullable()
     }
 
     fn union(&mut self, variants: &Json, mode: UnionMode, pointer: &str) -> Schema {
@@ -454,6 +513,79 @@ impl Reader {
             schema
         }
     }
+}
+
+/// Annotations stay on a union when its sibling constraints move into the alternatives.
+const UNION_ANNOTATIONS: [&str; 5] = ["description", "title", "default", "examples", "const"];
+
+/// `{"type": "string", "anyOf": [A, B]}` as `{"anyOf": [{"allOf": [{"type": "string"}, A]},
+/// ...]}`: constraints beside a union hold in every alternative, so each alternative gets them
+/// (the same for `oneOf`: a value that fails them fails every alternative either way). `None`
+/// when there is nothing to move, or when both `anyOf` and `oneOf` are written.
+fn distribute_into_union(members: &[(String, Json)], also_allowed: &[&str]) -> Option<Json> {
+    let is_union = |key: &str| key == "anyOf" || key == "oneOf";
+    let mut unions = members.iter().filter(|(key, _)| is_union(key));
+    let (union_key, Json::Array(variants)) = unions.next()? else {
+        return None;
+    };
+    if unions.next().is_some() {
+        return None;
+    }
+    let stays = |key: &str| {
+        is_union(key)
+            || UNION_ANNOTATIONS.contains(&key)
+            || IGNORED_ANNOTATIONS.contains(&key)
+            || also_allowed.contains(&key)
+    };
+    let moved: Vec<(String, Json)> = members
+        .iter()
+        .filter(|(key, _)| !stays(key))
+        .cloned()
+        .collect();
+    if moved.is_empty() {
+        return None;
+    }
+    let variants = variants
+        .iter()
+        .map(|variant| {
+            Json::Object(vec![(
+                "allOf".to_owned(),
+                Json::Array(vec![Json::Object(moved.clone()), variant.clone()]),
+            )])
+        })
+        .collect();
+    let mut rewritten: Vec<(String, Json)> = members
+        .iter()
+        .filter(|(key, _)| stays(key) && !is_union(key))
+        .cloned()
+        .collect();
+    rewritten.push((union_key.clone(), Json::Array(variants)));
+    Some(Json::Object(rewritten))
+}
+
+/// A URI fragment with its `%XX` escapes decoded (`percent%25field` → `percent%field`);
+/// an escape that is not two hex digits, or bytes that are not UTF-8, stay as written.
+fn percent_decode(fragment: &str) -> String {
+    let bytes = fragment.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let escaped = (bytes[index] == b'%')
+            .then(|| fragment.get(index + 1..index + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                decoded.push(byte);
+                index += 3;
+            }
+            None => {
+                decoded.push(bytes[index]);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8(decoded).unwrap_or_else(|_| fragment.to_owned())
 }
 
 #[cfg(test)]

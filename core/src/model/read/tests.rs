@@ -17,8 +17,8 @@ fn every_unusable_keyword_is_named_with_its_pointer() {
             "b": {"type": "integer", "format": "int7"},
             "c": {"type": "string", "pattern": "(x"},
             "d": {"$ref": "#/$defs/Missing"},
-            "e": {"not": {}}
-        }, "required": ["zz"]}"##,
+            "e": {"not": {"type": "string"}}
+        }}"##,
     );
     assert_eq!(
         found,
@@ -26,8 +26,7 @@ fn every_unusable_keyword_is_named_with_its_pointer() {
             "/properties/a/minProperties: keyword `minProperties` is not supported here",
             "/properties/b/format: unknown integer format \"int7\"",
             "/properties/c/pattern: the pattern does not compile: regex parse error:\n    (x\n    ^\nerror: unclosed group",
-            "/properties/e/not: keyword `not` is not supported here",
-            "/required/0: `required` names a property that `properties` does not declare",
+            "/properties/e/not: `not` is supported only as `{}` (no value allowed)",
             "/properties/d/$ref: `$ref` to \"Missing\", which `$defs` does not hold",
         ]
     );
@@ -103,4 +102,136 @@ fn a_type_list_holding_any_allows_any_value() {
     .unwrap();
     let tool = crate::DynamicTool::from_model(model);
     assert!(tool.decode(r#"{"a": 5}"#).is_ok());
+}
+
+/// Reads `schema` (any value's), checks `value` against it: `true` when valid.
+fn valid(schema: &str, value: serde_json::Value) -> bool {
+    let json: Json = serde_json::from_str(schema).unwrap();
+    let model = read_value_schema(&json).unwrap();
+    // What the reader built writes back to a schema that reads to the same model.
+    let again = read_value_schema(&serde_json::from_str(model.json_schema()).unwrap()).unwrap();
+    assert_eq!(again, model, "{}", model.json_schema());
+    model.check_against(model.input(), &value).is_ok()
+}
+
+#[test]
+fn a_type_list_is_a_union_with_each_types_keywords() {
+    let schema = r#"{"type": ["string", "integer", "null"], "minLength": 2, "minimum": 10}"#;
+    assert!(valid(schema, serde_json::json!("ab")));
+    assert!(valid(schema, serde_json::json!(10)));
+    assert!(valid(schema, serde_json::json!(null)));
+    assert!(!valid(schema, serde_json::json!("a")));
+    assert!(!valid(schema, serde_json::json!(9)));
+    assert!(!valid(schema, serde_json::json!(true)));
+}
+
+#[test]
+fn keywords_without_a_type_constrain_only_their_type() {
+    let schema = r#"{"minimum": 1, "required": ["a"]}"#;
+    assert!(valid(schema, serde_json::json!("x")));
+    assert!(valid(schema, serde_json::json!(null)));
+    assert!(valid(schema, serde_json::json!({"a": [1]})));
+    assert!(!valid(schema, serde_json::json!(0)));
+    assert!(!valid(schema, serde_json::json!({"b": 1})));
+    let json: Json = serde_json::from_str(r#"{"format": "email"}"#).unwrap();
+    assert_eq!(
+        read_value_schema(&json).unwrap_err().to_string(),
+        "/format: `format` without a `type` is not supported"
+    );
+}
+
+#[test]
+fn the_false_schema_and_not_anything_allow_nothing() {
+    for schema in ["false", r#"{"not": {}}"#, r#"{"not": true}"#] {
+        assert!(!valid(schema, serde_json::json!(null)), "{schema}");
+        assert!(!valid(schema, serde_json::json!(1)), "{schema}");
+    }
+}
+
+#[test]
+fn all_of_is_merged_where_exact_and_refused_elsewhere() {
+    let schema = r#"{"type": "object", "description": "outer",
+        "allOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                  {"properties": {"b": {"type": "string"}}, "required": ["b"], "description": "inner"}]}"#;
+    assert!(valid(schema, serde_json::json!({"a": 1, "b": "x"})));
+    assert!(!valid(schema, serde_json::json!({"a": 1})));
+    let json: Json = serde_json::from_str(schema).unwrap();
+    assert_eq!(
+        read_value_schema(&json).unwrap().description(),
+        Some("outer")
+    );
+    assert!(!valid(r#"{"allOf": [true, false]}"#, serde_json::json!(1)));
+    for (refused, reason) in [
+        (
+            r#"{"allOf": [{"minimum": 1}, {"minimum": 2}]}"#,
+            "different values",
+        ),
+        (
+            r#"{"allOf": [{"properties": {"a": {}}, "additionalProperties": false}, {"properties": {"b": {}}}]}"#,
+            "additionalProperties",
+        ),
+        (
+            r#"{"allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"a": {"minLength": 1}}}]}"#,
+            "differently",
+        ),
+    ] {
+        let json: Json = serde_json::from_str(refused).unwrap();
+        let error = read_value_schema(&json).unwrap_err().to_string();
+        assert!(
+            error.starts_with("/allOf: ") && error.contains(reason),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn constraints_beside_a_union_hold_in_every_alternative() {
+    let schema = r#"{"type": "string", "description": "d",
+        "oneOf": [{"maxLength": 2}, {"minLength": 4}]}"#;
+    assert!(valid(schema, serde_json::json!("ab")));
+    assert!(valid(schema, serde_json::json!("abcd")));
+    assert!(!valid(schema, serde_json::json!("abc")));
+    assert!(!valid(schema, serde_json::json!(1)));
+}
+
+#[test]
+fn references_are_percent_decoded_and_written_escaped() {
+    let schema = r##"{"$defs": {"a%b/c": {"type": "integer"}}, "$ref": "#/$defs/a%25b~1c"}"##;
+    assert!(valid(schema, serde_json::json!(1)));
+    assert!(!valid(schema, serde_json::json!("1")));
+    assert_eq!(percent_decode("x%2"), "x%2");
+    assert_eq!(percent_decode("%e2%82%ac"), "€");
+}
+
+#[test]
+fn a_required_name_without_a_property_must_be_present() {
+    assert!(valid(
+        r#"{"type": "object", "required": ["a"]}"#,
+        serde_json::json!({"a": null})
+    ));
+    assert!(!valid(
+        r#"{"type": "object", "required": ["a"]}"#,
+        serde_json::json!({})
+    ));
+}
+
+#[test]
+fn enum_values_count_only_where_type_allows_them() {
+    assert!(!valid(
+        r#"{"type": "string", "enum": ["a", null]}"#,
+        serde_json::json!(null)
+    ));
+    assert!(!valid(
+        r#"{"type": ["string", "null"], "enum": ["a"]}"#,
+        serde_json::json!(null)
+    ));
+    assert!(valid(
+        r#"{"type": ["string", "null"], "enum": ["a", null]}"#,
+        serde_json::json!(null)
+    ));
+    let json: Json = serde_json::from_str(r#"{"type": "string", "enum": ["a", 1]}"#).unwrap();
+    assert!(read_value_schema(&json)
+        .unwrap_err()
+        .to_string()
+        .contains("does not fit"));
 }

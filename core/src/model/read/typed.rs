@@ -8,7 +8,7 @@ impl Reader {
         &mut self,
         m: &mut Members<'_>,
         values: &Json,
-        type_name: Option<&str>,
+        type_names: &[String],
         pointer: &str,
     ) -> Schema {
         let Json::Array(values) = values else {
@@ -26,13 +26,23 @@ impl Reader {
                 }),
             }
         }
-        let declared = super::write::enum_type(&enumeration.values);
-        if let (Some(type_name), Some(declared)) = (type_name, declared) {
-            let fits = type_name == declared || (type_name == "number" && declared == "integer");
+        // A value `type` rules out could never be valid: the schema contradicts itself.
+        for value in &enumeration.values {
+            let declared = super::write::enum_type(std::slice::from_ref(value));
+            let fits = type_names.is_empty()
+                || declared.is_some_and(|declared| {
+                    type_names
+                        .iter()
+                        .any(|name| name == declared || (name == "number" && declared == "integer"))
+                });
             if !fits {
                 self.error(
                     &format!("{pointer}/type"),
-                    format!("`type` {type_name:?} does not fit the `enum` values ({declared})"),
+                    format!(
+                        "`type` {} does not fit the `enum` value {}",
+                        type_names.join(", "),
+                        value.value
+                    ),
                 );
             }
         }
@@ -211,15 +221,14 @@ impl Reader {
             Some(Json::Array(names)) => {
                 for (index, name) in names.iter().enumerate() {
                     let at = format!("{pointer}/required/{index}");
-                    match name
-                        .as_str()
-                        .and_then(|name| fields.iter_mut().find(|f| f.name == name))
-                    {
+                    let Some(name) = name.as_str() else {
+                        self.error(&at, "`required` must be an array of names");
+                        continue;
+                    };
+                    match fields.iter_mut().find(|f| f.name == name) {
                         Some(field) => field.required = true,
-                        None => self.error(
-                            &at,
-                            "`required` names a property that `properties` does not declare",
-                        ),
+                        // Required but not declared: present, with any value.
+                        None => fields.push(Field::required(name, Schema::any())),
                     }
                 }
             }
