@@ -418,6 +418,12 @@ impl ObjectWriter {
         self
     }
 
+    /// Adds the member `name` with a string value: the tag of an internally tagged enum.
+    pub fn tag(&mut self, name: &str, value: &str) -> &mut Self {
+        self.members.insert(name.to_owned(), Value::from(value));
+        self
+    }
+
     /// The object.
     pub fn finish(&mut self) -> Value {
         Value::Object(std::mem::take(&mut self.members))

@@ -17,6 +17,18 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
     let items = match &plan.body {
         Body::Struct { .. } => emit_struct(plan),
         Body::Enum { variants } => emit_enum(plan, variants),
+        Body::Union {
+            tagging,
+            variants,
+            deny_unknown_fields,
+        } => super::data_enum::emit(
+            ident,
+            type_name,
+            &with_description(&plan.description),
+            tagging,
+            variants,
+            *deny_unknown_fields,
+        ),
     };
     quote! {
         const _: () = {
@@ -59,7 +71,7 @@ fn json(value: &Value) -> TokenStream {
     }
 }
 
-fn field_schema(field: &FieldPlan) -> TokenStream {
+pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     let described = &field.described;
     let wire_name = &field.wire_name;
     let mut schema = quote!(<#described as ::toolgate::ToolArg>::describe(definitions));
@@ -184,12 +196,12 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
     let description = with_description(&plan.description);
     let arms: Vec<TokenStream> = arms.collect();
     // An enum with no variants has no values: `match *self {}` proves it to the compiler.
-    let (name_of_self, to_json) = if variants.is_empty() {
+    let (check, to_json) = if variants.is_empty() {
         (quote!(match *self {}), quote!(match *self {}))
     } else {
         let name = quote!(match self { #(#arms)* });
         (
-            name.clone(),
+            quote!(checker.check_variant(#name, schema);),
             quote!(::toolgate::__private::serde_json::Value::from(#name)),
         )
     };
@@ -201,7 +213,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
             }
 
             fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                checker.check_variant(#name_of_self, schema);
+                #check
             }
 
             fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {

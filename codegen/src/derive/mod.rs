@@ -6,6 +6,7 @@
 
 mod attrs;
 mod constraints;
+mod data_enum;
 mod emit;
 mod serde_attrs;
 mod shape;
@@ -40,6 +41,12 @@ enum Body {
     },
     Enum {
         variants: Vec<VariantPlan>,
+    },
+    /// An enum with `#[serde(tag)]` or `#[serde(untagged)]`: a union.
+    Union {
+        tagging: data_enum::Tagging,
+        variants: Vec<data_enum::DataVariant>,
+        deny_unknown_fields: bool,
     },
 }
 
@@ -122,6 +129,7 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                     return Err(fail(errors, error_at(&input.ident, message)));
                 }
             };
+            data_enum::refuse_on_struct(&serde, &mut errors);
             let tool_name = match name_attr {
                 Some(name) => {
                     check_tool_name(name, &mut errors);
@@ -149,6 +157,30 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
         Data::Enum(data) => {
             if let Some(name) = name_attr {
                 errors.push(error_at(name, "`name` names a tool, and a tool's arguments are a struct; an enum is a value inside them"));
+            }
+            let carries_data = data
+                .variants
+                .iter()
+                .any(|v| !matches!(v.fields, Fields::Unit));
+            if carries_data || serde.tag.is_some() || serde.untagged.is_some() {
+                let Some((tagging, variants)) =
+                    data_enum::plan(data, &serde, &input.ident, &mut errors)
+                else {
+                    // `plan` said why.
+                    return Err(errors.finish().err().unwrap_or_else(|| {
+                        error_at(&input.ident, "this enum cannot be described")
+                    }));
+                };
+                return errors.finish_with(Plan {
+                    ident: input.ident.clone(),
+                    type_name,
+                    description,
+                    body: Body::Union {
+                        tagging,
+                        variants,
+                        deny_unknown_fields: serde.deny_unknown_fields,
+                    },
+                });
             }
             let variants: Vec<VariantPlan> = data
                 .variants

@@ -3,9 +3,10 @@
 //!
 //! Attributes that only affect serialisation (`skip_serializing_if`, `serialize_with`, ...)
 //! or compilation (`bound`, `crate`) are ignored. Attributes that change the wire form in ways
-//! the tool model cannot follow (`flatten`, `with`, `deserialize_with`, `tag`, `untagged`,
-//! `transparent`, `from`, `try_from`, `remote`, `other`, ...) are compile errors, so the schema
-//! never disagrees with what serde accepts.
+//! the tool model cannot follow (`flatten`, `with`, `deserialize_with`, `content`,
+//! `rename_all_fields`, `transparent`, `from`, `try_from`, `remote`, `other`, ...) are compile
+//! errors, so the schema never disagrees with what serde accepts. `tag` and `untagged` are
+//! read: they make an enum a union (see `data_enum`).
 
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, ExprPath, LitStr};
@@ -27,6 +28,10 @@ pub struct SerdeContainer {
     pub rename_all: Option<RenameRule>,
     pub deny_unknown_fields: bool,
     pub default: Option<DefaultValue>,
+    /// `tag = "..."`: an internally tagged enum, with the span of the name.
+    pub tag: Option<LitStr>,
+    /// `untagged`: the enum's variants are tried in order.
+    pub untagged: Option<syn::Path>,
 }
 
 /// Field or variant attributes.
@@ -42,10 +47,9 @@ pub struct SerdeMember {
     pub skip: bool,
 }
 
-const REFUSED_ON_CONTAINER: [&str; 10] = [
-    "tag",
+const REFUSED_ON_CONTAINER: [&str; 9] = [
     "content",
-    "untagged",
+    "rename_all_fields",
     "transparent",
     "from",
     "try_from",
@@ -151,6 +155,8 @@ pub fn container(attrs: &[Attribute], errors: &mut darling::error::Accumulator) 
                 }
             }
             "deny_unknown_fields" => out.deny_unknown_fields = true,
+            "tag" => out.tag = Some(meta.value()?.parse()?),
+            "untagged" => out.untagged = Some(meta.path.clone()),
             "default" => out.default = Some(default_value(meta)?),
             _ => return Ok(false),
         }

@@ -220,6 +220,26 @@ impl<'m> Checker<'m> {
         resolved
     }
 
+    /// The alternative `index` of a union schema (what generated code of a data-carrying
+    /// enum checks a variant against); `None`, with a `schema` issue, when there is none.
+    pub fn variant(&mut self, schema: &'m Schema, index: usize) -> Option<&'m Schema> {
+        match self.resolve(schema).map(|s| &s.kind) {
+            Some(Kind::Union(union)) if index < union.variants.len() => {
+                Some(&union.variants[index])
+            }
+            Some(_) => {
+                self.issue(
+                    Constraint::Schema,
+                    "the schema of this value has no such alternative",
+                    None,
+                    None,
+                );
+                None
+            }
+            None => None,
+        }
+    }
+
     /// The fields of an object schema (empty, with a `schema` issue, for other kinds).
     pub fn fields(&mut self, schema: &'m Schema) -> &'m [Field] {
         match self.resolve(schema).map(|s| &s.kind) {

@@ -98,6 +98,24 @@ impl Schema {
         }))
     }
 
+    /// One of `variants`: `oneOf` (exactly one matches) or `anyOf` (at least one).
+    ///
+    /// ```
+    /// use toolgate_core::model::{Schema, UnionMode};
+    ///
+    /// let id = Schema::union(UnionMode::AnyOf, vec![Schema::string(), Schema::integer()]);
+    /// assert_eq!(id.to_json_value(), serde_json::json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
+    /// ```
+    pub fn union(mode: UnionMode, variants: Vec<Schema>) -> Self {
+        Self::new(Kind::Union(UnionSchema { mode, variants }))
+    }
+
+    /// Sets the one value allowed (`const`).
+    pub fn with_constant(mut self, value: Value) -> Self {
+        self.constant = Some(value);
+        self
+    }
+
     /// A reference to the named schema in the model's definitions.
     pub fn reference(name: impl Into<String>) -> Self {
         Self::new(Kind::Ref(name.into()))

@@ -1,10 +1,9 @@
 use toolgate::Tool;
 
 #[derive(Tool, serde::Deserialize)]
-#[serde(tag = "type")]
-enum Units {
-    Metric,
-    Imperial,
+#[serde(tag = "kind")]
+struct Search {
+    query: String,
 }
 
 fn main() {}

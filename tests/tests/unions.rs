@@ -1,0 +1,131 @@
+//! Enums as unions through `#[derive(Tool)]`: `#[serde(tag = "...")]` and
+//! `#[serde(untagged)]` give `oneOf`/`anyOf` models that serde and the checker agree on.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use toolgate::{Constraint, Tool, ToolArg};
+
+/// A shape to draw.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum Shape {
+    /// A circle around the origin.
+    Circle {
+        #[tool(range(min = 0.0))]
+        radius: f64,
+    },
+    Rectangle {
+        width: u32,
+        #[serde(rename = "h")]
+        height: u32,
+    },
+    Dot,
+}
+
+/// A document id: a number or a slug.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum DocId {
+    Number(#[allow(dead_code)] u64),
+    Slug(String),
+}
+
+/// Draw shapes.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Draw {
+    shapes: Vec<Shape>,
+    target: DocId,
+    #[serde(default)]
+    backup: Option<DocId>,
+}
+
+#[test]
+fn the_schema_is_one_of_tagged_objects_and_any_of_types() {
+    let schema: serde_json::Value = serde_json::from_str(Draw::json_schema()).unwrap();
+    assert_eq!(
+        schema["properties"]["shapes"]["items"],
+        json!({"oneOf": [
+            {"type": "object", "description": "A circle around the origin.",
+             "properties": {"kind": {"type": "string", "const": "circle"}, "radius": {"type": "number", "format": "double", "minimum": 0.0}},
+             "required": ["kind", "radius"], "additionalProperties": false},
+            {"type": "object",
+             "properties": {"kind": {"type": "string", "const": "rectangle"},
+                            "width": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u32},
+                            "h": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u32, "x-rust-name": "height"}},
+             "required": ["kind", "width", "h"], "additionalProperties": false},
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "dot"}},
+             "required": ["kind"], "additionalProperties": false}
+        ], "description": "A shape to draw."})
+    );
+    assert_eq!(
+        schema["properties"]["target"],
+        json!({"anyOf": [{"type": "integer", "format": "uint64", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string"}],
+               "description": "A document id: a number or a slug."})
+    );
+    // The model reads back from its own schema.
+    let again = toolgate::model::ToolModel::from_json_schema(Draw::json_schema()).unwrap();
+    assert_eq!(&again, Draw::model());
+}
+
+#[test]
+fn tagged_and_untagged_values_decode_with_repairs() {
+    let text = r#"{"shapes": [{"kind": "circle", "radius": "2.5"}, {"kind": "rectangle", "width": 3, "h": 4}, {"kind": "dot"}],
+        "target": "guide-7", "backup": 12}"#;
+    let decoded = Draw::decode(text).unwrap();
+    assert_eq!(
+        decoded.value,
+        Draw {
+            shapes: vec![
+                Shape::Circle { radius: 2.5 },
+                Shape::Rectangle {
+                    width: 3,
+                    height: 4
+                },
+                Shape::Dot
+            ],
+            target: DocId::Slug("guide-7".into()),
+            backup: Some(DocId::Number(12)),
+        }
+    );
+    let repaired: Vec<String> = decoded.repairs.iter().map(|r| r.path.to_string()).collect();
+    assert_eq!(repaired, ["shapes[0].radius"]);
+    assert_eq!(
+        serde_json::to_value(&decoded.value).unwrap(),
+        decoded.value.to_json_value()
+    );
+    assert!(decoded.value.validate().is_ok());
+}
+
+#[test]
+fn a_value_no_alternative_accepts_is_refused() {
+    let rejected = Draw::decode(
+        r#"{"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}"#,
+    )
+    .unwrap_err();
+    let found: Vec<(String, Constraint)> = rejected
+        .report
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.constraint))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("shapes[0]".to_owned(), Constraint::OneOf),
+            ("shapes[1]".to_owned(), Constraint::OneOf),
+            ("target".to_owned(), Constraint::AnyOf),
+        ]
+    );
+}
+
+#[test]
+fn validate_checks_the_variant_a_value_holds() {
+    let draw = Draw {
+        shapes: vec![Shape::Circle { radius: -2.0 }],
+        target: DocId::Number(1),
+        backup: None,
+    };
+    let report = draw.validate().unwrap_err();
+    let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
+    assert_eq!(paths, ["shapes[0].radius"]);
+}
