@@ -418,6 +418,13 @@ impl ObjectWriter {
         self
     }
 
+    /// Adds the field `name` even when its value is absent: `None` of a
+    /// `#[tool(nullable)]` field is sent as `null`.
+    pub fn nullable_field<T: ToolArg + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
+        self.members.insert(name.to_owned(), value.to_json_value());
+        self
+    }
+
     /// Adds the member `name` with a string value: the tag of an internally tagged enum.
     pub fn tag(&mut self, name: &str, value: &str) -> &mut Self {
         self.members.insert(name.to_owned(), Value::from(value));

@@ -1,5 +1,6 @@
 //! Enums as unions through `#[derive(Tool)]`: `#[serde(tag = "...")]` and
-//! `#[serde(untagged)]` give `oneOf`/`anyOf` models that serde and the checker agree on.
+//! `#[serde(untagged)]` give `oneOf`/`anyOf` models that serde and the checker agree on;
+//! `#[tool(nullable)]` makes `null` a value of a required field.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -27,7 +28,7 @@ enum Shape {
 #[serde(untagged)]
 enum DocId {
     Number(#[allow(dead_code)] u64),
-    Slug(String),
+    Slug(#[tool(length(min = 1))] String),
 }
 
 /// Draw shapes.
@@ -59,7 +60,7 @@ fn the_schema_is_one_of_tagged_objects_and_any_of_types() {
     );
     assert_eq!(
         schema["properties"]["target"],
-        json!({"anyOf": [{"type": "integer", "format": "uint64", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string"}],
+        json!({"anyOf": [{"type": "integer", "format": "uint64", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string", "minLength": 1}],
                "description": "A document id: a number or a slug."})
     );
     // The model reads back from its own schema.
@@ -98,6 +99,8 @@ fn tagged_and_untagged_values_decode_with_repairs() {
 
 #[test]
 fn a_value_no_alternative_accepts_is_refused() {
+    let empty = Draw::decode(r#"{"shapes": [], "target": ""}"#).unwrap_err();
+    assert_eq!(empty.report.issues()[0].constraint, Constraint::AnyOf);
     let rejected = Draw::decode(
         r#"{"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}"#,
     )
@@ -128,4 +131,46 @@ fn validate_checks_the_variant_a_value_holds() {
     let report = draw.validate().unwrap_err();
     let paths: Vec<String> = report.issues().iter().map(|i| i.path.to_string()).collect();
     assert_eq!(paths, ["shapes[0].radius"]);
+}
+
+/// Leave a note.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Note {
+    /// The text, or null to clear it.
+    #[tool(nullable, length(min = 1))]
+    text: Option<String>,
+    #[tool(nullable)]
+    #[serde(default)]
+    tag: Option<DocId>,
+}
+
+#[test]
+fn a_nullable_field_is_required_and_takes_null() {
+    let schema: serde_json::Value = serde_json::from_str(Note::json_schema()).unwrap();
+    assert_eq!(
+        schema["properties"]["text"],
+        json!({"type": ["string", "null"], "minLength": 1, "description": "The text, or null to clear it."})
+    );
+    assert_eq!(schema["required"], json!(["text"]));
+    let decoded = Note::decode(r#"{"text": null, "tag": null}"#).unwrap();
+    assert_eq!(
+        decoded.value,
+        Note {
+            text: None,
+            tag: None
+        }
+    );
+    assert_eq!(
+        decoded.value.to_json_value(),
+        json!({"text": null, "tag": null})
+    );
+    let decoded = Note::decode(r#"{"text": "hi", "tag": 3}"#).unwrap();
+    assert_eq!(decoded.value.tag, Some(DocId::Number(3)));
+    let rejected = Note::decode(r#"{"tag": "x"}"#).unwrap_err();
+    assert_eq!(rejected.report.issues()[0].constraint, Constraint::Required);
+    let rejected = Note::decode(r#"{"text": ""}"#).unwrap_err();
+    assert_eq!(
+        rejected.report.issues()[0].constraint,
+        Constraint::MinLength
+    );
 }

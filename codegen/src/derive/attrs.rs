@@ -43,6 +43,9 @@ pub struct RawField {
     /// `#[tool(example = ...)]`, repeatable: a literal, or an array of literals.
     #[darling(multiple)]
     pub example: Vec<JsonLiteral>,
+    /// `#[tool(nullable)]` on an `Option<T>` field: `null` is a value the field takes, and
+    /// the field is required (unless serde gives it a default).
+    pub nullable: Flag,
 }
 
 /// One unit variant and its `#[tool(...)]` attributes.

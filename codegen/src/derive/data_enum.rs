@@ -41,7 +41,8 @@ pub(crate) struct DataVariant {
 enum VariantData {
     Unit,
     Fields(Vec<FieldPlan>),
-    One(Type),
+    /// `Name(Type)`, with the constraints written on the value (`Name(#[tool(length(min = 1))] String)`).
+    One(Type, Vec<super::constraints::Setter>),
 }
 
 /// Plans the variants of an enum written with `tag` or `untagged` (or carrying data without
@@ -100,7 +101,11 @@ pub(crate) fn plan(
                     .collect(),
             ),
             (Tagging::Untagged, Fields::Unnamed(one)) if one.unnamed.len() == 1 => {
-                VariantData::One(one.unnamed[0].ty.clone())
+                let value = &one.unnamed[0];
+                let Some(setters) = value_constraints(value, errors) else {
+                    continue;
+                };
+                VariantData::One(value.ty.clone(), setters)
             }
             (Tagging::Internal(_), _) => {
                 errors.push(error_at(variant, "a variant of a tagged enum is a unit variant or has named fields (`Name { field: Type }`), so that the tag sits beside its fields"));
@@ -159,8 +164,9 @@ pub(crate) fn emit(
             .as_ref()
             .map(|text| quote!(.with_description(#text)));
         match (&variant.data, tagging) {
-            (VariantData::One(ty), _) => {
-                quote_spanned!(ty.span()=> <#ty as ::toolgate::ToolArg>::describe(definitions) #described)
+            (VariantData::One(ty, setters), _) => {
+                let constraints = super::constraints::tokens(setters);
+                quote_spanned!(ty.span()=> <#ty as ::toolgate::ToolArg>::describe(definitions) #constraints #described)
             }
             (VariantData::Unit, Tagging::Internal(tag)) => {
                 let tag_field = tag_field(tag, &variant.wire_name);
@@ -178,7 +184,7 @@ pub(crate) fn emit(
         let name = &variant.ident;
         match &variant.data {
             VariantData::Unit => quote!(Self::#name => {}),
-            VariantData::One(ty) => quote_spanned!(ty.span()=> Self::#name(value) => {
+            VariantData::One(ty, _) => quote_spanned!(ty.span()=> Self::#name(value) => {
                 if let ::core::option::Option::Some(variant) = checker.variant(schema, #index) {
                     ::toolgate::ToolArg::check(value, variant, checker);
                 }
@@ -204,7 +210,7 @@ pub(crate) fn emit(
         let name = &variant.ident;
         let wire_name = &variant.wire_name;
         match (&variant.data, tagging) {
-            (VariantData::One(_), _) => {
+            (VariantData::One(..), _) => {
                 quote!(Self::#name(value) => ::toolgate::ToolArg::to_json_value(value),)
             }
             (VariantData::Unit, Tagging::Internal(tag)) => {
@@ -215,7 +221,11 @@ pub(crate) fn emit(
                 let idents = fields.iter().map(|f| &f.ident);
                 let members = fields.iter().zip(&bound).map(|(field, binding)| {
                     let wire = &field.wire_name;
-                    quote!(.field(#wire, #binding))
+                    if field.nullable {
+                        quote!(.nullable_field(#wire, #binding))
+                    } else {
+                        quote!(.field(#wire, #binding))
+                    }
                 });
                 quote!(Self::#name { #(#idents: #bound,)* .. } => ::toolgate::ObjectWriter::new().tag(#tag, #wire_name) #(#members)* .finish(),)
             }
@@ -254,6 +264,31 @@ pub(crate) fn emit(
             }
         }
     }
+}
+
+/// The `#[tool(...)]` constraints on the value of a `Name(Type)` variant (only constraints:
+/// the variant's doc comment is its description).
+fn value_constraints(
+    value: &syn::Field,
+    errors: &mut darling::error::Accumulator,
+) -> Option<Vec<super::constraints::Setter>> {
+    use darling::FromField;
+    let raw = errors.handle(super::attrs::RawField::from_field(value))?;
+    if !raw.alias.is_empty()
+        || raw.description.is_some()
+        || !raw.example.is_empty()
+        || raw.nullable.is_present()
+    {
+        errors.push(error_at(value, "the value of an untagged variant takes constraints only (`range`, `length`, `pattern`, ...); its description is the variant's doc comment"));
+    }
+    let shape = match super::shape::classify(&value.ty) {
+        Ok(shape) => shape,
+        Err(error) => {
+            errors.push(error.into());
+            return None;
+        }
+    };
+    Some(super::constraints::Planner { errors }.plan(&raw.constraints, &shape))
 }
 
 /// The tag field of one variant: required, its `const` the variant's wire name.

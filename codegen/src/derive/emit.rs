@@ -76,6 +76,9 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     let wire_name = &field.wire_name;
     let mut schema = quote!(<#described as ::toolgate::ToolArg>::describe(definitions));
     schema.extend(constraints::tokens(&field.setters));
+    if field.nullable {
+        schema.extend(quote!(.nullable()));
+    }
     schema.extend(with_description(&field.description));
     for example in &field.examples {
         let example = json(example);
@@ -141,7 +144,12 @@ fn emit_struct(plan: &Plan) -> TokenStream {
     let members = fields.iter().map(|field| {
         let field_ident = &field.ident;
         let wire_name = &field.wire_name;
-        quote_spanned!(field.ty.span()=> .field(#wire_name, &self.#field_ident))
+        let add = if field.nullable {
+            quote!(nullable_field)
+        } else {
+            quote!(field)
+        };
+        quote_spanned!(field.ty.span()=> .#add(#wire_name, &self.#field_ident))
     });
     let tool_description = match &plan.description {
         Some(text) => quote!(::core::option::Option::Some(#text)),

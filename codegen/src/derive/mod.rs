@@ -66,6 +66,8 @@ struct FieldPlan {
     description: Option<String>,
     examples: Vec<Value>,
     setters: Vec<Setter>,
+    /// `#[tool(nullable)]`: `null` accepted, the field required unless it has a default.
+    nullable: bool,
 }
 
 enum FieldDefault {
@@ -304,9 +306,19 @@ fn plan_field(
         })
         .unwrap_or_else(|| rust_name.clone());
     // An `Option<T>` field is an optional field of `T`'s schema; `None` is an absent field.
+    // With `#[tool(nullable)]`, `None` is `null`, and the field must be sent.
+    let nullable = raw.nullable.is_present();
     let (described, optional) = match (&shape, option_argument(&field.ty)) {
-        (Shape::Option(_), Some(inner)) => (inner.clone(), true),
-        _ => (field.ty.clone(), false),
+        (Shape::Option(_), Some(inner)) => (inner.clone(), !nullable),
+        _ => {
+            if nullable {
+                errors.push(error_at(
+                    &field.ty,
+                    "`nullable` needs an `Option<T>` field: `None` is the `null`",
+                ));
+            }
+            (field.ty.clone(), false)
+        }
     };
     let default = match (&serde.default, &container.default) {
         (Some(own), _) => Some(FieldDefault::Own(own.clone())),
@@ -328,6 +340,7 @@ fn plan_field(
             .or_else(|| doc_description(&raw.attrs)),
         examples: raw.example.iter().map(|e| e.value.clone()).collect(),
         setters,
+        nullable,
     })
 }
 

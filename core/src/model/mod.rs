@@ -103,8 +103,9 @@ impl ToolModel {
 
     /// Whether serde alone reads this tool's arguments the way the decoder does when nothing
     /// needs repair: no field has a default (serde would fill it without a log entry) and no
-    /// value is a map (serde keeps the last of repeated keys, the decoder refuses them), and
-    /// no integer is 128 bits wide.
+    /// value is a map (serde keeps the last of repeated keys, the decoder refuses them), no
+    /// required field takes `null` (serde reads it absent as `None`), and no integer is 128
+    /// bits wide.
     /// Typed decoding takes a fast path through serde for such tools. Computed once.
     pub fn is_plain(&self) -> bool {
         *self.plain.get_or_init(|| {
@@ -124,7 +125,13 @@ impl ToolModel {
                     }) => return false,
                     Kind::Array(array) => pending.push(&array.items),
                     Kind::Object(object) => {
-                        if matches!(object.additional, Additional::Schema(_)) {
+                        // serde reads an absent `Option` as `None`: a required field that
+                        // takes `null` needs the decoder to see that it is absent.
+                        let required_nullable = object
+                            .fields
+                            .iter()
+                            .any(|f| f.required && f.schema.nullable);
+                        if required_nullable || matches!(object.additional, Additional::Schema(_)) {
                             return false;
                         }
                         pending.extend(object.fields.iter().map(|f| &f.schema));
