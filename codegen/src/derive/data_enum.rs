@@ -42,7 +42,7 @@ enum VariantData {
     Unit,
     Fields(Vec<FieldPlan>),
     /// `Name(Type)`, with the constraints written on the value (`Name(#[tool(length(min = 1))] String)`).
-    One(Type, Vec<super::constraints::Setter>),
+    One(Box<Type>, Vec<super::constraints::Setter>),
 }
 
 /// Plans the variants of an enum written with `tag` or `untagged` (or carrying data without
@@ -105,7 +105,7 @@ pub(crate) fn plan(
                 let Some(setters) = value_constraints(value, errors) else {
                     continue;
                 };
-                VariantData::One(value.ty.clone(), setters)
+                VariantData::One(Box::new(value.ty.clone()), setters)
             }
             (Tagging::Internal(_), _) => {
                 errors.push(error_at(variant, "a variant of a tagged enum is a unit variant or has named fields (`Name { field: Type }`), so that the tag sits beside its fields"));
