@@ -438,6 +438,13 @@ impl ObjectWriter {
 }
 
 impl crate::model::Field {
+    /// Records `value` as the field's default, `None` as `null`: the default of a
+    /// `#[tool(nullable)]` field.
+    pub fn nullable_default_of<T: ToolArg + ?Sized>(mut self, value: &T) -> Self {
+        self.schema.default = Some(value.to_json_value());
+        self
+    }
+
     /// Records `value` as the field's default (left out when it is absent, like `None`).
     pub fn default_of<T: ToolArg + ?Sized>(mut self, value: &T) -> Self {
         if !value.is_absent() {

@@ -9,15 +9,36 @@ use std::path::Path;
 use serde_json::value::RawValue;
 
 fn main() {
-    // The schema goldens, compiled as any user's build.rs would.
-    toolgate_codegen::Builder::new()
+    // The schema goldens, compiled as any user's build.rs would, and a table of their tools
+    // for the round trip.
+    let mut goldens = toolgate_codegen::Builder::new();
+    goldens
         .schemas(Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas"))
-        .out_file("golden_tools.rs")
+        .out_file("golden_tools.rs");
+    goldens
         .compile()
         .unwrap_or_else(|error| panic!("the schema compiler refused tests/schemas:\n{error}"));
+    let golden_tools = goldens.generate_tools().expect("compiled above").tools;
+    let mut golden_index = String::from(
+        "/// The model of a generated type.\npub type ModelOf = fn() -> &'static ::toolgate::model::ToolModel;\n/// Each golden tool: its name and the model of its generated type.\npub const TOOLS: &[(&str, ModelOf)] = &[\n",
+    );
+    for tool in &golden_tools {
+        writeln!(
+            golden_index,
+            "    ({:?}, <{} as ::toolgate::Tool>::model),",
+            tool.name, tool.rust_name
+        )
+        .unwrap();
+    }
+    golden_index.push_str("];\n");
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    toolgate_codegen::schema::write_if_changed(
+        &Path::new(&out_dir).join("golden_index.rs"),
+        &golden_index,
+    )
+    .expect("OUT_DIR is writable");
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/bfcl/cases.jsonl");
     println!("cargo:rerun-if-changed={}", corpus.display());
-    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     let text = std::fs::read_to_string(&corpus).expect("the corpus copy is in tests/data/bfcl");
     // Definitions are kept as written (a serde_json::Value would sort their properties, and
     // the generated fields follow the schema's order); identical ones share a type.

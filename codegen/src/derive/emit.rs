@@ -97,17 +97,26 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     for alias in &field.aliases {
         built.extend(quote!(.alias(#alias)));
     }
+    // A nullable field's `None` default is `null`; elsewhere `None` means no default.
+    let record = if field.nullable {
+        quote!(nullable_default_of)
+    } else {
+        quote!(default_of)
+    };
     match &field.default {
+        // `#[serde(default)]` on a nullable field only makes it optional: absent is `None`,
+        // which the model says by the field being optional.
+        Some(FieldDefault::Own(DefaultValue::Trait)) if field.nullable => {}
         Some(FieldDefault::Own(DefaultValue::Trait)) => {
             let ty = &field.ty;
             built.extend(quote!(.default_of(&<#ty as ::core::default::Default>::default())));
         }
         Some(FieldDefault::Own(DefaultValue::Function(path))) => {
-            built.extend(quote!(.default_of(&#path())))
+            built.extend(quote!(.#record(&#path())))
         }
         Some(FieldDefault::Container) => {
             let ident = &field.ident;
-            built.extend(quote!(.default_of(&container_default.#ident)));
+            built.extend(quote!(.#record(&container_default.#ident)));
         }
         None => {}
     }

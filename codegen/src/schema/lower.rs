@@ -29,6 +29,8 @@ use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 
 use super::names::{field_name, type_name, variant_name, Taken};
 
+mod unions;
+
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
 
@@ -36,6 +38,8 @@ pub(crate) type LowerError = (String, String);
 struct Lowered {
     ty: TokenStream,
     constraints: Vec<TokenStream>,
+    /// `ty` is `Option<T>` because the schema takes `null`.
+    nullable: bool,
 }
 
 impl Lowered {
@@ -44,6 +48,7 @@ impl Lowered {
         Lowered {
             ty,
             constraints: Vec::new(),
+            nullable: false,
         }
     }
 
@@ -153,98 +158,7 @@ impl<'s> Lowering<'s> {
         // The struct comes before the types and defaults its fields bring.
         let slot = self.items.len();
         self.items.push(TokenStream::new());
-        let mut field_names = Taken::default();
-        let mut fields = Vec::new();
-        for field in &object.fields {
-            let at = format!("{pointer}/properties/{}", escape_pointer_token(&field.name));
-            let rust = field_names.claim(&field_name(&field.name), "_");
-            let field_ident: syn::Ident =
-                syn::parse_str(&rust).expect("names.rs makes identifiers");
-            let hint = format!("{name}{}", type_name(&field.name, "Field"));
-            let schema = &field.schema;
-            let lowered = self.lower(scope, schema, &hint, &at, true);
-            let mut attrs = Vec::new();
-            if let Some(doc) = &schema.description {
-                attrs.push(doc_attr(doc));
-            }
-            // Notes for the reader go into the doc comment after the description; the
-            // description itself is then given to the derive as written.
-            let mut noted = false;
-            let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
-            if unraw != field.name {
-                let wire = &field.name;
-                attrs.push(quote!(#[serde(rename = #wire)]));
-            }
-            for alias in &field.aliases {
-                attrs.push(quote!(#[serde(alias = #alias)]));
-            }
-            let mut tool_keys = lowered.constraints;
-            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
-            let other_examples: Vec<&Value> = schema
-                .examples
-                .iter()
-                .filter(|e| example_literal(e).is_none())
-                .collect();
-            if !other_examples.is_empty() {
-                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
-                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
-                noted = true;
-            }
-            if schema.constant.is_some() {
-                scope.errors.push((
-                    at.clone(),
-                    "`const` is not supported by the schema compiler yet".to_owned(),
-                ));
-            }
-            let ty = lowered.ty;
-            let ty = match (&field.required, &schema.default) {
-                (true, None) => ty,
-                (true, Some(default)) => {
-                    attrs.push(doc_attr(&format!(
-                        "\nThe schema's default, {default}, does not apply: the field is required."
-                    )));
-                    noted = true;
-                    ty
-                }
-                (false, None) => quote!(::std::option::Option<#ty>),
-                (false, Some(default)) => {
-                    if scope.model.check_against(schema, default).is_ok() {
-                        let function = self.functions.claim(
-                            &format!(
-                                "default_{}_{}",
-                                heck::ToSnakeCase::to_snake_case(name),
-                                unraw
-                            ),
-                            "_",
-                        );
-                        let function_ident = format_ident!("{}", function);
-                        let kind = scope.model.resolve(schema).map(|s| &s.kind);
-                        let body = default_expression(default, kind);
-                        self.items.push(quote! {
-                            fn #function_ident() -> #ty { #body }
-                        });
-                        attrs.push(quote!(#[serde(default = #function)]));
-                        ty
-                    } else {
-                        attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
-                        noted = true;
-                        quote!(::std::option::Option<#ty>)
-                    }
-                }
-            };
-            if let Some(text) = &schema.description {
-                if noted || !doc_reproduces(text) {
-                    tool_keys.push(quote!(description = #text));
-                }
-            }
-            if !tool_keys.is_empty() {
-                attrs.push(quote!(#[tool(#(#tool_keys),*)]));
-            }
-            fields.push(quote! {
-                #(#attrs)*
-                pub #field_ident: #ty
-            });
-        }
+        let fields = self.fields(scope, name, object, pointer, None);
         let doc = description.map(doc_attr);
         let derives = self.derives(quote!());
         let mut container_keys = Vec::new();
@@ -272,6 +186,141 @@ impl<'s> Lowering<'s> {
                 #(#fields,)*
             }
         };
+    }
+
+    /// The fields of a struct (or of a struct variant: `skip` names its tag), with the types,
+    /// enums and default functions they bring pushed as items. `name` is the owner's name,
+    /// which nested types and default functions are named after.
+    fn fields(
+        &mut self,
+        scope: &mut Scope<'_>,
+        name: &str,
+        object: &ObjectSchema,
+        pointer: &str,
+        skip: Option<&str>,
+    ) -> Vec<TokenStream> {
+        let mut field_names = Taken::default();
+        let mut fields = Vec::new();
+        for field in object
+            .fields
+            .iter()
+            .filter(|f| Some(f.name.as_str()) != skip)
+        {
+            let at = format!("{pointer}/properties/{}", escape_pointer_token(&field.name));
+            let rust = field_names.claim(&field_name(&field.name), "_");
+            let field_ident: syn::Ident =
+                syn::parse_str(&rust).expect("names.rs makes identifiers");
+            let hint = format!("{name}{}", type_name(&field.name, "Field"));
+            let schema = &field.schema;
+            let lowered = self.lower(scope, schema, &hint, &at, true);
+            let mut attrs = Vec::new();
+            if let Some(doc) = &schema.description {
+                attrs.push(doc_attr(doc));
+            }
+            // Notes for the reader go into the doc comment after the description; the
+            // description itself is then given to the derive as written.
+            let mut noted = false;
+            let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
+            if unraw != field.name {
+                let wire = &field.name;
+                attrs.push(quote!(#[serde(rename = #wire)]));
+            }
+            for alias in &field.aliases {
+                attrs.push(quote!(#[serde(alias = #alias)]));
+            }
+            let nullable = lowered.nullable;
+            let mut tool_keys = lowered.constraints;
+            if nullable {
+                tool_keys.insert(0, quote!(nullable));
+            }
+            // An optional field that takes `null` is `Option<T>` already: serde's default
+            // (`None`) stands for absent.
+            let serde_default = quote!(#[serde(default)]);
+            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
+            let other_examples: Vec<&Value> = schema
+                .examples
+                .iter()
+                .filter(|e| example_literal(e).is_none())
+                .collect();
+            if !other_examples.is_empty() {
+                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
+                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
+                noted = true;
+            }
+            if schema.constant.is_some() {
+                scope.errors.push((
+                    at.clone(),
+                    "`const` is not supported by the schema compiler yet".to_owned(),
+                ));
+            }
+            let ty = lowered.ty;
+            let ty = match (&field.required, &schema.default) {
+                (true, None) => ty,
+                (true, Some(default)) => {
+                    attrs.push(doc_attr(&format!(
+                        "\nThe schema's default, {default}, does not apply: the field is required."
+                    )));
+                    noted = true;
+                    ty
+                }
+                (false, None) if nullable => {
+                    attrs.push(serde_default);
+                    ty
+                }
+                (false, None) => quote!(::std::option::Option<#ty>),
+                (false, Some(default)) => {
+                    if scope.model.check_against(schema, default).is_ok() {
+                        let function = self.functions.claim(
+                            &format!(
+                                "default_{}_{}",
+                                heck::ToSnakeCase::to_snake_case(name),
+                                unraw
+                            ),
+                            "_",
+                        );
+                        let function_ident = format_ident!("{}", function);
+                        let kind = scope.model.resolve(schema).map(|s| &s.kind);
+                        let body = match (nullable, default) {
+                            (true, Value::Null) => quote!(::std::option::Option::None),
+                            (true, _) => {
+                                let value = default_expression(default, kind);
+                                quote!(::std::option::Option::Some(#value))
+                            }
+                            (false, _) => default_expression(default, kind),
+                        };
+                        self.items.push(quote! {
+                            fn #function_ident() -> #ty { #body }
+                        });
+                        attrs.push(quote!(#[serde(default = #function)]));
+                        ty
+                    } else {
+                        attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
+                        noted = true;
+                        if nullable {
+                            attrs.push(serde_default);
+                            ty
+                        } else {
+                            quote!(::std::option::Option<#ty>)
+                        }
+                    }
+                }
+            };
+            if let Some(text) = &schema.description {
+                if noted || !doc_reproduces(text) {
+                    tool_keys.push(quote!(description = #text));
+                }
+            }
+            if !tool_keys.is_empty() {
+                attrs.push(quote!(#[tool(#(#tool_keys),*)]));
+            }
+            // Fields of an enum variant take no visibility.
+            let public = skip.is_none().then(|| quote!(pub));
+            fields.push(quote! {
+                #(#attrs)*
+                #public #field_ident: #ty
+            });
+        }
+        fields
     }
 
     fn enumeration(
@@ -325,20 +374,25 @@ impl<'s> Lowering<'s> {
         pointer: &str,
         direct: bool,
     ) -> Lowered {
-        if schema.nullable && !matches!(schema.kind, Kind::Any) {
-            scope.errors.push((
-                pointer.to_owned(),
-                "a value that may be `null` is not supported by the schema compiler yet".to_owned(),
-            ));
+        if schema.nullable && !matches!(schema.kind, Kind::Any | Kind::Null) {
+            let mut value = schema.clone();
+            value.nullable = false;
+            let inner = self.lower(scope, &value, hint, pointer, direct);
+            let ty = inner.ty;
+            return Lowered {
+                ty: quote!(::std::option::Option<#ty>),
+                constraints: inner.constraints,
+                nullable: true,
+            };
         }
         match &schema.kind {
             Kind::Any => Lowered::any(),
             Kind::Boolean => Lowered::plain(quote!(bool)),
-            Kind::Null | Kind::Never | Kind::Union(_) => {
+            Kind::Union(union) => self.union(scope, schema, union, hint, pointer),
+            Kind::Null | Kind::Never => {
                 let what = match schema.kind {
                     Kind::Null => "a value that must be `null`",
-                    Kind::Never => "the `false` schema (no value allowed)",
-                    _ => "`anyOf`/`oneOf`",
+                    _ => "the `false` schema (no value allowed)",
                 };
                 scope.errors.push((
                     pointer.to_owned(),
@@ -359,6 +413,7 @@ impl<'s> Lowering<'s> {
                 Lowered {
                     ty: quote!(#ty),
                     constraints,
+                    nullable: false,
                 }
             }
             Kind::Number(float) => {
@@ -372,7 +427,11 @@ impl<'s> Lowering<'s> {
                     let divisor = number(divisor);
                     constraints.push(quote!(multiple_of = #divisor));
                 }
-                Lowered { ty, constraints }
+                Lowered {
+                    ty,
+                    constraints,
+                    nullable: false,
+                }
             }
             Kind::String(string) => {
                 let mut constraints = Vec::new();
@@ -390,6 +449,7 @@ impl<'s> Lowering<'s> {
                 Lowered {
                     ty: quote!(::std::string::String),
                     constraints,
+                    nullable: false,
                 }
             }
             Kind::Enum(enumeration) => {
@@ -421,6 +481,7 @@ impl<'s> Lowering<'s> {
                 Lowered {
                     ty: quote!(::std::vec::Vec<#item_ty>),
                     constraints,
+                    nullable: false,
                 }
             }
             Kind::Map(map) => self.map(

@@ -19,6 +19,7 @@ mod index {
 #[deny(warnings)]
 pub mod goldens {
     include!(concat!(env!("OUT_DIR"), "/golden_tools.rs"));
+    include!(concat!(env!("OUT_DIR"), "/golden_index.rs"));
 }
 
 pub use index::{decode, model, LINE_TYPES, TOOLS};

@@ -52,3 +52,37 @@ fn generated_types_keep_every_constraint_of_their_schema() {
         differences.join("\n")
     );
 }
+
+/// The same for every golden schema (`tests/schemas`): nothing lost; what differs by design
+/// is printed.
+#[test]
+fn golden_types_keep_every_constraint_of_their_schema() {
+    use toolgate::model::read::{read_parts, unwrap_definition};
+    use toolgate::model::Json;
+
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let mut originals = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let json: Json = serde_json::from_str(&text).unwrap();
+        let definitions = match json {
+            Json::Array(items) => items,
+            one => vec![one],
+        };
+        for definition in definitions {
+            let parts = unwrap_definition(definition);
+            originals.push(read_parts(parts.name, parts.description, parts.schema).unwrap());
+        }
+    }
+    assert_eq!(originals.len(), toolgate_bfcl::goldens::TOOLS.len());
+    let mut lost = Vec::new();
+    for (name, model) in toolgate_bfcl::goldens::TOOLS {
+        let original = originals.iter().find(|m| m.name() == *name).unwrap();
+        let found = constraint_differences(original, model());
+        lost.extend(found.lost.iter().map(|d| format!("{name}: {d}")));
+        for known in found.known {
+            println!("  {name}: {known}");
+        }
+    }
+    assert!(lost.is_empty(), "constraints lost:\n{}", lost.join("\n"));
+}

@@ -1,0 +1,240 @@
+//! `oneOf`/`anyOf` → Rust enums the derive turns back into the same unions.
+//!
+//! - Tagged: every alternative is an object (directly or through `$ref`) with a required
+//!   string field whose `const` differs across them (`"kind": {"const": "circle"}`): an enum
+//!   with `#[serde(tag = "kind")]`, one struct variant per alternative (a unit variant when
+//!   the tag is its only field), named after the tag's value.
+//! - Untagged: alternatives told apart by their JSON type alone (a string, an integer, an
+//!   object...): an enum with `#[serde(untagged)]`, one `Name(Type)` variant per alternative,
+//!   named after its type, constraints on the value. `integer` before `number` is allowed in
+//!   an `anyOf` (serde tries the integer first; both schemas hold for a whole number).
+//! - Anything else is an error: alternatives of the same type would be read by serde as the
+//!   first that parses, which may not be the one the schema's constraints accept.
+
+use heck::ToUpperCamelCase;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::Value;
+use toolgate_core::model::{Additional, Kind, Schema, UnionMode, UnionSchema};
+
+use super::{doc_attr, doc_reproduces, variant_name, Lowered, Lowering, Scope, Taken};
+
+impl Lowering<'_> {
+    pub(super) fn union(
+        &mut self,
+        scope: &mut Scope<'_>,
+        schema: &Schema,
+        union: &UnionSchema,
+        hint: &str,
+        pointer: &str,
+    ) -> Lowered {
+        let mut resolved = Vec::new();
+        for (index, variant) in union.variants.iter().enumerate() {
+            match scope.model.resolve(variant) {
+                Some(found) => resolved.push(found.clone()),
+                None => {
+                    scope.errors.push((
+                        format!("{pointer}/{index}"),
+                        "a reference that leads nowhere".to_owned(),
+                    ));
+                    return Lowered::any();
+                }
+            }
+        }
+        let name = self.types.claim(hint, "");
+        let candidate = UnionSchema {
+            mode: union.mode,
+            variants: resolved.clone(),
+        };
+        match candidate.tag() {
+            Some(tag) => self.tagged(scope, schema, &name, &resolved, tag, pointer),
+            None => self.untagged(scope, schema, union, &name, &resolved, pointer),
+        }
+    }
+
+    fn tagged(
+        &mut self,
+        scope: &mut Scope<'_>,
+        schema: &Schema,
+        name: &str,
+        resolved: &[Schema],
+        tag: &str,
+        pointer: &str,
+    ) -> Lowered {
+        let slot = self.items.len();
+        self.items.push(TokenStream::new());
+        let mut taken = Taken::default();
+        let mut variants = Vec::new();
+        let mut policies = Vec::new();
+        for (index, variant) in resolved.iter().enumerate() {
+            let at = format!("{pointer}/{index}");
+            let Kind::Object(object) = &variant.kind else {
+                unreachable!("a tagged union's alternatives are objects")
+            };
+            let Some(Value::String(value)) = object
+                .field(tag)
+                .and_then(|field| field.schema.constant.as_ref())
+            else {
+                unreachable!("the tag is a const string in every alternative")
+            };
+            let tag_schema = &object.field(tag).expect("found above").schema;
+            if tag_schema.description.is_some()
+                || tag_schema.default.is_some()
+                || !tag_schema.examples.is_empty()
+                || !matches!(tag_schema.kind, Kind::String(_) | Kind::Any)
+            {
+                scope.errors.push((
+                    format!("{at}/properties/{tag}"),
+                    "a union's tag field is written as `{\"const\": \"...\"}` (a description, default or other constraint on it is not supported by the schema compiler yet)".to_owned(),
+                ));
+            }
+            policies.push(object.additional.clone());
+            let variant_ident = format_ident!("{}", taken.claim(&variant_name(value), ""));
+            let owner = format!("{name}{variant_ident}");
+            let fields = self.fields(scope, &owner, object, &at, Some(tag));
+            let doc = variant.description.as_deref().map(doc_attr);
+            if let Some(text) = variant.description.as_deref() {
+                if !doc_reproduces(text) {
+                    scope.errors.push((
+                        at.clone(),
+                        "this description cannot be written exactly as a variant's doc comment"
+                            .to_owned(),
+                    ));
+                }
+            }
+            variants.push(if fields.is_empty() {
+                quote!(#doc #[serde(rename = #value)] #variant_ident)
+            } else {
+                quote!(#doc #[serde(rename = #value)] #variant_ident { #(#fields,)* })
+            });
+        }
+        let deny = match policies.first() {
+            Some(Additional::Deny) => true,
+            Some(Additional::Allow) | None => false,
+            Some(Additional::Schema(_)) => {
+                scope.errors.push((pointer.to_owned(), "`additionalProperties` with a schema in a union's alternative is not supported by the schema compiler yet".to_owned()));
+                false
+            }
+        };
+        if policies.iter().any(|p| *p != policies[0]) {
+            scope.errors.push((
+                pointer.to_owned(),
+                "the alternatives of a tagged union must agree on `additionalProperties` (the derive writes one policy for the enum)".to_owned(),
+            ));
+        }
+        let deny = deny.then(|| quote!(, deny_unknown_fields));
+        let ident = format_ident!("{}", name);
+        let (doc, described) = descriptions(schema);
+        let derives = self.derives(quote!());
+        self.items[slot] = quote! {
+            #doc
+            #derives
+            #described
+            #[serde(tag = #tag #deny)]
+            pub enum #ident {
+                #(#variants,)*
+            }
+        };
+        Lowered::plain(quote!(#ident))
+    }
+
+    fn untagged(
+        &mut self,
+        scope: &mut Scope<'_>,
+        schema: &Schema,
+        union: &UnionSchema,
+        name: &str,
+        resolved: &[Schema],
+        pointer: &str,
+    ) -> Lowered {
+        let classes: Vec<Option<&'static str>> = resolved.iter().map(json_type).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut clear = true;
+        for class in &classes {
+            let Some(class) = class else {
+                clear = false;
+                continue;
+            };
+            // `integer` after `number` would never be read (serde takes the number first);
+            // in a `oneOf` a whole number matches both, so the pair is refused there.
+            let numbers_clash = match *class {
+                "integer" => seen.contains(&"number"),
+                "number" => union.mode == UnionMode::OneOf && seen.contains(&"integer"),
+                _ => false,
+            };
+            if seen.contains(class) || numbers_clash {
+                clear = false;
+            } else {
+                seen.push(class);
+            }
+        }
+        if !clear {
+            scope.errors.push((
+                pointer.to_owned(),
+                "the schema compiler writes a union without a tag field only when its alternatives differ in JSON type (a string, an integer, an object...); these do not, so serde could read a value as an alternative whose constraints refuse it".to_owned(),
+            ));
+            return Lowered::any();
+        }
+        let slot = self.items.len();
+        self.items.push(TokenStream::new());
+        let mut variants = Vec::new();
+        for (index, (variant, class)) in union.variants.iter().zip(&classes).enumerate() {
+            let at = format!("{pointer}/{index}");
+            let class = class.expect("checked above");
+            let variant_ident = format_ident!("{}", class.to_upper_camel_case());
+            let lowered = self.lower(scope, variant, &format!("{name}{variant_ident}"), &at, true);
+            let ty = lowered.ty;
+            let constraints = lowered.constraints;
+            let tool = (!constraints.is_empty()).then(|| quote!(#[tool(#(#constraints),*)]));
+            let doc = match &variant.kind {
+                // A referenced type carries its own description.
+                Kind::Ref(_) => None,
+                _ => variant.description.as_deref().map(doc_attr),
+            };
+            variants.push(quote!(#doc #variant_ident(#tool #ty)));
+        }
+        let ident = format_ident!("{}", name);
+        let (doc, described) = descriptions(schema);
+        let derives = self.derives(quote!());
+        self.items[slot] = quote! {
+            #doc
+            #derives
+            #described
+            #[serde(untagged)]
+            pub enum #ident {
+                #(#variants,)*
+            }
+        };
+        Lowered::plain(quote!(#ident))
+    }
+}
+
+/// The doc comment of a union's description, and `#[tool(description)]` when the doc
+/// comment cannot carry it exactly.
+fn descriptions(schema: &Schema) -> (Option<TokenStream>, Option<TokenStream>) {
+    let doc = schema.description.as_deref().map(doc_attr);
+    let described = schema
+        .description
+        .as_deref()
+        .filter(|text| !doc_reproduces(text))
+        .map(|text| quote!(#[tool(description = #text)]));
+    (doc, described)
+}
+
+/// The JSON type an alternative's values have, when it is one.
+fn json_type(schema: &Schema) -> Option<&'static str> {
+    if schema.nullable {
+        return None;
+    }
+    match &schema.kind {
+        Kind::Enum(values) if values.values.iter().all(|v| v.value.is_string()) => Some("string"),
+        Kind::Map(_) => Some("object"),
+        Kind::Boolean
+        | Kind::Integer(_)
+        | Kind::Number(_)
+        | Kind::String(_)
+        | Kind::Array(_)
+        | Kind::Object(_) => schema.kind.type_name(),
+        _ => None,
+    }
+}
