@@ -123,19 +123,7 @@ impl Lowering<'_> {
             ));
         }
         let deny = deny.then(|| quote!(, deny_unknown_fields));
-        let ident = format_ident!("{}", name);
-        let (doc, described) = descriptions(schema);
-        let derives = self.derives(quote!());
-        self.items[slot] = quote! {
-            #doc
-            #derives
-            #described
-            #[serde(tag = #tag #deny)]
-            pub enum #ident {
-                #(#variants,)*
-            }
-        };
-        Lowered::plain(quote!(#ident))
+        self.union_enum(slot, name, schema, quote!(tag = #tag #deny), &variants)
     }
 
     fn untagged(
@@ -193,6 +181,21 @@ impl Lowering<'_> {
             };
             variants.push(quote!(#doc #variant_ident(#tool #ty)));
         }
+        self.union_enum(slot, name, schema, quote!(untagged), &variants)
+    }
+}
+
+impl Lowering<'_> {
+    /// Writes the enum of a union into its reserved `slot`, with the union's description and
+    /// the `#[serde(...)]` that says how its variants are told apart.
+    fn union_enum(
+        &mut self,
+        slot: usize,
+        name: &str,
+        schema: &Schema,
+        serde: TokenStream,
+        variants: &[TokenStream],
+    ) -> Lowered {
         let ident = format_ident!("{}", name);
         let (doc, described) = descriptions(schema);
         let derives = self.derives(quote!());
@@ -200,7 +203,7 @@ impl Lowering<'_> {
             #doc
             #derives
             #described
-            #[serde(untagged)]
+            #[serde(#serde)]
             pub enum #ident {
                 #(#variants,)*
             }
