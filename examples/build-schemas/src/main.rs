@@ -1,0 +1,76 @@
+//! Typed tools generated at build time from three tool schemas (MCP, OpenAI, Anthropic),
+//! decoding arguments as a model sends them: repairs logged, refusals as a retry hint.
+//!
+//! `cargo run -p toolgate-example-build-schemas`
+
+#![allow(missing_docs)]
+
+// The generated types: `CreateIssue`, `GetWeather`, `SendPayment` and their parts.
+include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+
+use toolgate::Tool;
+
+/// Arguments as a model sent them: almost right.
+const CALLS: [(&str, &str); 4] = [
+    (
+        "create_issue",
+        r#"{"owner": "toolgate", "repo": "toolgate", "title": "Hints", "assignees": "[\"ada\"]", "milestone": "3"}"#,
+    ),
+    (
+        "get_weather",
+        r#"{"location": "Paris, France", "unit": "Celsius"}"#,
+    ),
+    (
+        "send_payment",
+        r#"{"amount": "12.5", "to": {"kind": "iban", "iban": "FR7630006000011234567890189"}}"#,
+    ),
+    ("send_payment", r#"{"amount": 0, "to": {"kind": "cheque"}}"#),
+];
+
+/// Decodes one call with its tool's generated type; the answer as one line.
+fn answer(tool: &str, arguments: &str) -> String {
+    fn run<T: Tool + serde::de::DeserializeOwned + std::fmt::Debug>(arguments: &str) -> String {
+        match T::decode(arguments) {
+            Ok(decoded) => {
+                let rules: Vec<String> = decoded
+                    .repairs
+                    .iter()
+                    .map(|r| format!("{} {}", r.path, r.rule.as_str()))
+                    .collect();
+                format!("ok {:?} (repaired: {})", decoded.value, rules.join(", "))
+            }
+            Err(rejected) => format!("refused: {}", rejected.hint().to_json()),
+        }
+    }
+    match tool {
+        "create_issue" => run::<CreateIssue>(arguments),
+        "get_weather" => run::<GetWeather>(arguments),
+        "send_payment" => run::<SendPayment>(arguments),
+        other => format!("no tool {other}"),
+    }
+}
+
+fn main() {
+    for (tool, arguments) in CALLS {
+        println!("{tool}: {}", answer(tool, arguments));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generated_types_decode_model_output() {
+        let issue = CreateIssue::decode(CALLS[0].1).unwrap();
+        assert_eq!(issue.value.assignees, Some(vec!["ada".to_owned()]));
+        assert_eq!(issue.value.milestone, Some(3));
+        let weather = GetWeather::decode(CALLS[1].1).unwrap();
+        assert_eq!(weather.value.unit, Some(GetWeatherUnit::Celsius));
+        let payment = SendPayment::decode(CALLS[2].1).unwrap();
+        assert!(matches!(payment.value.to, SendPaymentTo::Iban { .. }));
+        let refused = SendPayment::decode(CALLS[3].1).unwrap_err();
+        assert_eq!(refused.report.issues().len(), 2);
+        assert!(answer("send_payment", CALLS[3].1).starts_with("refused: "));
+    }
+}
