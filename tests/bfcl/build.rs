@@ -11,14 +11,11 @@ use serde_json::value::RawValue;
 fn main() {
     // The schema goldens, compiled as any user's build.rs would, and a table of their tools
     // for the round trip.
-    let mut goldens = toolgate_codegen::Builder::new();
-    goldens
+    let golden_tools = toolgate_codegen::Builder::new()
         .schemas(Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas"))
-        .out_file("golden_tools.rs");
-    goldens
-        .compile()
+        .out_file("golden_tools.rs")
+        .compile_tools()
         .unwrap_or_else(|error| panic!("the schema compiler refused tests/schemas:\n{error}"));
-    let golden_tools = goldens.generate_tools().expect("compiled above").tools;
     let mut golden_index = String::from(
         "/// The model of a generated type.\npub type ModelOf = fn() -> &'static ::toolgate::model::ToolModel;\n/// Each golden tool: its name and the model of its generated type.\npub const TOOLS: &[(&str, ModelOf)] = &[\n",
     );

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use toolgate::model::ToolModel;
-use toolgate::{Report, Tool};
+use toolgate::{Constraint, Report, Tool};
 
 pub mod corpus;
 pub mod roundtrip;
@@ -366,4 +366,13 @@ pub fn catalogue() -> Vec<Case> {
             )],
         },
     ]
+}
+
+/// Each issue of `report` as (path, constraint), in report order: what suites compare.
+pub fn issue_list(report: &Report) -> Vec<(String, Constraint)> {
+    report
+        .issues()
+        .iter()
+        .map(|issue| (issue.path.to_string(), issue.constraint))
+        .collect()
 }

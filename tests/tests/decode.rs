@@ -6,7 +6,7 @@ use toolgate::{Constraint, Lenient, Tool};
 use toolgate_tests::fixtures::event::{CreateEvent, Priority};
 use toolgate_tests::fixtures::flight::{BookFlight, Cabin};
 use toolgate_tests::fixtures::search::SearchDocs;
-use toolgate_tests::good_flight;
+use toolgate_tests::{good_flight, issue_list};
 
 fn rules(repairs: &[toolgate::Repair]) -> Vec<(String, &'static str)> {
     repairs
@@ -48,14 +48,8 @@ fn real_errors_are_all_reported_with_a_hint() {
         "cabin": "luxury", "max_price": 5.5, "refundable": "maybe", "loyalty_ids": [],
         "contact": {"email": "ada.example.com"}, "seat": "12A"}"#;
     let rejected = BookFlight::decode(text).unwrap_err();
-    let found: Vec<(String, Constraint)> = rejected
-        .report
-        .issues()
-        .iter()
-        .map(|i| (i.path.to_string(), i.constraint))
-        .collect();
     assert_eq!(
-        found,
+        issue_list(&rejected.report),
         [
             ("origin".to_owned(), Constraint::Pattern),
             ("passengers".to_owned(), Constraint::Maximum),

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use toolgate::{Constraint, Tool, ToolArg};
+use toolgate_tests::issue_list;
 
 /// A shape to draw.
 #[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,14 +106,8 @@ fn a_value_no_alternative_accepts_is_refused() {
         r#"{"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}"#,
     )
     .unwrap_err();
-    let found: Vec<(String, Constraint)> = rejected
-        .report
-        .issues()
-        .iter()
-        .map(|i| (i.path.to_string(), i.constraint))
-        .collect();
     assert_eq!(
-        found,
+        issue_list(&rejected.report),
         [
             ("shapes[0]".to_owned(), Constraint::OneOf),
             ("shapes[1]".to_owned(), Constraint::OneOf),

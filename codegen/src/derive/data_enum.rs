@@ -120,12 +120,8 @@ pub(crate) fn plan(
             }
         };
         if let (Tagging::Internal(tag), VariantData::Fields(fields)) = (&tagging, &data) {
-            let names = std::iter::once((tag.as_str(), variant.ident.span())).chain(
-                fields.iter().flat_map(|f| {
-                    std::iter::once((f.wire_name.as_str(), f.ident.span()))
-                        .chain(f.aliases.iter().map(|a| (a.as_str(), f.ident.span())))
-                }),
-            );
+            let names = std::iter::once((tag.as_str(), variant.ident.span()))
+                .chain(fields.iter().flat_map(FieldPlan::wire_names));
             check_unique_names(names, "field (or the tag)", errors);
         }
         variants.push(DataVariant {
@@ -221,11 +217,8 @@ pub(crate) fn emit(
                 let idents = fields.iter().map(|f| &f.ident);
                 let members = fields.iter().zip(&bound).map(|(field, binding)| {
                     let wire = &field.wire_name;
-                    if field.nullable {
-                        quote!(.nullable_field(#wire, #binding))
-                    } else {
-                        quote!(.field(#wire, #binding))
-                    }
+                    let add = super::emit::writer_method(field);
+                    quote!(.#add(#wire, #binding))
                 });
                 quote!(Self::#name { #(#idents: #bound,)* .. } => ::toolgate::ObjectWriter::new().tag(#tag, #wire_name) #(#members)* .finish(),)
             }

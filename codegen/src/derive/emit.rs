@@ -71,6 +71,16 @@ fn json(value: &Value) -> TokenStream {
     }
 }
 
+/// The `ObjectWriter` method that writes `field`: a nullable field's `None` is written as
+/// `null`, any other field's `None` is left out.
+pub(super) fn writer_method(field: &FieldPlan) -> TokenStream {
+    if field.nullable {
+        quote!(nullable_field)
+    } else {
+        quote!(field)
+    }
+}
+
 pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     let described = &field.described;
     let wire_name = &field.wire_name;
@@ -153,11 +163,7 @@ fn emit_struct(plan: &Plan) -> TokenStream {
     let members = fields.iter().map(|field| {
         let field_ident = &field.ident;
         let wire_name = &field.wire_name;
-        let add = if field.nullable {
-            quote!(nullable_field)
-        } else {
-            quote!(field)
-        };
+        let add = writer_method(field);
         quote_spanned!(field.ty.span()=> .#add(#wire_name, &self.#field_ident))
     });
     let tool_description = match &plan.description {

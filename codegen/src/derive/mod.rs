@@ -70,6 +70,16 @@ struct FieldPlan {
     nullable: bool,
 }
 
+impl FieldPlan {
+    /// The wire name and the aliases, each with the field's span: what must differ across
+    /// the fields of one object.
+    fn wire_names(&self) -> impl Iterator<Item = (&str, Span)> {
+        let span = self.ident.span();
+        std::iter::once((self.wire_name.as_str(), span))
+            .chain(self.aliases.iter().map(move |a| (a.as_str(), span)))
+    }
+}
+
 enum FieldDefault {
     /// `Default::default()` of the field's type, or a function.
     Own(DefaultValue),
@@ -144,11 +154,11 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                 .iter()
                 .filter_map(|field| plan_field(field, &serde, &mut errors))
                 .collect();
-            let names = fields.iter().flat_map(|f| {
-                std::iter::once((f.wire_name.as_str(), f.ident.span()))
-                    .chain(f.aliases.iter().map(|a| (a.as_str(), f.ident.span())))
-            });
-            check_unique_names(names, "field", &mut errors);
+            check_unique_names(
+                fields.iter().flat_map(FieldPlan::wire_names),
+                "field",
+                &mut errors,
+            );
             Body::Struct {
                 tool_name,
                 fields,

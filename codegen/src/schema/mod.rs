@@ -338,14 +338,27 @@ impl Builder {
     /// }
     /// ```
     pub fn compile(&self) -> Result<(), Error> {
+        self.compile_tools().map(drop)
+    }
+
+    /// [`Builder::compile`], giving back each tool's type (for build scripts that write more
+    /// code about the tools, such as a table of them).
+    ///
+    /// ```no_run
+    /// // build.rs, in `fn main()`
+    /// let tools = toolgate_codegen::Builder::new().schemas("schemas").compile_tools().unwrap();
+    /// let names: Vec<&str> = tools.iter().map(|tool| tool.rust_name.as_str()).collect();
+    /// ```
+    pub fn compile_tools(&self) -> Result<Vec<GeneratedTool>, Error> {
         let out_dir = std::env::var_os("OUT_DIR").ok_or(Error::OutDirUnset)?;
         for input in &self.inputs {
             println!("cargo:rerun-if-changed={}", input.display());
         }
-        let code = self.generate()?;
+        let generated = self.generate_tools()?;
         let path =
             Path::new(&out_dir).join(self.out_file.as_deref().unwrap_or("toolgate_tools.rs"));
-        write_if_changed(&path, &code)
+        write_if_changed(&path, &generated.code)?;
+        Ok(generated.tools)
     }
 }
 

@@ -610,19 +610,19 @@ pub struct UnionSchema {
 }
 
 impl UnionSchema {
-    /// The discriminator of a tagged union: a field present in every alternative with a
-    /// `const` string value, distinct across alternatives. Untagged unions give `None`.
-    pub fn tag(&self) -> Option<&str> {
-        let first = match &self.variants.first()?.kind {
-            Kind::Object(object) => object,
-            _ => return None,
+    /// The discriminator of a tagged union: a required field of every alternative with a
+    /// `const` string value, distinct across alternatives (alternatives that are references
+    /// are followed through `model`). Untagged unions give `None`.
+    pub fn tag<'s>(&'s self, model: &'s ToolModel) -> Option<&'s str> {
+        let object = |variant: &'s Schema| match &model.resolve(variant)?.kind {
+            Kind::Object(object) => Some(object),
+            _ => None,
         };
+        let first = object(self.variants.first()?)?;
         'candidates: for candidate in &first.fields {
             let mut seen = Vec::new();
             for variant in &self.variants {
-                let Kind::Object(object) = &variant.kind else {
-                    return None;
-                };
+                let object = object(variant)?;
                 match object.field(&candidate.name) {
                     Some(field) if field.required => match &field.schema.constant {
                         Some(Value::String(tag)) if !seen.contains(&tag) => seen.push(tag),

@@ -28,10 +28,11 @@ impl Lowering<'_> {
         hint: &str,
         pointer: &str,
     ) -> Lowered {
+        let model = scope.model;
         let mut resolved = Vec::new();
         for (index, variant) in union.variants.iter().enumerate() {
-            match scope.model.resolve(variant) {
-                Some(found) => resolved.push(found.clone()),
+            match model.resolve(variant) {
+                Some(found) => resolved.push(found),
                 None => {
                     scope.errors.push((
                         format!("{pointer}/{index}"),
@@ -42,11 +43,7 @@ impl Lowering<'_> {
             }
         }
         let name = self.types.claim(hint, "");
-        let candidate = UnionSchema {
-            mode: union.mode,
-            variants: resolved.clone(),
-        };
-        match candidate.tag() {
+        match union.tag(model) {
             Some(tag) => self.tagged(scope, schema, &name, &resolved, tag, pointer),
             None => self.untagged(scope, schema, union, &name, &resolved, pointer),
         }
@@ -57,7 +54,7 @@ impl Lowering<'_> {
         scope: &mut Scope<'_>,
         schema: &Schema,
         name: &str,
-        resolved: &[Schema],
+        resolved: &[&Schema],
         tag: &str,
         pointer: &str,
     ) -> Lowered {
@@ -132,10 +129,10 @@ impl Lowering<'_> {
         schema: &Schema,
         union: &UnionSchema,
         name: &str,
-        resolved: &[Schema],
+        resolved: &[&Schema],
         pointer: &str,
     ) -> Lowered {
-        let classes: Vec<Option<&'static str>> = resolved.iter().map(json_type).collect();
+        let classes: Vec<Option<&'static str>> = resolved.iter().copied().map(json_type).collect();
         let mut seen: Vec<&str> = Vec::new();
         let mut clear = true;
         for class in &classes {
