@@ -1,6 +1,6 @@
 //! Compiles every tool of the BFCL corpus copy (`../data/bfcl/cases.jsonl`) with the schema
-//! compiler: the distinct definitions go to one schema file in `OUT_DIR`, the Builder turns
-//! it into `bfcl_tools.rs`, and `bfcl_index.rs` maps each corpus line to its type.
+//! compiler: the distinct definitions, as one array of schemas, become `bfcl_tools.rs`, and
+//! `bfcl_index.rs` maps each corpus line to its type.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -53,12 +53,9 @@ fn main() {
         });
         line_types.push(index);
     }
-    let schemas = Path::new(&out_dir).join("bfcl_tools.json");
     let file: Vec<&str> = definitions.iter().map(|d| d.get()).collect();
-    std::fs::write(&schemas, format!("[{}]", file.join(",\n"))).expect("OUT_DIR is writable");
     let generated = toolgate_codegen::Builder::new()
-        .schemas(&schemas)
-        .generate_tools()
+        .generate_text_tools("bfcl_tools.json", &format!("[{}]", file.join(",\n")))
         .unwrap_or_else(|error| panic!("the schema compiler refused the corpus:\n{error}"));
     toolgate_codegen::schema::write_if_changed(
         &Path::new(&out_dir).join("bfcl_tools.rs"),

@@ -250,8 +250,18 @@ impl Builder {
     /// assert!(code.contains("#[tool(name = \"ping\")]"));
     /// ```
     pub fn generate_text(&self, path: impl AsRef<Path>, text: &str) -> Result<String, Error> {
+        self.generate_text_tools(path, text)
+            .map(|generated| generated.code)
+    }
+
+    /// [`generate_text`](Self::generate_text), with the name given to each tool's type.
+    pub fn generate_text_tools(
+        &self,
+        path: impl AsRef<Path>,
+        text: &str,
+    ) -> Result<Generated, Error> {
         let sources = input::read_text(path.as_ref(), text, &self.ignored_keywords)?;
-        self.generate_from(sources).map(|generated| generated.code)
+        self.generate_from(sources)
     }
 
     fn generate_from(&self, sources: Vec<input::ToolSource>) -> Result<Generated, Error> {
