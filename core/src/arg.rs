@@ -23,7 +23,7 @@ use crate::{Checker, Report};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",
     label = "`{Self}` does not implement `toolgate::ToolArg`",
-    note = "derive `toolgate::Tool` on it, or use a type toolgate knows: bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value"
+    note = "derive `toolgate::Tool` on it, or use a type toolgate knows: bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value, () (null)"
 )]
 pub trait ToolArg {
     /// The schema of values of this type. Named types register themselves in `definitions`
@@ -290,6 +290,21 @@ macro_rules! floats {
 
 floats! { f32 => FloatWidth::F32; f64 => FloatWidth::F64; }
 
+/// `()` is `null`: the type of a field whose schema is `{"type": "null"}`.
+impl ToolArg for () {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::null()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_value(&Value::Null, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Null
+    }
+}
+
 impl ToolArg for String {
     fn describe(_: &mut Definitions) -> Schema {
         Schema::string()
@@ -422,6 +437,17 @@ impl ObjectWriter {
     /// `#[tool(nullable)]` field is sent as `null`.
     pub fn nullable_field<T: ToolArg + ?Sized>(&mut self, name: &str, value: &T) -> &mut Self {
         self.members.insert(name.to_owned(), value.to_json_value());
+        self
+    }
+
+    /// Adds every member of a `#[serde(flatten)]` map: the keys a struct does not declare.
+    pub fn entries<'v, T: ToolArg + 'v>(
+        &mut self,
+        entries: impl Iterator<Item = (&'v String, &'v T)>,
+    ) -> &mut Self {
+        for (key, value) in entries {
+            self.members.insert(key.clone(), value.to_json_value());
+        }
         self
     }
 

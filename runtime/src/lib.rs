@@ -41,8 +41,8 @@
 //!
 //! Field types: `bool`; every integer type (its range is a constraint too); `f32`, `f64`;
 //! `String`; `Option<T>` (an optional field; `None` is absent); `Vec<T>`;
-//! `HashMap<String, T>`, `BTreeMap<String, T>`; `Box<T>`; `serde_json::Value`; and types
-//! that derive `Tool`. Generic types are not supported: a tool's schema is one fixed type.
+//! `HashMap<String, T>`, `BTreeMap<String, T>`; `Box<T>`; `serde_json::Value`; `()` (only
+//! `null`); and types that derive `Tool`. Generic types are not supported: a tool's schema is one fixed type.
 //!
 //! Container attributes: `#[tool(name = "...", description = "...")]` (defaults: the type's
 //! name in snake_case, the doc comment).
@@ -58,15 +58,23 @@
 //! | `pattern = ".."` | strings | `pattern` (checked with the `regex` crate when the derive runs) |
 //! | `format = ".."` | strings | `format`: `email`, `uri`, `date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`, `hostname` |
 //! | `unique` | arrays | `uniqueItems` |
-//! | `items(..)` | arrays | the same constraints, on the elements |
+//! | `items(..)` | arrays | the same constraints, on the elements (and their `description`) |
+//! | `values(..)` | maps | the same constraints, on the values (and their `description`) |
+//! | `enum_values = [..]` | numbers, strings, bools, `serde_json::Value` | `enum` (alone: the values say it all) |
+//! | `constant = ..` | any | `const` (a literal or an array of literals) |
+//! | `nullable` | `Option<T>` | `null` is a value; the field is required unless it has a default |
 //! | `alias = ".."` | any | `x-aliases` |
 //! | `description = ".."` | any | `description` (default: the doc comment) |
 //! | `example = ..` | any | `examples` (a literal or an array of literals) |
 //!
 //! The derive reads `#[serde(rename, rename_all, alias, default, skip, skip_deserializing,
-//! deny_unknown_fields)]` so wire names, defaults and the unknown-field policy agree with
-//! serde's. Serde attributes that change the wire form in ways a schema cannot follow
-//! (`flatten`, `with`, `deserialize_with`, `tag`, `untagged`, ...) are compile errors.
+//! deny_unknown_fields, tag, untagged, flatten)]` so wire names, defaults and the
+//! unknown-field policy agree with serde's: `tag` and `untagged` make an enum with data a
+//! union (`oneOf` of tagged objects, `anyOf` of types); `flatten` on a map field collects the
+//! keys the struct does not declare (`additionalProperties` with the map's value schema).
+//! Serde attributes that change the wire form in ways a schema cannot follow (`with`,
+//! `deserialize_with`, external and adjacent tagging, `flatten` on a struct, ...) are
+//! compile errors.
 //!
 //! A constraint that does not fit the field's type, a bound outside the type's range,
 //! `min > max`, a pattern that does not compile, an unknown format, an unknown or duplicate

@@ -38,8 +38,6 @@ pub struct RawField {
     /// `#[tool(alias = "...")]`, repeatable.
     #[darling(multiple)]
     pub alias: Vec<String>,
-    /// `#[tool(description = "...")]`: overrides the doc comment.
-    pub description: Option<String>,
     /// `#[tool(example = ...)]`, repeatable: a literal, or an array of literals.
     #[darling(multiple)]
     pub example: Vec<JsonLiteral>,
@@ -58,9 +56,18 @@ pub struct RawVariant {
     pub alias: Vec<String>,
 }
 
-/// The value constraints, on a field or (inside `items(...)`) on its elements.
+/// The value constraints, on a field or (inside `items(...)` and `values(...)`) on its
+/// elements.
 #[derive(FromMeta, Default)]
 pub struct RawConstraints {
+    /// `description = "..."`: on a field, overrides the doc comment; inside `items(...)` or
+    /// `values(...)`, describes each element.
+    pub description: Option<String>,
+    /// `constant = <literal>`: the one value allowed (JSON Schema's `const`).
+    pub constant: Option<JsonLiteral>,
+    /// `enum_values = [...]`: the values allowed (JSON Schema's `enum`), for numbers, bools
+    /// and `serde_json::Value` (string choices are better a unit enum).
+    pub enum_values: Option<JsonLiteral>,
     /// `range(min = .., max = ..)`: inclusive bounds.
     pub range: Option<ListArg<RawRange>>,
     /// `exclusive_range(min = .., max = ..)`: exclusive bounds.
@@ -77,6 +84,8 @@ pub struct RawConstraints {
     pub unique: Flag,
     /// `items(...)`: the same constraints, for the elements of an array.
     pub items: Option<ListArg<Box<RawConstraints>>>,
+    /// `values(...)`: the same constraints, for the values of a map.
+    pub values: Option<ListArg<Box<RawConstraints>>>,
 }
 
 /// A value with the span of its key, for errors about the key (`pattern` on a number).

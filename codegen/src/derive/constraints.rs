@@ -5,6 +5,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
+use serde_json::Value;
 use toolgate_core::format::Format;
 use toolgate_core::model::{FloatWidth, IntWidth, Schema};
 
@@ -64,6 +65,12 @@ pub enum Setter {
     Format(Format),
     UniqueItems,
     Items(Vec<Setter>),
+    Values(Vec<Setter>),
+    /// `enum_values`: replaces the value's kind, so it comes after the others.
+    Enum(Vec<Value>),
+    Constant(Value),
+    /// Only inside `items(...)` and `values(...)`: a field's description is the field's.
+    Description(String),
 }
 
 /// Applies the setters to a schema (what the generated code does at run time).
@@ -80,6 +87,10 @@ pub fn apply(schema: Schema, setters: &[Setter]) -> Schema {
         Setter::Format(format) => schema.format(*format),
         Setter::UniqueItems => schema.unique_items(),
         Setter::Items(inner) => schema.items(|items| apply(items, inner)),
+        Setter::Values(inner) => schema.values(|values| apply(values, inner)),
+        Setter::Enum(values) => schema.with_enum(values.clone()),
+        Setter::Constant(value) => schema.with_constant(value.clone()),
+        Setter::Description(text) => schema.with_description(text),
     })
 }
 
@@ -105,6 +116,19 @@ pub fn tokens(setters: &[Setter]) -> TokenStream {
                 let inner = tokens(inner);
                 quote!(.items(|items| items #inner))
             }
+            Setter::Values(inner) => {
+                let inner = tokens(inner);
+                quote!(.values(|values| values #inner))
+            }
+            Setter::Enum(values) => {
+                let values = values.iter().map(super::literals::json);
+                quote!(.with_enum(::std::vec::Vec::from([#(#values),*])))
+            }
+            Setter::Constant(value) => {
+                let value = super::literals::json(value);
+                quote!(.with_constant(#value))
+            }
+            Setter::Description(text) => quote!(.with_description(#text)),
         });
     }
     calls
@@ -125,7 +149,8 @@ pub fn base_schema(shape: &Shape) -> Schema {
         Shape::Option(inner) => base_schema(inner).nullable(),
         Shape::Box(inner) => base_schema(inner),
         Shape::Array(inner) => Schema::array(base_schema(inner)),
-        Shape::Map => Schema::map(Schema::any()),
+        Shape::Map(values) => Schema::map(base_schema(values)),
+        Shape::Null => Schema::null(),
         Shape::Any | Shape::Named => Schema::any(),
     }
 }
@@ -452,11 +477,48 @@ impl Planner<'_> {
         if let Some(items) = &constraints.items {
             match value {
                 Shape::Array(element) => {
-                    let inner = self.plan(&items.value, element);
+                    let inner = self.plan_element(&items.value, element);
                     setters.push(Setter::Items(inner));
                 }
                 _ => self.misfit(&items.key, "arrays", value, false),
             }
+        }
+        if let Some(values) = &constraints.values {
+            match value {
+                Shape::Map(element) => {
+                    let inner = self.plan_element(&values.value, element);
+                    setters.push(Setter::Values(inner));
+                }
+                _ => self.misfit(&values.key, "maps", value, false),
+            }
+        }
+        if let Some(listed) = &constraints.enum_values {
+            if let Some(values) = self.enum_values(listed, value, &setters) {
+                setters.push(Setter::Enum(values));
+            }
+        }
+        if let Some(constant) = &constraints.constant {
+            let schema = apply(base_schema(value), &setters);
+            let misfits = super::literals::misfits(&constant.value, &schema);
+            if misfits.is_empty() {
+                setters.push(Setter::Constant(constant.value.clone()));
+            }
+            for misfit in misfits {
+                self.errors.push(error_at(
+                    &constant.expr,
+                    format!("this constant does not fit the field: {misfit}"),
+                ));
+            }
+        }
+        setters
+    }
+
+    /// [`Planner::plan`] for the elements of an array or the values of a map, where a
+    /// `description` describes each element.
+    fn plan_element(&mut self, constraints: &RawConstraints, shape: &Shape) -> Vec<Setter> {
+        let mut setters = self.plan(constraints, shape);
+        if let Some(text) = &constraints.description {
+            setters.push(Setter::Description(text.clone()));
         }
         setters
     }

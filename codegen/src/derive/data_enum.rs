@@ -268,7 +268,7 @@ fn value_constraints(
     use darling::FromField;
     let raw = errors.handle(super::attrs::RawField::from_field(value))?;
     if !raw.alias.is_empty()
-        || raw.description.is_some()
+        || raw.constraints.description.is_some()
         || !raw.example.is_empty()
         || raw.nullable.is_present()
     {

@@ -2,9 +2,8 @@
 //! structs, and the schemars hook. Generated code is small: it calls runtime functions
 //! through absolute `::toolgate::` paths, inside `const _: () = { ... };`.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use serde_json::Value;
 use syn::spanned::Spanned;
 
 use super::constraints;
@@ -46,31 +45,6 @@ fn with_description(description: &Option<String>) -> TokenStream {
     }
 }
 
-/// A JSON value as an expression.
-fn json(value: &Value) -> TokenStream {
-    let value_type = quote!(::toolgate::__private::serde_json::Value);
-    match value {
-        Value::Null => quote!(#value_type::Null),
-        Value::Bool(flag) => quote!(#value_type::Bool(#flag)),
-        Value::Number(n) => {
-            let literal = if let Some(integer) = n.as_i64() {
-                Literal::i64_suffixed(integer)
-            } else if let Some(integer) = n.as_u64() {
-                Literal::u64_suffixed(integer)
-            } else {
-                Literal::f64_suffixed(n.as_f64().unwrap_or_default())
-            };
-            quote!(#value_type::from(#literal))
-        }
-        Value::String(text) => quote!(#value_type::from(#text)),
-        Value::Array(items) => {
-            let items = items.iter().map(json);
-            quote!(#value_type::Array(::std::vec::Vec::from([#(#items),*])))
-        }
-        Value::Object(_) => quote!(#value_type::Null),
-    }
-}
-
 /// The `ObjectWriter` method that writes `field`: a nullable field's `None` is written as
 /// `null`, any other field's `None` is left out.
 pub(super) fn writer_method(field: &FieldPlan) -> TokenStream {
@@ -91,7 +65,7 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     }
     schema.extend(with_description(&field.description));
     for example in &field.examples {
-        let example = json(example);
+        let example = super::literals::json(example);
         schema.extend(quote!(.with_example(#example)));
     }
     let constructor = if field.required {
@@ -139,6 +113,7 @@ fn emit_struct(plan: &Plan) -> TokenStream {
         fields,
         deny_unknown_fields,
         container_default,
+        flatten,
     } = &plan.body
     else {
         unreachable!("emit_struct is called for structs")
@@ -154,12 +129,22 @@ fn emit_struct(plan: &Plan) -> TokenStream {
         None => quote!(),
     };
     let deny = deny_unknown_fields.then(|| quote!(.deny_unknown_fields()));
+    let additional = flatten.as_deref().map(super::flatten::schema_call);
+    let check_additional = flatten.as_deref().map(super::flatten::check_call);
+    let write_additional = flatten.as_deref().map(super::flatten::write_call);
     let description = with_description(&plan.description);
     // Spanned at the field's type, so a type that is not a `ToolArg` is reported there.
     let checks = fields.iter().enumerate().map(|(index, field)| {
         let field_ident = &field.ident;
         quote_spanned!(field.ty.span()=> checker.field(fields, #index, &self.#field_ident);)
     });
+    // Without fields the binding would be unused; the call still reports a schema that is
+    // not an object.
+    let fields_binding = if fields.is_empty() {
+        quote!(let _ = checker.fields(schema);)
+    } else {
+        quote!(let fields = checker.fields(schema);)
+    };
     let members = fields.iter().map(|field| {
         let field_ident = &field.ident;
         let wire_name = &field.wire_name;
@@ -178,17 +163,20 @@ fn emit_struct(plan: &Plan) -> TokenStream {
                     #default_binding
                     ::toolgate::model::Schema::object(::std::vec::Vec::from([#(#field_schemas),*]))
                         #deny
+                        #additional
                         #description
                 })
             }
 
             fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                let fields = checker.fields(schema);
+                #fields_binding
                 #(#checks)*
+                #check_additional
             }
 
             fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
                 ::toolgate::ObjectWriter::new()
+                    #write_additional
                     #(#members)*
                     .finish()
             }

@@ -8,6 +8,8 @@ mod attrs;
 mod constraints;
 mod data_enum;
 mod emit;
+mod flatten;
+mod literals;
 mod serde_attrs;
 mod shape;
 
@@ -38,6 +40,8 @@ enum Body {
         deny_unknown_fields: bool,
         /// `#[serde(default)]` on the container: where field defaults come from.
         container_default: Option<DefaultValue>,
+        /// A `#[serde(flatten)]` map: where undeclared keys go.
+        flatten: Option<Box<flatten::FlattenPlan>>,
     },
     Enum {
         variants: Vec<VariantPlan>,
@@ -149,11 +153,27 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                 }
                 None => type_name.to_snake_case(),
             };
-            let fields: Vec<FieldPlan> = named
-                .named
-                .iter()
-                .filter_map(|field| plan_field(field, &serde, &mut errors))
-                .collect();
+            let mut fields = Vec::new();
+            let mut flattened: Option<Box<flatten::FlattenPlan>> = None;
+            let mut any_flattened = false;
+            for field in &named.named {
+                match plan_member(field, &serde, &mut errors) {
+                    Some(Member::Field(plan)) => fields.push(*plan),
+                    Some(Member::Flatten(planned, key)) => {
+                        if serde.deny_unknown_fields {
+                            errors.push(error_at(&key, "`deny_unknown_fields` refuses the keys a flattened map would collect"));
+                        }
+                        if any_flattened {
+                            errors.push(error_at(&key, "only one field may be flattened: it collects every key the struct does not declare"));
+                        }
+                        if let Some(plan) = planned {
+                            flattened.get_or_insert(plan);
+                        }
+                        any_flattened = true;
+                    }
+                    None => {}
+                }
+            }
             check_unique_names(
                 fields.iter().flat_map(FieldPlan::wire_names),
                 "field",
@@ -164,6 +184,7 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                 fields,
                 deny_unknown_fields: serde.deny_unknown_fields,
                 container_default: serde.default.clone(),
+                flatten: flattened,
             }
         }
         Data::Enum(data) => {
@@ -277,14 +298,43 @@ fn merge_aliases(mut aliases: Vec<String>, more: &[String]) -> Vec<String> {
     aliases
 }
 
+/// A planned struct field: a field of the arguments, or the flattened map.
+enum Member {
+    Field(Box<FieldPlan>),
+    /// With the `flatten` key as written (no plan after an error).
+    Flatten(Option<Box<flatten::FlattenPlan>>, Box<syn::Path>),
+}
+
+/// Plans a field of an enum variant (where `flatten` is refused).
 fn plan_field(
     field: &syn::Field,
     container: &serde_attrs::SerdeContainer,
     errors: &mut darling::error::Accumulator,
 ) -> Option<FieldPlan> {
+    match plan_member(field, container, errors)? {
+        Member::Field(plan) => Some(*plan),
+        Member::Flatten(_, key) => {
+            errors.push(error_at(
+                &key,
+                "`flatten` is supported on a map field of a struct, not inside an enum variant",
+            ));
+            None
+        }
+    }
+}
+
+fn plan_member(
+    field: &syn::Field,
+    container: &serde_attrs::SerdeContainer,
+    errors: &mut darling::error::Accumulator,
+) -> Option<Member> {
     let raw = errors.handle(RawField::from_field(field));
     let attrs = raw.as_ref().map_or(&field.attrs[..], |raw| &raw.attrs[..]);
     let serde = serde_attrs::member(attrs, errors);
+    if let (Some(key), false) = (&serde.flatten, serde.skip) {
+        let plan = flatten::plan(field, raw, &serde, key, errors).map(Box::new);
+        return Some(Member::Flatten(plan, Box::new(key.clone())));
+    }
     if serde.skip {
         if let Some(tool) = field.attrs.iter().find(|a| a.path().is_ident("tool")) {
             errors.push(error_at(&tool.meta, "serde skips this field, so it is not part of the arguments and its `#[tool]` attribute would never apply"));
@@ -298,12 +348,18 @@ fn plan_field(
             return None;
         }
     };
-    let raw = raw?;
+    let mut raw = raw?;
     let ident = raw.ident.clone()?;
+    let description = raw.constraints.description.take();
     let setters = Planner { errors }.plan(&raw.constraints, &shape);
     let field_schema = constraints::apply(constraints::base_schema(shape.value()), &setters);
     for example in &raw.example {
-        check_example(&example.value, &field_schema, &example.expr, errors);
+        for misfit in literals::misfits(&example.value, &field_schema) {
+            errors.push(error_at(
+                &example.expr,
+                format!("this example does not fit the field: {misfit}"),
+            ));
+        }
     }
     let rust_name = unraw(&ident);
     let wire_name = serde
@@ -335,7 +391,7 @@ fn plan_field(
         (None, Some(_)) => Some(FieldDefault::Container),
         (None, None) => None,
     };
-    Some(FieldPlan {
+    Some(Member::Field(Box::new(FieldPlan {
         ident,
         ty: field.ty.clone(),
         described,
@@ -344,33 +400,11 @@ fn plan_field(
         aliases: merge_aliases(serde.aliases, &raw.alias),
         required: !optional && default.is_none(),
         default,
-        description: raw
-            .description
-            .clone()
-            .or_else(|| doc_description(&raw.attrs)),
+        description: description.or_else(|| doc_description(&raw.attrs)),
         examples: raw.example.iter().map(|e| e.value.clone()).collect(),
         setters,
         nullable,
-    })
-}
-
-/// An example must pass the field's own schema: its type, its range, its constraints.
-fn check_example(
-    example: &Value,
-    schema: &toolgate_core::model::Schema,
-    at: &syn::Expr,
-    errors: &mut darling::error::Accumulator,
-) {
-    let model =
-        toolgate_core::model::ToolModel::new("example", None, schema.clone(), Default::default());
-    if let Err(report) = model.check_against(model.input(), example) {
-        for issue in report.issues() {
-            errors.push(error_at(
-                at,
-                format!("this example does not fit the field: {issue}"),
-            ));
-        }
-    }
+    })))
 }
 
 /// `T` of a type written `Option<T>` (any path ending in `Option`).

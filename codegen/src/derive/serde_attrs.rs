@@ -2,8 +2,9 @@
 //! agrees with serde: names, aliases, defaults, skipped fields and the unknown-field policy.
 //!
 //! Attributes that only affect serialisation (`skip_serializing_if`, `serialize_with`, ...)
-//! or compilation (`bound`, `crate`) are ignored. Attributes that change the wire form in ways
-//! the tool model cannot follow (`flatten`, `with`, `deserialize_with`, `content`,
+//! or compilation (`bound`, `crate`) are ignored. `flatten` is read: on a map field it
+//! collects the keys a struct does not declare (see `plan_flatten`). Attributes that change
+//! the wire form in ways the tool model cannot follow (`with`, `deserialize_with`, `content`,
 //! `rename_all_fields`, `transparent`, `from`, `try_from`, `remote`, `other`, ...) are compile
 //! errors, so the schema never disagrees with what serde accepts. `tag` and `untagged` are
 //! read: they make an enum a union (see `data_enum`).
@@ -45,6 +46,8 @@ pub struct SerdeMember {
     pub default_key: Option<syn::Path>,
     /// `skip` or `skip_deserializing`: not part of the input.
     pub skip: bool,
+    /// `flatten`, as written.
+    pub flatten: Option<syn::Path>,
 }
 
 const REFUSED_ON_CONTAINER: [&str; 9] = [
@@ -58,7 +61,7 @@ const REFUSED_ON_CONTAINER: [&str; 9] = [
     "field_identifier",
     "variant_identifier",
 ];
-const REFUSED_ON_MEMBER: [&str; 5] = ["flatten", "with", "deserialize_with", "other", "untagged"];
+const REFUSED_ON_MEMBER: [&str; 4] = ["with", "deserialize_with", "other", "untagged"];
 
 /// Skips the value of a key we do not read: `= expr` or `(...)`.
 fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
@@ -181,6 +184,7 @@ pub fn member(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> 
                 out.default = Some(default_value(meta)?);
             }
             "skip" | "skip_deserializing" => out.skip = true,
+            "flatten" => out.flatten = Some(meta.path.clone()),
             _ => return Ok(false),
         }
         Ok(true)

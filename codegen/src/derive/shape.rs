@@ -25,8 +25,10 @@ pub enum Shape {
     Option(Box<Shape>),
     Box(Box<Shape>),
     Array(Box<Shape>),
-    /// A map with `String` keys (its value type is checked, but takes no constraints).
-    Map,
+    /// A map with `String` keys, and the shape of its values.
+    Map(Box<Shape>),
+    /// `()`: only `null`.
+    Null,
     Any,
     /// Any other path: a type that implements `ToolArg`.
     Named,
@@ -49,7 +51,8 @@ impl Shape {
             Shape::Float { .. } => "a float",
             Shape::String => "a string",
             Shape::Array(_) => "an array",
-            Shape::Map => "a map",
+            Shape::Map(_) => "a map",
+            Shape::Null => "`()` (only null)",
             Shape::Any => "any JSON value",
             Shape::Named => "a type toolgate cannot see into",
             Shape::Option(_) | Shape::Box(_) => unreachable!("value() looks through them"),
@@ -96,7 +99,7 @@ const UNSUPPORTED: [(&str, &str); 14] = [
 ];
 
 /// What the derive supports, for messages.
-const SUPPORTED: &str = "#[derive(Tool)] supports bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value and types that derive Tool";
+const SUPPORTED: &str = "#[derive(Tool)] supports bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value, () (null) and types that derive Tool";
 
 /// Reads the shape of `ty`, or says why the derive cannot use it (the error covers the
 /// whole type).
@@ -121,7 +124,7 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
                 "tool arguments are owned (`String`, not `&str`)",
             ))
         }
-        Type::Tuple(tuple) if tuple.elems.is_empty() => return Err(unsupported("`()`", "")),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => return Ok(Shape::Null),
         Type::Tuple(_) => return Err(unsupported("a tuple", "use a struct with named fields")),
         Type::Array(_) | Type::Slice(_) => {
             return Err(unsupported(
@@ -168,7 +171,7 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
         "Vec" => one(Shape::Array),
         "HashMap" | "BTreeMap" => match arguments.as_slice() {
             [key, value, ..] => match classify(key)? {
-                Shape::String => classify(value).map(|_| Shape::Map),
+                Shape::String => classify(value).map(|value| Shape::Map(Box::new(value))),
                 _ => Err(syn::Error::new_spanned(
                     key,
                     "map keys must be `String` (JSON object keys are strings)",
@@ -216,8 +219,9 @@ mod tests {
         ));
         assert!(matches!(
             shape("BTreeMap<String, Contact>").unwrap(),
-            Shape::Map
+            Shape::Map(_)
         ));
+        assert!(matches!(shape("()").unwrap(), Shape::Null));
         assert!(matches!(shape("serde_json::Value").unwrap(), Shape::Any));
         assert!(matches!(shape("Contact").unwrap(), Shape::Named));
     }

@@ -4,13 +4,14 @@
 //! The scalar checks here (numbers, strings, enums, array sizes) are the one implementation
 //! of each constraint: `Tool::validate` on Rust values and the decoders use the same ones.
 
+mod containers;
 mod value;
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{ArraySchema, Field, Kind, Schema, ToolModel};
+use crate::model::{Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
@@ -358,6 +359,7 @@ impl<'m> Checker<'m> {
         let (bounds, multiple_of) = match &resolved.kind {
             Kind::Integer(integer) if value.is_integral() => (&integer.bounds, integer.multiple_of),
             Kind::Number(number) => (&number.bounds, number.multiple_of),
+            Kind::Enum(enumeration) => return self.check_enum(&got(), &enumeration.value_list()),
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
@@ -424,6 +426,9 @@ impl<'m> Checker<'m> {
         }
         match &resolved.kind {
             Kind::Boolean | Kind::Any => {}
+            Kind::Enum(enumeration) => {
+                self.check_enum(&Value::Bool(value), &enumeration.value_list())
+            }
             kind => self.type_issue(resolved, kind, Value::Bool(value)),
         }
     }
@@ -537,138 +542,6 @@ impl<'m> Checker<'m> {
             Some(Value::Array(allowed.to_vec())),
             Some(value.clone()),
         );
-    }
-
-    /// Checks an array's elements and size against an `array` schema.
-    pub fn check_array<T: ToolArg>(&mut self, items: &[T], schema: &'m Schema) {
-        let Some(resolved) = self.resolve(schema) else {
-            return;
-        };
-        let got = || Value::Array(items.iter().map(ToolArg::to_json_value).collect());
-        if !self.check_const(resolved, got) {
-            return;
-        }
-        let array = match &resolved.kind {
-            Kind::Array(array) => array,
-            Kind::Any => return,
-            kind => return self.type_issue(resolved, kind, got()),
-        };
-        self.check_array_size(items.len(), array, got);
-        if array.unique_items {
-            self.check_unique(&items.iter().map(ToolArg::to_json_value).collect::<Vec<_>>());
-        }
-        for (index, item) in items.iter().enumerate() {
-            self.item(index, &array.items, item);
-        }
-    }
-
-    /// `minItems` and `maxItems` of an array of `count` elements (`got` gives the elements).
-    pub fn check_array_size(&mut self, count: usize, array: &ArraySchema, got: impl Fn() -> Value) {
-        let count = count as u64;
-        if let Some(min) = array.min_items.filter(|&min| count < min) {
-            let message = format!("{}, fewer than the minimum {min}", count_of(count, "item"));
-            self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));
-        }
-        if let Some(max) = array.max_items.filter(|&max| count > max) {
-            let message = format!("{}, more than the maximum {max}", count_of(count, "item"));
-            self.issue(Constraint::MaxItems, message, Some(max.into()), Some(got()));
-        }
-    }
-
-    /// A `uniqueItems` issue for the first pair of equal elements.
-    pub fn check_unique(&mut self, values: &[Value]) {
-        self.check_unique_at(values.iter().zip(0..));
-    }
-
-    /// [`Checker::check_unique`] for elements sent at the given indices. Equal elements are
-    /// found in linear time: each is keyed by its canonical JSON text (numbers by value, so
-    /// `1` and `1.0` are equal).
-    pub fn check_unique_at<'v>(
-        &mut self,
-        values: impl Iterator<Item = (&'v Value, usize)> + Clone,
-    ) {
-        let repeat = if values.clone().nth(16).is_none() {
-            // A few elements: compare pairs, nothing to allocate.
-            let list: Vec<(&Value, usize)> = values.clone().collect();
-            (1..list.len()).find_map(|second| {
-                let (value, index) = list[second];
-                list[..second]
-                    .iter()
-                    .find(|(earlier, _)| json_equal(earlier, value))
-                    .map(|(_, first)| (*first, index))
-            })
-        } else {
-            let mut first_at: std::collections::HashMap<String, usize> =
-                std::collections::HashMap::new();
-            values.clone().find_map(|(value, index)| {
-                let key = canonical(value);
-                match first_at.get(&key) {
-                    Some(&first) => Some((first, index)),
-                    None => {
-                        first_at.insert(key, index);
-                        None
-                    }
-                }
-            })
-        };
-        if let Some((first, index)) = repeat {
-            let message = format!("items [{first}] and [{index}] are equal");
-            let got = Value::Array(values.map(|(v, _)| v.clone()).collect());
-            self.issue(
-                Constraint::UniqueItems,
-                message,
-                Some(Value::Bool(true)),
-                Some(got),
-            );
-        }
-    }
-
-    /// Checks the wire name of an enum variant against the schema of its place (what
-    /// derived enums call; the name is compared without building a JSON value).
-    pub fn check_variant(&mut self, name: &str, schema: &'m Schema) {
-        let Some(resolved) = self.resolve(schema) else {
-            return;
-        };
-        let listed = match &resolved.kind {
-            Kind::Enum(enumeration) => enumeration
-                .values
-                .iter()
-                .any(|v| v.value.as_str() == Some(name)),
-            _ => false,
-        };
-        if !listed || resolved.constant.is_some() {
-            self.check_value(&Value::String(name.to_owned()), schema);
-        }
-    }
-
-    /// Checks the members of a map against a `map` schema, in the order given.
-    pub fn check_map<'v, T: ToolArg + 'v>(
-        &mut self,
-        entries: impl Iterator<Item = (&'v str, &'v T)> + Clone,
-        schema: &'m Schema,
-    ) {
-        let Some(resolved) = self.resolve(schema) else {
-            return;
-        };
-        let got = || {
-            Value::Object(
-                entries
-                    .clone()
-                    .map(|(k, v)| (k.to_owned(), v.to_json_value()))
-                    .collect(),
-            )
-        };
-        if !self.check_const(resolved, got) {
-            return;
-        }
-        let values = match &resolved.kind {
-            Kind::Map(map) => &map.values,
-            Kind::Any => return,
-            kind => return self.type_issue(resolved, kind, got()),
-        };
-        for (key, value) in entries {
-            self.entry(key, values, value);
-        }
     }
 }
 

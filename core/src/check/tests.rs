@@ -71,6 +71,25 @@ fn const_is_checked_first() {
 }
 
 #[test]
+fn numbers_and_bools_are_checked_against_enum_values() {
+    let sides = Schema::integer().with_enum(vec![json!(4), json!(6)]);
+    assert!(issues_of(sides.clone(), &6u8).is_empty());
+    let issues = issues_of(sides, &5u8);
+    assert_eq!(issues[0].constraint, Constraint::Enum);
+    assert_eq!(issues[0].message, "5 is not one of 4, 6");
+    let only_true = Schema::boolean().with_enum(vec![json!(true)]);
+    assert!(issues_of(only_true.clone(), &true).is_empty());
+    assert_eq!(issues_of(only_true, &false)[0].constraint, Constraint::Enum);
+}
+
+#[test]
+fn unit_is_null() {
+    assert!(issues_of(Schema::null(), &()).is_empty());
+    let issues = issues_of(Schema::string(), &());
+    assert_eq!(issues[0].constraint, Constraint::Type);
+}
+
+#[test]
 fn arrays_report_size_uniqueness_and_items_with_paths() {
     let schema = Schema::array(Schema::integer().maximum(5))
         .max_length(2)

@@ -73,6 +73,11 @@ impl Schema {
         Self::new(Kind::Enum(EnumSchema { values }))
     }
 
+    /// Only `null` (`{"type": "null"}`): the schema of `()`.
+    pub fn null() -> Self {
+        Self::new(Kind::Null)
+    }
+
     /// A list of `items`.
     pub fn array(items: Schema) -> Self {
         Self::new(Kind::Array(ArraySchema {
@@ -271,6 +276,67 @@ impl Schema {
         if let Some(array) = self.array_mut() {
             let items = std::mem::replace(&mut *array.items, Schema::any());
             *array.items = change(items);
+        }
+        self
+    }
+
+    /// Changes the schema of a map's values.
+    ///
+    /// ```
+    /// use toolgate_core::model::Schema;
+    ///
+    /// let scores = Schema::map(Schema::integer()).values(|v| v.minimum(0));
+    /// assert_eq!(
+    ///     scores.to_json_value(),
+    ///     serde_json::json!({"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}})
+    /// );
+    /// ```
+    pub fn values(mut self, change: impl FnOnce(Schema) -> Schema) -> Self {
+        if let Kind::Map(map) = &mut self.kind {
+            let values = std::mem::replace(&mut *map.values, Schema::any());
+            *map.values = change(values);
+        }
+        self
+    }
+
+    /// Allows only these values (JSON Schema's `enum`), keeping the annotations: what
+    /// `#[tool(enum_values = [...])]` makes of a number, string or bool field.
+    ///
+    /// ```
+    /// use toolgate_core::model::Schema;
+    ///
+    /// let sides = Schema::integer().with_enum(vec![4.into(), 6.into(), 20.into()]);
+    /// assert_eq!(sides.to_json_value(), serde_json::json!({"type": "integer", "enum": [4, 6, 20]}));
+    /// ```
+    pub fn with_enum(mut self, values: Vec<Value>) -> Self {
+        let values = values
+            .into_iter()
+            .map(|value| EnumValue {
+                value,
+                aliases: Vec::new(),
+            })
+            .collect();
+        self.kind = Kind::Enum(EnumSchema { values });
+        self
+    }
+
+    /// Allows keys the object does not declare when their values fit `values` (JSON
+    /// Schema's `additionalProperties` with a schema): what a `#[serde(flatten)]` map field
+    /// makes of its struct. Only objects have fields; on other kinds this changes nothing.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Field, Schema};
+    ///
+    /// let labels = Schema::object(vec![Field::required("title", Schema::string())])
+    ///     .additional(Schema::string());
+    /// assert_eq!(
+    ///     labels.to_json_value()["additionalProperties"],
+    ///     serde_json::json!({"type": "string"})
+    /// );
+    /// ```
+    pub fn additional(mut self, values: Schema) -> Self {
+        if let Kind::Object(object) = &mut self.kind {
+            object.additional = Additional::Schema(Box::new(values));
         }
         self
     }

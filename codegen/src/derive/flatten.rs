@@ -1,0 +1,123 @@
+//! `#[serde(flatten)]` on a map field: the keys a struct does not declare, kept with their
+//! values (JSON Schema's `additionalProperties` with a schema).
+//!
+//! Decisions: only a `BTreeMap<String, T>` or `HashMap<String, T>` field may be flattened
+//! (a flattened struct would merge two field lists, which serde buffers and the model cannot
+//! say); one per struct; not beside `deny_unknown_fields` (it refuses the keys the map
+//! collects); the map takes `values(...)` constraints and nothing else (it has no wire name,
+//! so no alias, example or description).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Ident, Type};
+
+use super::attrs::{error_at, RawField};
+use super::constraints::{Planner, Setter};
+use super::serde_attrs::SerdeMember;
+use super::shape::{self, Shape};
+
+/// A flattened map field, checked.
+pub(crate) struct FlattenPlan {
+    pub ident: Ident,
+    /// The type of the map's values.
+    pub value_type: Type,
+    /// The `values(...)` constraints.
+    pub value_setters: Vec<Setter>,
+}
+
+const ONLY_MAPS: &str = "`#[serde(flatten)]` is supported on a `BTreeMap<String, T>` or `HashMap<String, T>` field, which collects the keys the struct does not declare";
+
+/// Plans `field`, whose serde attributes say `flatten`.
+pub(crate) fn plan(
+    field: &syn::Field,
+    raw: Option<RawField>,
+    serde: &SerdeMember,
+    flatten_key: &syn::Path,
+    errors: &mut darling::error::Accumulator,
+) -> Option<FlattenPlan> {
+    if serde.rename.is_some() || !serde.aliases.is_empty() || serde.default.is_some() {
+        errors.push(error_at(
+            flatten_key,
+            "a flattened map has no wire name or default: `rename`, `alias` and `default` do not apply",
+        ));
+    }
+    let value_type = match (shape::classify(&field.ty), map_value_type(&field.ty)) {
+        (Ok(Shape::Map(_)), Some(value_type)) => value_type.clone(),
+        (Err(error), _) => {
+            errors.push(error.into());
+            return None;
+        }
+        _ => {
+            errors.push(error_at(&field.ty, ONLY_MAPS));
+            return None;
+        }
+    };
+    let raw = raw?;
+    let constraints = &raw.constraints;
+    let others = !raw.alias.is_empty()
+        || !raw.example.is_empty()
+        || raw.nullable.is_present()
+        || constraints.description.is_some()
+        || constraints.constant.is_some()
+        || constraints.enum_values.is_some();
+    if others {
+        let tool = field.attrs.iter().find(|a| a.path().is_ident("tool"));
+        let at: &dyn quote::ToTokens = match tool {
+            Some(attr) => &attr.meta,
+            None => field,
+        };
+        errors.push(error_at(
+            &at,
+            "a flattened map takes only `values(...)`: the constraints on the values of the keys it collects",
+        ));
+    }
+    let shape = shape::classify(&field.ty).ok()?;
+    let value_setters = Planner { errors }
+        .plan(constraints, &shape)
+        .into_iter()
+        .flat_map(|setter| match setter {
+            Setter::Values(inner) => inner,
+            _ => Vec::new(),
+        })
+        .collect();
+    Some(FlattenPlan {
+        ident: raw.ident?,
+        value_type,
+        value_setters,
+    })
+}
+
+/// `T` of `BTreeMap<String, T>` / `HashMap<String, T>` as written.
+fn map_value_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let syn::PathArguments::AngleBracketed(angle) = &path.path.segments.last()?.arguments else {
+        return None;
+    };
+    angle
+        .args
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::GenericArgument::Type(ty) => Some(ty),
+            _ => None,
+        })
+        .nth(1)
+}
+
+/// The call that records the map in the struct's schema.
+pub(crate) fn schema_call(plan: &FlattenPlan) -> TokenStream {
+    let value_type = &plan.value_type;
+    let setters = super::constraints::tokens(&plan.value_setters);
+    quote!(.additional(<#value_type as ::toolgate::ToolArg>::describe(definitions) #setters))
+}
+
+/// The statement that checks the map's members.
+pub(crate) fn check_call(plan: &FlattenPlan) -> TokenStream {
+    let ident = &plan.ident;
+    quote!(checker.additional_entries(schema, self.#ident.iter());)
+}
+
+/// The call that writes the map's members (before the declared fields, which win).
+pub(crate) fn write_call(plan: &FlattenPlan) -> TokenStream {
+    let ident = &plan.ident;
+    quote!(.entries(self.#ident.iter()))
+}

@@ -1,0 +1,178 @@
+//! Value constraints beyond bounds and lengths, through `#[derive(Tool)]`: `constant`,
+//! `enum_values`, `values(...)` on maps, `description` inside `items(...)`, `()` for a
+//! `null`-only field, and a `#[serde(flatten)]` map that keeps undeclared keys.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use toolgate::{Constraint, Tool, ToolArg};
+
+/// Every issue's message, one per line.
+fn messages(report: &toolgate::Report) -> String {
+    let lines: Vec<String> = report.issues().iter().map(ToString::to_string).collect();
+    lines.join("\n")
+}
+
+/// Roll dice.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Roll {
+    /// Faces of each die.
+    #[tool(enum_values = [4, 6, 8, 12, 20])]
+    sides: u8,
+    /// Format version.
+    #[tool(constant = "v2")]
+    version: String,
+    /// Bonus by player.
+    #[tool(values(range(min = -5, max = 5), description = "A bonus"))]
+    bonus: BTreeMap<String, i32>,
+    #[tool(items(length(min = 1), description = "A player name"))]
+    players: Vec<String>,
+    /// Any of a few markers.
+    #[tool(enum_values = [1, "one", true])]
+    marker: serde_json::Value,
+    /// Reserved: always null.
+    reserved: (),
+}
+
+#[test]
+fn the_schema_says_every_constraint() {
+    let schema: serde_json::Value = serde_json::from_str(Roll::json_schema()).unwrap();
+    let properties = &schema["properties"];
+    assert_eq!(
+        properties["sides"],
+        json!({"type": "integer", "enum": [4, 6, 8, 12, 20], "description": "Faces of each die."})
+    );
+    assert_eq!(
+        properties["version"],
+        json!({"type": "string", "const": "v2", "description": "Format version."})
+    );
+    assert_eq!(
+        properties["bonus"]["additionalProperties"],
+        json!({"type": "integer", "format": "int32", "minimum": -5, "maximum": 5, "description": "A bonus"})
+    );
+    assert_eq!(
+        properties["players"]["items"],
+        json!({"type": "string", "minLength": 1, "description": "A player name"})
+    );
+    assert_eq!(
+        properties["marker"],
+        json!({"enum": [1, "one", true], "description": "Any of a few markers."})
+    );
+    assert_eq!(
+        properties["reserved"],
+        json!({"type": "null", "description": "Reserved: always null."})
+    );
+}
+
+fn roll() -> serde_json::Value {
+    json!({"sides": 6, "version": "v2", "bonus": {"ann": 2}, "players": ["ann"], "marker": "one", "reserved": null})
+}
+
+#[test]
+fn fitting_arguments_decode_and_validate() {
+    let decoded = Roll::decode(&roll().to_string()).unwrap();
+    assert!(decoded.repairs.is_empty(), "{:?}", decoded.repairs);
+    assert_eq!(decoded.value.sides, 6);
+    assert!(decoded.value.validate().is_ok());
+    assert_eq!(decoded.value.to_json_value(), roll());
+}
+
+#[test]
+fn each_constraint_refuses_what_breaks_it() {
+    let cases = [
+        ("sides", json!(7), Constraint::Enum),
+        ("version", json!("v1"), Constraint::Const),
+        ("bonus", json!({"ann": 9}), Constraint::Maximum),
+        ("players", json!([""]), Constraint::MinLength),
+        ("marker", json!(2), Constraint::Enum),
+        ("reserved", json!(1), Constraint::Type),
+    ];
+    for (field, value, constraint) in cases {
+        let mut arguments = roll();
+        arguments[field] = value.clone();
+        let rejected = Roll::decode(&arguments.to_string()).unwrap_err();
+        let issues = messages(&rejected.report);
+        assert_eq!(
+            rejected.report.issues()[0].constraint,
+            constraint,
+            "{field} = {value}: {issues}"
+        );
+    }
+}
+
+#[test]
+fn validate_checks_values_built_in_rust() {
+    let mut value: Roll = serde_json::from_value(roll()).unwrap();
+    value.sides = 5;
+    value.version = "v3".to_owned();
+    value.bonus.insert("bob".to_owned(), -6);
+    value.marker = json!(false);
+    let report = value.validate().unwrap_err();
+    assert_eq!(
+        messages(&report),
+        "sides: 5 is not one of 4, 6, 8, 12, 20\n\
+         version: expected \"v2\", got \"v3\"\n\
+         bonus.bob: -6 is less than the minimum -5\n\
+         marker: false is not one of 1, one, true"
+    );
+}
+
+/// Open an issue; labels go beside the declared keys.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct OpenIssue {
+    title: String,
+    /// Labels, by any other key.
+    #[serde(flatten)]
+    #[tool(values(length(max = 8)))]
+    labels: HashMap<String, String>,
+}
+
+#[test]
+fn a_flattened_map_is_additional_properties() {
+    let schema: serde_json::Value = serde_json::from_str(OpenIssue::json_schema()).unwrap();
+    assert_eq!(
+        schema,
+        json!({"type": "object", "title": "open_issue", "description": "Open an issue; labels go beside the declared keys.",
+               "properties": {"title": {"type": "string"}}, "required": ["title"],
+               "additionalProperties": {"type": "string", "maxLength": 8}})
+    );
+}
+
+#[test]
+fn a_flattened_map_keeps_undeclared_keys_and_checks_them() {
+    // `Title` is not renamed to `title`, which is present: it is an undeclared key.
+    let decoded = OpenIssue::decode(r#"{"title": "crash", "Title": "x"}"#).unwrap();
+    assert_eq!(
+        decoded.value.labels.get("Title").map(String::as_str),
+        Some("x")
+    );
+    let decoded = OpenIssue::decode(r#"{"title": "crash", "area": "ui", "prio": 1}"#).unwrap();
+    assert_eq!(
+        decoded.value.labels.get("area").map(String::as_str),
+        Some("ui")
+    );
+    // `1` is repaired to `"1"` like any value.
+    assert_eq!(
+        decoded.value.labels.get("prio").map(String::as_str),
+        Some("1")
+    );
+    assert_eq!(
+        decoded.value.to_json_value(),
+        json!({"title": "crash", "area": "ui", "prio": "1"})
+    );
+    let rejected =
+        OpenIssue::decode(r#"{"title": "crash", "area": "user interface"}"#).unwrap_err();
+    assert_eq!(
+        messages(&rejected.report),
+        "area: \"user interface\" has 14 characters, more than the maximum 8"
+    );
+    let mut value = decoded.value;
+    value
+        .labels
+        .insert("zone".to_owned(), "far too long".to_owned());
+    assert_eq!(
+        messages(&value.validate().unwrap_err()),
+        "zone: \"far too long\" has 12 characters, more than the maximum 8"
+    );
+}
