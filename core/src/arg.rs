@@ -167,6 +167,48 @@ pub trait Tool: ToolArg + Sized {
     }
 }
 
+/// A tool whose result has a declared schema (MCP's `outputSchema`): `Output` is the type of
+/// its structured result, itself checked like arguments (`output.validate()` before sending
+/// it, `Output::json_schema()` to advertise it). The schema compiler implements it for every
+/// MCP definition with an `outputSchema`.
+///
+/// ```
+/// use toolgate_core::model::{Definitions, Field, Schema, ToolModel};
+/// use toolgate_core::{Checker, Tool, ToolArg, ToolOutput};
+/// # use std::sync::OnceLock;
+/// # macro_rules! unit_tool {
+/// #     ($ty:ident, $name:literal) => {
+/// #         impl ToolArg for $ty {
+/// #             fn describe(_: &mut Definitions) -> Schema { Schema::object(vec![]) }
+/// #             fn check<'m>(&self, _: &'m Schema, _: &mut Checker<'m>) {}
+/// #             fn to_json_value(&self) -> serde_json::Value { serde_json::json!({}) }
+/// #         }
+/// #         impl Tool for $ty {
+/// #             fn model() -> &'static ToolModel {
+/// #                 static MODEL: OnceLock<ToolModel> = OnceLock::new();
+/// #                 MODEL.get_or_init(|| ToolModel::of::<Self>($name, None))
+/// #             }
+/// #         }
+/// #     };
+/// # }
+/// struct Ping {}
+/// struct PingOutput {}
+/// # unit_tool!(Ping, "ping");
+/// # unit_tool!(PingOutput, "ping_output");
+/// impl ToolOutput for Ping {
+///     type Output = PingOutput;
+/// }
+///
+/// fn output_schema<T: ToolOutput>() -> &'static str {
+///     T::Output::json_schema()
+/// }
+/// assert_eq!(output_schema::<Ping>(), r#"{"title":"ping_output","type":"object","properties":{}}"#);
+/// ```
+pub trait ToolOutput: Tool {
+    /// The type of the tool's structured result.
+    type Output: Tool;
+}
+
 /// The value, when serde reads `bytes` without meeting an unknown key or a `null` and the
 /// value passes every check; `None` sends the bytes through the decoder.
 fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {

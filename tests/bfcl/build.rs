@@ -17,7 +17,7 @@ fn main() {
         .compile_tools()
         .unwrap_or_else(|error| panic!("the schema compiler refused tests/schemas:\n{error}"));
     let mut golden_index = String::from(
-        "/// The model of a generated type.\npub type ModelOf = fn() -> &'static ::toolgate::model::ToolModel;\n/// Each golden tool: its name and the model of its generated type.\npub const TOOLS: &[(&str, ModelOf)] = &[\n",
+        "/// The model of a generated type.\npub type ModelOf = fn() -> &'static ::toolgate::model::ToolModel;\n/// Each golden tool (and each result type, as `<tool>_output`): its name and the model of its generated type.\npub const TOOLS: &[(&str, ModelOf)] = &[\n",
     );
     for tool in &golden_tools {
         writeln!(
@@ -26,6 +26,15 @@ fn main() {
             tool.name, tool.rust_name
         )
         .unwrap();
+        // The type of an MCP `outputSchema`, named after the tool with `_output`.
+        if let Some(output) = &tool.output {
+            writeln!(
+                golden_index,
+                "    (\"{}_output\", <{output} as ::toolgate::Tool>::model),",
+                tool.name
+            )
+            .unwrap();
+        }
     }
     golden_index.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
@@ -54,7 +63,10 @@ fn main() {
         line_types.push(index);
     }
     let file: Vec<&str> = definitions.iter().map(|d| d.get()).collect();
+    // The corpus's schemas allow undeclared keys (none says `additionalProperties: false`)
+    // and its valid cases send some: the generated structs keep them, as `DynamicTool` does.
     let generated = toolgate_codegen::Builder::new()
+        .keep_undeclared_keys(true)
         .generate_text_tools("bfcl_tools.json", &format!("[{}]", file.join(",\n")))
         .unwrap_or_else(|error| panic!("the schema compiler refused the corpus:\n{error}"));
     toolgate_codegen::schema::write_if_changed(

@@ -6,8 +6,14 @@
 //! - an integer without a `format` is `i64` (`u64` when its bounds need it), with `format`
 //!   the type of that width; a number is `f64` (`f32` for `format: float`);
 //! - an object with properties is a struct (unknown keys dropped with a log entry, or refused
-//!   under `additionalProperties: false`); an object without properties is a
-//!   `BTreeMap<String, _>` of its `additionalProperties` (any value when absent);
+//!   under `additionalProperties: false`; with a schema, they are kept in a
+//!   `#[serde(flatten)] additional_properties: BTreeMap<String, _>`); an object without
+//!   properties is a `BTreeMap<String, _>` of its `additionalProperties` (any value when
+//!   absent), constraints on the values in `#[tool(values(...))]`;
+//! - `const` is `#[tool(constant = ...)]`; an `enum` of strings is a Rust enum, any other
+//!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
+//!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
+//!   the `false` schema has no Rust type and is an error;
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;
@@ -16,20 +22,29 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
 use toolgate_core::model::{
-    Additional, EnumSchema, FloatWidth, IntWidth, Kind, Num, ObjectSchema, Schema, ToolModel,
+    Additional, EnumSchema, FloatWidth, Kind, ObjectSchema, Schema, ToolModel,
 };
 
-use toolgate_core::path::escape_pointer_token;
+use toolgate_core::check::json_equal;
 
 use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 
 use super::names::{field_name, type_name, variant_name, Taken};
 
+mod fields;
+mod literals;
+mod references;
 mod unions;
+
+use literals::*;
+use references::recursive_definitions;
+
+/// The schema of the values of undeclared keys kept under `keep_undeclared_keys`.
+static ANY_VALUE: std::sync::LazyLock<Schema> = std::sync::LazyLock::new(Schema::any);
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
@@ -62,6 +77,8 @@ impl Lowered {
 /// What is written for every generated type besides `toolgate::Tool`.
 pub(crate) struct Style {
     pub derives: Vec<syn::Path>,
+    /// Structs whose schema allows undeclared keys keep them in a flattened map.
+    pub keep_undeclared_keys: bool,
 }
 
 /// Items for a whole file: type names are unique across its tools.
@@ -138,6 +155,16 @@ impl<'s> Lowering<'s> {
         }
     }
 
+    /// `impl ToolOutput` linking a tool's type to the type of its result.
+    pub(crate) fn link_output(&mut self, tool: &str, output: &str) {
+        let (tool, output) = (format_ident!("{}", tool), format_ident!("{}", output));
+        self.items.push(quote! {
+            impl ::toolgate::ToolOutput for #tool {
+                type Output = #output;
+            }
+        });
+    }
+
     fn derives(&self, extra: TokenStream) -> TokenStream {
         let more = &self.style.derives;
         quote! {
@@ -171,12 +198,6 @@ impl<'s> Lowering<'s> {
         let tool_attr = (!container_keys.is_empty()).then(|| quote!(#[tool(#(#container_keys),*)]));
         let deny = matches!(object.additional, Additional::Deny)
             .then(|| quote!(#[serde(deny_unknown_fields)]));
-        if let Additional::Schema(_) = object.additional {
-            scope.errors.push((
-                format!("{pointer}/additionalProperties"),
-                "`additionalProperties` with a schema beside `properties` is not supported by the schema compiler yet".to_owned(),
-            ));
-        }
         self.items[slot] = quote! {
             #doc
             #derives
@@ -186,141 +207,6 @@ impl<'s> Lowering<'s> {
                 #(#fields,)*
             }
         };
-    }
-
-    /// The fields of a struct (or of a struct variant: `skip` names its tag), with the types,
-    /// enums and default functions they bring pushed as items. `name` is the owner's name,
-    /// which nested types and default functions are named after.
-    fn fields(
-        &mut self,
-        scope: &mut Scope<'_>,
-        name: &str,
-        object: &ObjectSchema,
-        pointer: &str,
-        skip: Option<&str>,
-    ) -> Vec<TokenStream> {
-        let mut field_names = Taken::default();
-        let mut fields = Vec::new();
-        for field in object
-            .fields
-            .iter()
-            .filter(|f| Some(f.name.as_str()) != skip)
-        {
-            let at = format!("{pointer}/properties/{}", escape_pointer_token(&field.name));
-            let rust = field_names.claim(&field_name(&field.name), "_");
-            let field_ident: syn::Ident =
-                syn::parse_str(&rust).expect("names.rs makes identifiers");
-            let hint = format!("{name}{}", type_name(&field.name, "Field"));
-            let schema = &field.schema;
-            let lowered = self.lower(scope, schema, &hint, &at, true);
-            let mut attrs = Vec::new();
-            if let Some(doc) = &schema.description {
-                attrs.push(doc_attr(doc));
-            }
-            // Notes for the reader go into the doc comment after the description; the
-            // description itself is then given to the derive as written.
-            let mut noted = false;
-            let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
-            if unraw != field.name {
-                let wire = &field.name;
-                attrs.push(quote!(#[serde(rename = #wire)]));
-            }
-            for alias in &field.aliases {
-                attrs.push(quote!(#[serde(alias = #alias)]));
-            }
-            let nullable = lowered.nullable;
-            let mut tool_keys = lowered.constraints;
-            if nullable {
-                tool_keys.insert(0, quote!(nullable));
-            }
-            // An optional field that takes `null` is `Option<T>` already: serde's default
-            // (`None`) stands for absent.
-            let serde_default = quote!(#[serde(default)]);
-            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
-            let other_examples: Vec<&Value> = schema
-                .examples
-                .iter()
-                .filter(|e| example_literal(e).is_none())
-                .collect();
-            if !other_examples.is_empty() {
-                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
-                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
-                noted = true;
-            }
-            if schema.constant.is_some() {
-                scope.errors.push((
-                    at.clone(),
-                    "`const` is not supported by the schema compiler yet".to_owned(),
-                ));
-            }
-            let ty = lowered.ty;
-            let ty = match (&field.required, &schema.default) {
-                (true, None) => ty,
-                (true, Some(default)) => {
-                    attrs.push(doc_attr(&format!(
-                        "\nThe schema's default, {default}, does not apply: the field is required."
-                    )));
-                    noted = true;
-                    ty
-                }
-                (false, None) if nullable => {
-                    attrs.push(serde_default);
-                    ty
-                }
-                (false, None) => quote!(::std::option::Option<#ty>),
-                (false, Some(default)) => {
-                    if scope.model.check_against(schema, default).is_ok() {
-                        let function = self.functions.claim(
-                            &format!(
-                                "default_{}_{}",
-                                heck::ToSnakeCase::to_snake_case(name),
-                                unraw
-                            ),
-                            "_",
-                        );
-                        let function_ident = format_ident!("{}", function);
-                        let kind = scope.model.resolve(schema).map(|s| &s.kind);
-                        let body = match (nullable, default) {
-                            (true, Value::Null) => quote!(::std::option::Option::None),
-                            (true, _) => {
-                                let value = default_expression(default, kind);
-                                quote!(::std::option::Option::Some(#value))
-                            }
-                            (false, _) => default_expression(default, kind),
-                        };
-                        self.items.push(quote! {
-                            fn #function_ident() -> #ty { #body }
-                        });
-                        attrs.push(quote!(#[serde(default = #function)]));
-                        ty
-                    } else {
-                        attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
-                        noted = true;
-                        if nullable {
-                            attrs.push(serde_default);
-                            ty
-                        } else {
-                            quote!(::std::option::Option<#ty>)
-                        }
-                    }
-                }
-            };
-            if let Some(text) = &schema.description {
-                if noted || !doc_reproduces(text) {
-                    tool_keys.push(quote!(description = #text));
-                }
-            }
-            if !tool_keys.is_empty() {
-                attrs.push(quote!(#[tool(#(#tool_keys),*)]));
-            }
-            // Fields of an enum variant take no visibility.
-            let public = skip.is_none().then(|| quote!(pub));
-            fields.push(quote! {
-                #(#attrs)*
-                #public #field_ident: #ty
-            });
-        }
-        fields
     }
 
     fn enumeration(
@@ -342,7 +228,10 @@ impl<'s> Lowering<'s> {
             let Value::String(text) = &value.value else {
                 scope.errors.push((
                     format!("{pointer}/enum"),
-                    format!("the enum value {} is not a string; the schema compiler writes enums of strings only (yet)", value.value),
+                    format!(
+                        "the enum value {} is not a string (a Rust enum holds strings only)",
+                        value.value
+                    ),
                 ));
                 return;
             };
@@ -385,18 +274,46 @@ impl<'s> Lowering<'s> {
                 nullable: true,
             };
         }
+        let mut lowered = self.lower_kind(scope, schema, hint, pointer, direct);
+        if let Some(constant) = &schema.constant {
+            match literal(constant) {
+                Some(value) => lowered.constraints.push(quote!(constant = #value)),
+                None => scope.errors.push((
+                    format!("{pointer}/const"),
+                    format!("the `const` value {constant} is not a literal the derive takes (a string, number, bool, or an array of them)"),
+                )),
+            }
+        }
+        lowered
+    }
+
+    /// [`Lowering::lower`] of the schema's kind, without `nullable` and `const`.
+    fn lower_kind(
+        &mut self,
+        scope: &mut Scope<'_>,
+        schema: &Schema,
+        hint: &str,
+        pointer: &str,
+        direct: bool,
+    ) -> Lowered {
         match &schema.kind {
-            Kind::Any => Lowered::any(),
+            // `{"const": "v2"}`: the constant's type (the constant says the rest).
+            Kind::Any => match &schema.constant {
+                Some(Value::String(_)) => Lowered::plain(quote!(::std::string::String)),
+                Some(Value::Bool(_)) => Lowered::plain(quote!(bool)),
+                Some(constant @ Value::Number(_)) => {
+                    Lowered::plain(value_type(std::slice::from_ref(constant)))
+                }
+                _ => Lowered::any(),
+            },
             Kind::Boolean => Lowered::plain(quote!(bool)),
             Kind::Union(union) => self.union(scope, schema, union, hint, pointer),
-            Kind::Null | Kind::Never => {
-                let what = match schema.kind {
-                    Kind::Null => "a value that must be `null`",
-                    _ => "the `false` schema (no value allowed)",
-                };
+            // `()` reads and writes `null`.
+            Kind::Null => Lowered::plain(quote!(())),
+            Kind::Never => {
                 scope.errors.push((
                     pointer.to_owned(),
-                    format!("{what} is not supported by the schema compiler yet"),
+                    "the `false` schema (no value allowed) has no Rust type; the schema compiler does not write it".to_owned(),
                 ));
                 Lowered::any()
             }
@@ -452,6 +369,9 @@ impl<'s> Lowering<'s> {
                     nullable: false,
                 }
             }
+            Kind::Enum(enumeration) if !string_enum(enumeration) => {
+                self.value_enum(scope, enumeration, pointer)
+            }
             Kind::Enum(enumeration) => {
                 let name = self.types.claim(hint, "");
                 self.enumeration(scope, &name, enumeration, None, pointer);
@@ -474,8 +394,8 @@ impl<'s> Lowering<'s> {
                 if array.unique_items {
                     constraints.push(quote!(unique));
                 }
-                if !items.constraints.is_empty() {
-                    let inner = items.constraints;
+                let inner = element_keys(items.constraints, &array.items);
+                if !inner.is_empty() {
                     constraints.push(quote!(items(#(#inner),*)));
                 }
                 Lowered {
@@ -516,6 +436,42 @@ impl<'s> Lowering<'s> {
         }
     }
 
+    /// An enum whose values are not all strings: a value of the narrowest type that holds
+    /// them all (`bool`, `i64`, `u64`, `f64`, else any JSON value) with `enum_values`.
+    /// Values equal as JSON (`1` and `1.0`) are listed once.
+    fn value_enum(
+        &mut self,
+        scope: &mut Scope<'_>,
+        enumeration: &EnumSchema,
+        pointer: &str,
+    ) -> Lowered {
+        if enumeration.values.iter().any(|v| !v.aliases.is_empty()) {
+            scope.errors.push((
+                format!("{pointer}/x-enum-aliases"),
+                "aliases need an enum of strings only (the schema compiler writes it as a Rust enum)".to_owned(),
+            ));
+        }
+        let mut values: Vec<Value> = Vec::new();
+        for value in enumeration.value_list() {
+            if !values.iter().any(|v| json_equal(v, &value)) {
+                values.push(value);
+            }
+        }
+        let literals: Option<Vec<TokenStream>> = values.iter().map(literal).collect();
+        let Some(literals) = literals else {
+            scope.errors.push((
+                format!("{pointer}/enum"),
+                "an `enum` value that is an object (or an array holding one) is not a literal the derive takes".to_owned(),
+            ));
+            return Lowered::any();
+        };
+        Lowered {
+            ty: value_type(&values),
+            constraints: vec![quote!(enum_values = [#(#literals),*])],
+            nullable: false,
+        }
+    }
+
     fn map(
         &mut self,
         scope: &mut Scope<'_>,
@@ -524,283 +480,17 @@ impl<'s> Lowering<'s> {
         pointer: &str,
     ) -> Lowered {
         let lowered = self.lower(scope, values, &format!("{hint}Value"), pointer, false);
-        if !lowered.constraints.is_empty() {
-            scope.errors.push((
-                pointer.to_owned(),
-                "constraints on the values of a map are not supported by the schema compiler yet"
-                    .to_owned(),
-            ));
-        }
         let value = lowered.ty;
-        Lowered::plain(quote!(::std::collections::BTreeMap<::std::string::String, #value>))
-    }
-
-    fn reference(&mut self, scope: &mut Scope<'_>, key: &str, direct: bool) -> Lowered {
-        let pointer = format!("/$defs/{}", escape_pointer_token(key));
-        let Some(definition) = scope.model.definitions().get(key) else {
-            scope
-                .errors
-                .push((pointer, format!("no definition {key:?}")));
-            return Lowered::any();
-        };
-        let named = match &definition.kind {
-            Kind::Object(object) => !object.fields.is_empty(),
-            Kind::Enum(_) => true,
-            _ => false,
-        };
-        if !named {
-            if scope.inlining.iter().any(|k| k == key) {
-                scope.errors.push((
-                    pointer,
-                    "a definition that contains itself must be an object with properties"
-                        .to_owned(),
-                ));
-                return Lowered::any();
-            }
-            scope.inlining.push(key.to_owned());
-            let hint = type_name(key, "Type");
-            let lowered = self.lower(scope, definition, &hint, &pointer, direct);
-            scope.inlining.pop();
-            return lowered;
-        }
-        let name = match scope.named.get(key) {
-            Some(name) => name.clone(),
-            None => {
-                let name = self.types.claim(&type_name(key, "Type"), "");
-                scope.named.insert(key.to_owned(), name.clone());
-                match &definition.kind {
-                    Kind::Object(object) => self.structure(
-                        scope,
-                        &name,
-                        object,
-                        definition.description.as_deref(),
-                        None,
-                        &pointer,
-                    ),
-                    Kind::Enum(enumeration) => self.enumeration(
-                        scope,
-                        &name,
-                        enumeration,
-                        definition.description.as_deref(),
-                        &pointer,
-                    ),
-                    _ => unreachable!("named above"),
-                }
-                name
-            }
-        };
-        let ident = format_ident!("{}", name);
-        let ty = if direct && scope.recursive.contains(key) {
-            quote!(::std::boxed::Box<#ident>)
+        let inner = element_keys(lowered.constraints, values);
+        let constraints = if inner.is_empty() {
+            Vec::new()
         } else {
-            quote!(#ident)
+            vec![quote!(values(#(#inner),*))]
         };
-        Lowered::plain(ty)
-    }
-}
-
-/// `i64`, or `u64` when the bounds reach above `i64::MAX`.
-fn default_width(bounds: &toolgate_core::model::Bounds) -> IntWidth {
-    let above = [bounds.maximum, bounds.exclusive_maximum, bounds.minimum]
-        .into_iter()
-        .flatten()
-        .any(|bound| bound > Num::from(i64::MAX));
-    IntWidth {
-        bits: 64,
-        signed: !above,
-    }
-}
-
-/// Whether the derive reads `text` back unchanged from a doc comment (it trims lines and
-/// joins them); if not, the description is also given as `#[tool(description = ...)]`.
-fn doc_reproduces(text: &str) -> bool {
-    !text.is_empty()
-        && !text.contains('\n')
-        && text.trim() == text
-        && !text.contains("  ")
-        && !text.contains(MARKDOWN_ESCAPED)
-}
-
-/// Characters rustdoc would read as HTML or links: escaped in doc comments.
-const MARKDOWN_ESCAPED: [char; 5] = ['<', '>', '[', ']', '\\'];
-
-/// A doc comment of `text`, escaped so rustdoc shows it as written.
-fn doc_attr(text: &str) -> TokenStream {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        if MARKDOWN_ESCAPED.contains(&c) {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    let lines = escaped.lines().map(|line| format!(" {line}"));
-    quote!(#(#[doc = #lines])*)
-}
-
-/// A number as a literal the derive reads: `-3`, `0.5`.
-fn number(value: Num) -> TokenStream {
-    match value {
-        Num::Int(integer) if integer < 0 => {
-            let literal = Literal::u128_unsuffixed(integer.unsigned_abs());
-            quote!(-#literal)
-        }
-        Num::Int(integer) => {
-            let literal = Literal::u128_unsuffixed(integer.unsigned_abs());
-            quote!(#literal)
-        }
-        Num::Float(float) if float < 0.0 => {
-            let literal = Literal::f64_unsuffixed(-float);
-            quote!(-#literal)
-        }
-        Num::Float(float) => {
-            let literal = Literal::f64_unsuffixed(float);
-            quote!(#literal)
+        Lowered {
+            ty: quote!(::std::collections::BTreeMap<::std::string::String, #value>),
+            constraints,
+            nullable: false,
         }
     }
-}
-
-/// The bounds without those the Rust type implies (the reader fills a width's range in;
-/// the derive fills it in again from the type).
-fn without_range(
-    bounds: &toolgate_core::model::Bounds,
-    range: Option<(Num, Num)>,
-) -> toolgate_core::model::Bounds {
-    let mut bounds = bounds.clone();
-    if let Some((low, high)) = range {
-        if bounds.minimum == Some(low) {
-            bounds.minimum = None;
-        }
-        if bounds.maximum == Some(high) {
-            bounds.maximum = None;
-        }
-    }
-    bounds
-}
-
-fn bounds(bounds: &toolgate_core::model::Bounds) -> Vec<TokenStream> {
-    let mut keys = Vec::new();
-    let pair = |min: Option<Num>, max: Option<Num>| {
-        let min = min.map(|m| {
-            let m = number(m);
-            quote!(min = #m)
-        });
-        let max = max.map(|m| {
-            let m = number(m);
-            quote!(max = #m)
-        });
-        let parts: Vec<TokenStream> = min.into_iter().chain(max).collect();
-        (!parts.is_empty()).then(|| quote!(#(#parts),*))
-    };
-    if let Some(inner) = pair(bounds.minimum, bounds.maximum) {
-        keys.push(quote!(range(#inner)));
-    }
-    if let Some(inner) = pair(bounds.exclusive_minimum, bounds.exclusive_maximum) {
-        keys.push(quote!(exclusive_range(#inner)));
-    }
-    keys
-}
-
-fn range_key(key: &str, min: Option<u64>, max: Option<u64>) -> Option<TokenStream> {
-    let key = format_ident!("{}", key);
-    let min = min.map(|m| {
-        let m = Literal::u64_unsuffixed(m);
-        quote!(min = #m)
-    });
-    let max = max.map(|m| {
-        let m = Literal::u64_unsuffixed(m);
-        quote!(max = #m)
-    });
-    let parts: Vec<TokenStream> = min.into_iter().chain(max).collect();
-    (!parts.is_empty()).then(|| quote!(#key(#(#parts),*)))
-}
-
-/// `example = <literal>` for the examples the derive can take: scalars and arrays of them.
-fn example_literal(example: &Value) -> Option<TokenStream> {
-    fn scalar(value: &Value) -> Option<TokenStream> {
-        Some(match value {
-            Value::Bool(flag) => quote!(#flag),
-            Value::String(text) => quote!(#text),
-            Value::Number(n) => number(Num::from_json(n)),
-            _ => return None,
-        })
-    }
-    let literal = match example {
-        Value::Array(items) => {
-            let items: Option<Vec<TokenStream>> = items.iter().map(scalar).collect();
-            let items = items?;
-            quote!([#(#items),*])
-        }
-        other => scalar(other)?,
-    };
-    Some(quote!(example = #literal))
-}
-
-/// The Rust expression of a default of a value of `kind`: a literal for scalars, else read
-/// from its JSON.
-fn default_expression(default: &Value, kind: Option<&Kind>) -> TokenStream {
-    match (default, kind) {
-        (Value::Bool(flag), Some(Kind::Boolean)) => quote!(#flag),
-        (Value::Number(n), Some(Kind::Number(_))) => {
-            number(Num::Float(n.as_f64().unwrap_or_default()))
-        }
-        (Value::Number(n), Some(Kind::Integer(_))) => number(Num::from_json(n)),
-        (Value::String(text), Some(Kind::String(_))) => {
-            quote!(::std::string::String::from(#text))
-        }
-        (other, _) => {
-            let json = other.to_string();
-            quote!(::toolgate::__private::from_json_default(#json))
-        }
-    }
-}
-
-/// The definitions that contain themselves, through any number of references.
-fn recursive_definitions(model: &ToolModel) -> BTreeSet<String> {
-    fn references(schema: &Schema, out: &mut BTreeSet<String>) {
-        match &schema.kind {
-            Kind::Ref(key) => {
-                out.insert(key.clone());
-            }
-            Kind::Array(array) => references(&array.items, out),
-            Kind::Map(map) => references(&map.values, out),
-            Kind::Object(object) => {
-                for field in &object.fields {
-                    references(&field.schema, out);
-                }
-                if let Additional::Schema(extra) = &object.additional {
-                    references(extra, out);
-                }
-            }
-            Kind::Union(union) => union.variants.iter().for_each(|v| references(v, out)),
-            _ => {}
-        }
-    }
-    let edges: BTreeMap<&String, BTreeSet<String>> = model
-        .definitions()
-        .iter()
-        .map(|(key, schema)| {
-            let mut out = BTreeSet::new();
-            references(schema, &mut out);
-            (key, out)
-        })
-        .collect();
-    edges
-        .keys()
-        .filter(|start| {
-            let mut seen = BTreeSet::new();
-            let mut pending: Vec<&String> = edges[*start].iter().collect();
-            while let Some(next) = pending.pop() {
-                if next == **start {
-                    return true;
-                }
-                if seen.insert(next.clone()) {
-                    if let Some(more) = edges.get(next) {
-                        pending.extend(more.iter());
-                    }
-                }
-            }
-            false
-        })
-        .map(|key| (*key).clone())
-        .collect()
 }

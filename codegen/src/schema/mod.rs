@@ -106,6 +106,7 @@ pub struct Builder {
     derives: Vec<String>,
     ignored_keywords: Vec<String>,
     out_file: Option<String>,
+    keep_undeclared_keys: bool,
 }
 
 /// The first line of every generated file.
@@ -183,6 +184,31 @@ impl Builder {
     /// ```
     pub fn ignore_keyword(&mut self, keyword: impl Into<String>) -> &mut Self {
         self.ignored_keywords.push(keyword.into());
+        self
+    }
+
+    /// Keeps the keys an object does not declare, where its schema allows them
+    /// (`additionalProperties` absent or `true`): every struct gets
+    /// `#[serde(flatten)] additional_properties: BTreeMap<String, serde_json::Value>`, and
+    /// the arguments come out with every key the model sent.
+    ///
+    /// By default a generated struct drops such keys with a `drop_unknown_key` log entry, as
+    /// every typed tool does (the value holds what the type declares). A proxy that passes
+    /// arguments on, or a tool that must not lose data, turns this on.
+    ///
+    /// ```
+    /// let code = toolgate_codegen::Builder::new()
+    ///     .keep_undeclared_keys(true)
+    ///     .generate_text(
+    ///         "ping.json",
+    ///         r#"{"name": "ping", "parameters": {"type": "object", "properties": {"host": {"type": "string"}}}}"#,
+    ///     )
+    ///     .unwrap();
+    /// assert!(code.contains("#[serde(flatten)]"));
+    /// assert!(code.contains("pub additional_properties: ::std::collections::BTreeMap<"));
+    /// ```
+    pub fn keep_undeclared_keys(&mut self, keep: bool) -> &mut Self {
+        self.keep_undeclared_keys = keep;
         self
     }
 
@@ -278,7 +304,10 @@ impl Builder {
                 }),
             }
         }
-        let style = lower::Style { derives };
+        let style = lower::Style {
+            derives,
+            keep_undeclared_keys: self.keep_undeclared_keys,
+        };
         let mut lowering = lower::Lowering::new(&style);
         for source in sources {
             let problem = |pointer: &str, message: String| SchemaProblem {
@@ -302,27 +331,56 @@ impl Builder {
                 .get(model.name())
                 .cloned()
                 .unwrap_or_else(|| type_name(model.name(), "Tool"));
-            match lowering.tool(&model, &rust_name) {
-                Ok(rust_name) => tools.push(GeneratedTool {
-                    name: model.name().to_owned(),
-                    rust_name,
-                    file: source.file.clone(),
-                    pointer: source.pointer.clone(),
-                }),
-                Err(errors) => problems.extend(
-                    errors
-                        .into_iter()
-                        .map(|(pointer, message)| problem(&pointer, message)),
-                ),
-            }
-            if let Some((pointer, _)) = &source.output {
-                problems.push(SchemaProblem {
-                    file: source.file.clone(),
-                    pointer: pointer.clone(),
-                    message: "`outputSchema` is not supported by the schema compiler yet"
-                        .to_owned(),
-                });
-            }
+            let rust_name = match lowering.tool(&model, &rust_name) {
+                Ok(rust_name) => rust_name,
+                Err(errors) => {
+                    problems.extend(
+                        errors
+                            .into_iter()
+                            .map(|(pointer, message)| problem(&pointer, message)),
+                    );
+                    continue;
+                }
+            };
+            let output = match &source.output {
+                Some((pointer, schema)) => {
+                    let problem = |at: &str, message: String| SchemaProblem {
+                        file: source.file.clone(),
+                        pointer: format!("{pointer}{at}"),
+                        message,
+                    };
+                    // The result is described like arguments, under the tool's name with
+                    // `_output`; its type is the tool's type with `Output`.
+                    let name = format!("{}_output", model.name());
+                    let lowered = read_parts(Some(name), None, schema.clone())
+                        .map_err(|errors| {
+                            errors
+                                .0
+                                .into_iter()
+                                .map(|e| (e.pointer, e.message))
+                                .collect()
+                        })
+                        .and_then(|output| lowering.tool(&output, &format!("{rust_name}Output")));
+                    match lowered {
+                        Ok(output) => {
+                            lowering.link_output(&rust_name, &output);
+                            Some(output)
+                        }
+                        Err(errors) => {
+                            problems.extend(errors.into_iter().map(|(at, m)| problem(&at, m)));
+                            None
+                        }
+                    }
+                }
+                None => None,
+            };
+            tools.push(GeneratedTool {
+                name: model.name().to_owned(),
+                rust_name,
+                output,
+                file: source.file.clone(),
+                pointer: source.pointer.clone(),
+            });
         }
         if !problems.is_empty() {
             return Err(Error::Schema(problems));
@@ -403,6 +461,9 @@ pub struct GeneratedTool {
     pub name: String,
     /// The Rust type's name.
     pub rust_name: String,
+    /// The name of the type of its result, for an MCP definition with an `outputSchema`
+    /// (the tool's type implements `toolgate::ToolOutput`).
+    pub output: Option<String>,
     /// The file it was read from.
     pub file: PathBuf,
     /// The JSON pointer of its arguments schema in the file.
@@ -419,3 +480,6 @@ pub fn write_if_changed(path: &Path, code: &str) -> Result<(), Error> {
         source,
     })
 }
+
+#[cfg(test)]
+mod tests;

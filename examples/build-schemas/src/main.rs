@@ -5,7 +5,8 @@
 
 #![allow(missing_docs)]
 
-// The generated types: `CreateIssue`, `GetWeather`, `SendPayment` and their parts.
+// The generated types: `CreateIssue` (and `CreateIssueOutput`, the type of its result from
+// the MCP `outputSchema`), `GetWeather`, `SendPayment` and their parts.
 include!(concat!(env!("OUT_DIR"), "/tools.rs"));
 
 use toolgate::Tool;
@@ -69,6 +70,25 @@ mod tests {
         assert_eq!(weather.value.unit, Some(GetWeatherUnit::Celsius));
         let payment = SendPayment::decode(CALLS[2].1).unwrap();
         assert!(matches!(payment.value.to, SendPaymentTo::Iban { .. }));
+        // The MCP `outputSchema` is the type of the tool's result, checked before it is sent.
+        let result = CreateIssueOutput {
+            number: 7,
+            url: "https://github.com/toolgate/toolgate/issues/7".to_owned(),
+            state: CreateIssueOutputState::Open,
+        };
+        assert!(result.validate().is_ok());
+        let broken = CreateIssueOutput {
+            number: 0,
+            ..result
+        };
+        assert_eq!(
+            broken.validate().unwrap_err().to_string(),
+            "number: 0 is less than the minimum 1"
+        );
+        assert_eq!(
+            <CreateIssue as toolgate::ToolOutput>::Output::name(),
+            "create_issue_output"
+        );
         let refused = SendPayment::decode(CALLS[3].1).unwrap_err();
         assert_eq!(refused.report.issues().len(), 2);
         assert!(answer("send_payment", CALLS[3].1).starts_with("refused: "));

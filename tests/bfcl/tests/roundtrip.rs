@@ -71,6 +71,9 @@ fn golden_types_keep_every_constraint_of_their_schema() {
         };
         for definition in definitions {
             let parts = unwrap_definition(definition);
+            if let (Some(name), Some((_, output))) = (&parts.name, parts.output_schema) {
+                originals.push(read_parts(Some(format!("{name}_output")), None, output).unwrap());
+            }
             originals.push(read_parts(parts.name, parts.description, parts.schema).unwrap());
         }
     }

@@ -109,7 +109,7 @@ impl Lowering<'_> {
             Some(Additional::Deny) => true,
             Some(Additional::Allow) | None => false,
             Some(Additional::Schema(_)) => {
-                scope.errors.push((pointer.to_owned(), "`additionalProperties` with a schema in a union's alternative is not supported by the schema compiler yet".to_owned()));
+                scope.errors.push((pointer.to_owned(), "`additionalProperties` with a schema in an alternative of a tagged union is not supported: serde cannot flatten a map into an enum variant".to_owned()));
                 false
             }
         };

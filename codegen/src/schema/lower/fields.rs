@@ -1,0 +1,167 @@
+//! The fields of a generated struct: names, wire names, defaults, `#[tool(...)]` keys, and
+//! the flattened map of undeclared keys.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::Value;
+use toolgate_core::model::{Additional, ObjectSchema};
+use toolgate_core::path::escape_pointer_token;
+
+use super::{
+    default_expression, doc_attr, doc_reproduces, example_literal, field_name, type_name, Lowering,
+    Scope, Taken, ANY_VALUE,
+};
+
+impl Lowering<'_> {
+    /// The fields of a struct (or of a struct variant: `skip` names its tag), with the types,
+    /// enums and default functions they bring pushed as items. `name` is the owner's name,
+    /// which nested types and default functions are named after.
+    pub(super) fn fields(
+        &mut self,
+        scope: &mut Scope<'_>,
+        name: &str,
+        object: &ObjectSchema,
+        pointer: &str,
+        skip: Option<&str>,
+    ) -> Vec<TokenStream> {
+        let mut field_names = Taken::default();
+        let mut fields = Vec::new();
+        for field in object
+            .fields
+            .iter()
+            .filter(|f| Some(f.name.as_str()) != skip)
+        {
+            let at = format!("{pointer}/properties/{}", escape_pointer_token(&field.name));
+            let rust = field_names.claim(&field_name(&field.name), "_");
+            let field_ident: syn::Ident =
+                syn::parse_str(&rust).expect("names.rs makes identifiers");
+            let hint = format!("{name}{}", type_name(&field.name, "Field"));
+            let schema = &field.schema;
+            let lowered = self.lower(scope, schema, &hint, &at, true);
+            let mut attrs = Vec::new();
+            if let Some(doc) = &schema.description {
+                attrs.push(doc_attr(doc));
+            }
+            // Notes for the reader go into the doc comment after the description; the
+            // description itself is then given to the derive as written.
+            let mut noted = false;
+            let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
+            if unraw != field.name {
+                let wire = &field.name;
+                attrs.push(quote!(#[serde(rename = #wire)]));
+            }
+            for alias in &field.aliases {
+                attrs.push(quote!(#[serde(alias = #alias)]));
+            }
+            let nullable = lowered.nullable;
+            let mut tool_keys = lowered.constraints;
+            if nullable {
+                tool_keys.insert(0, quote!(nullable));
+            }
+            // An optional field that takes `null` is `Option<T>` already: serde's default
+            // (`None`) stands for absent.
+            let serde_default = quote!(#[serde(default)]);
+            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
+            let other_examples: Vec<&Value> = schema
+                .examples
+                .iter()
+                .filter(|e| example_literal(e).is_none())
+                .collect();
+            if !other_examples.is_empty() {
+                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
+                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
+                noted = true;
+            }
+            let ty = lowered.ty;
+            let ty = match (&field.required, &schema.default) {
+                (true, None) => ty,
+                (true, Some(default)) => {
+                    attrs.push(doc_attr(&format!(
+                        "\nThe schema's default, {default}, does not apply: the field is required."
+                    )));
+                    noted = true;
+                    ty
+                }
+                (false, None) if nullable => {
+                    attrs.push(serde_default);
+                    ty
+                }
+                (false, None) => quote!(::std::option::Option<#ty>),
+                (false, Some(default)) => {
+                    if scope.model.check_against(schema, default).is_ok() {
+                        let function = self.functions.claim(
+                            &format!(
+                                "default_{}_{}",
+                                heck::ToSnakeCase::to_snake_case(name),
+                                unraw
+                            ),
+                            "_",
+                        );
+                        let function_ident = format_ident!("{}", function);
+                        let kind = scope.model.resolve(schema).map(|s| &s.kind);
+                        let body = match (nullable, default) {
+                            (true, Value::Null) => quote!(::std::option::Option::None),
+                            (true, _) => {
+                                let value = default_expression(default, kind);
+                                quote!(::std::option::Option::Some(#value))
+                            }
+                            (false, _) => default_expression(default, kind),
+                        };
+                        self.items.push(quote! {
+                            fn #function_ident() -> #ty { #body }
+                        });
+                        attrs.push(quote!(#[serde(default = #function)]));
+                        ty
+                    } else {
+                        attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
+                        noted = true;
+                        if nullable {
+                            attrs.push(serde_default);
+                            ty
+                        } else {
+                            quote!(::std::option::Option<#ty>)
+                        }
+                    }
+                }
+            };
+            if let Some(text) = &schema.description {
+                if noted || !doc_reproduces(text) {
+                    tool_keys.push(quote!(description = #text));
+                }
+            }
+            if !tool_keys.is_empty() {
+                attrs.push(quote!(#[tool(#(#tool_keys),*)]));
+            }
+            // Fields of an enum variant take no visibility.
+            let public = skip.is_none().then(|| quote!(pub));
+            fields.push(quote! {
+                #(#attrs)*
+                #public #field_ident: #ty
+            });
+        }
+        // A tagged union's alternative cannot hold a flattened map (serde flattens into
+        // structs only): `unions.rs` reports that.
+        let kept = match &object.additional {
+            _ if skip.is_some() => None,
+            Additional::Schema(values) => Some(values.as_ref()),
+            Additional::Allow if self.style.keep_undeclared_keys => Some(&*ANY_VALUE),
+            _ => None,
+        };
+        if let Some(values) = kept {
+            let at = format!("{pointer}/additionalProperties");
+            let rust = field_names.claim("additional_properties", "_");
+            let field_ident = format_ident!("{}", rust);
+            let map = self.map(scope, values, &format!("{name}Additional"), &at);
+            let ty = map.ty;
+            let keys = map.constraints;
+            let tool = (!keys.is_empty()).then(|| quote!(#[tool(#(#keys),*)]));
+            fields.push(quote! {
+                /// The keys not declared above (`additionalProperties`).
+                #[serde(flatten)]
+                #tool
+                pub #field_ident: #ty
+            });
+        }
+        fields
+    }
+}

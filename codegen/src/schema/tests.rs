@@ -1,0 +1,112 @@
+//! What the schema compiler refuses, each at its file and JSON pointer, and the code it
+//! writes for `outputSchema` and `keep_undeclared_keys`.
+
+use super::{Builder, Error};
+
+/// The problems of one definition, as `pointer: message` lines.
+fn refusals(definition: &str) -> Vec<String> {
+    match Builder::new().generate_text("t.json", definition) {
+        Err(Error::Schema(problems)) => problems
+            .iter()
+            .map(|p| {
+                assert_eq!(p.file.to_str(), Some("t.json"));
+                format!("{}: {}", p.pointer, p.message)
+            })
+            .collect(),
+        other => panic!("expected schema problems, got {other:?}"),
+    }
+}
+
+fn tool(properties: &str) -> String {
+    format!(r#"{{"name": "t", "parameters": {{"type": "object", "properties": {properties}}}}}"#)
+}
+
+#[test]
+fn a_false_schema_has_no_rust_type() {
+    assert_eq!(
+        refusals(&tool(r#"{"gone": false}"#)),
+        ["/parameters/properties/gone: the `false` schema (no value allowed) has no Rust type; the schema compiler does not write it"]
+    );
+}
+
+#[test]
+fn constants_and_enum_values_must_be_literals() {
+    assert_eq!(
+        refusals(&tool(
+            r#"{"a": {"const": {"k": 1}}, "b": {"enum": [1, {"k": 1}]}}"#
+        )),
+        [
+            "/parameters/properties/a/const: the `const` value {\"k\":1} is not a literal the derive takes (a string, number, bool, or an array of them)",
+            "/parameters/properties/b/enum: an `enum` value that is an object (or an array holding one) is not a literal the derive takes",
+        ]
+    );
+}
+
+#[test]
+fn a_tagged_alternative_cannot_keep_undeclared_keys_in_a_map() {
+    let union = r#"{"shape": {"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "dot"}}, "required": ["kind"], "additionalProperties": {"type": "string"}},
+        {"type": "object", "properties": {"kind": {"const": "box"}}, "required": ["kind"], "additionalProperties": {"type": "string"}}
+    ]}}"#;
+    assert_eq!(
+        refusals(&tool(union)),
+        ["/parameters/properties/shape: `additionalProperties` with a schema in an alternative of a tagged union is not supported: serde cannot flatten a map into an enum variant"]
+    );
+}
+
+#[test]
+fn output_schema_problems_are_at_their_pointer() {
+    let definition = r#"[{"name": "t", "inputSchema": {"type": "object", "properties": {}},
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minProperties": 1}}}}]"#;
+    assert_eq!(
+        refusals(definition),
+        ["/0/outputSchema/properties/n/minProperties: keyword `minProperties` is not supported here"]
+    );
+    let definition = r#"{"name": "t", "inputSchema": {"type": "object", "properties": {}}, "outputSchema": {"type": "string"}}"#;
+    assert_eq!(
+        refusals(definition),
+        ["/outputSchema: the arguments of a tool must be an object (`\"type\": \"object\"`)"]
+    );
+}
+
+#[test]
+fn an_output_schema_is_the_result_type() {
+    let code = Builder::new()
+        .generate_text(
+            "t.json",
+            r#"{"name": "count", "inputSchema": {"type": "object", "properties": {}},
+                "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}"#,
+        )
+        .unwrap();
+    assert!(
+        code.contains("pub struct CountOutput {\n    pub n: i64,\n}"),
+        "{code}"
+    );
+    assert!(code.contains("#[tool(name = \"count_output\")]"), "{code}");
+    assert!(
+        code.contains("impl ::toolgate::ToolOutput for Count {\n    type Output = CountOutput;\n}"),
+        "{code}"
+    );
+}
+
+#[test]
+fn undeclared_keys_are_kept_only_when_asked_and_allowed() {
+    let schema = r#"{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}},
+        "required": ["a"]}}"#;
+    let dropped = Builder::new().generate_text("t.json", schema).unwrap();
+    assert!(!dropped.contains("flatten"), "{dropped}");
+    let kept = Builder::new()
+        .keep_undeclared_keys(true)
+        .generate_text("t.json", schema)
+        .unwrap();
+    assert!(kept.contains("#[serde(flatten)]\n    pub additional_properties: ::std::collections::BTreeMap<\n        ::std::string::String,\n        ::toolgate::__private::serde_json::Value,\n    >,"), "{kept}");
+    let denied = schema.replace(
+        r#""required": ["a"]"#,
+        r#""required": ["a"], "additionalProperties": false"#,
+    );
+    let denied = Builder::new()
+        .keep_undeclared_keys(true)
+        .generate_text("t.json", &denied)
+        .unwrap();
+    assert!(!denied.contains("flatten"), "{denied}");
+}
