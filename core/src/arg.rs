@@ -347,6 +347,49 @@ impl ToolArg for () {
     }
 }
 
+/// The type of a value no schema allows (the `false` schema, `{"not": {}}`): a property that
+/// must be absent is `Option<Never>`, an array that must be empty `Vec<Never>`. No value of it
+/// exists, so serde refuses whatever is sent and the decoder reports why first.
+///
+/// ```
+/// use toolgate_core::{Never, ToolArg};
+/// use toolgate_core::model::{Definitions, Kind};
+///
+/// assert!(matches!(Never::describe(&mut Definitions::new()).kind, Kind::Never));
+/// assert!(serde_json::from_str::<Never>("1").is_err());
+/// assert!(serde_json::from_str::<Vec<Never>>("[]").unwrap().is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Never {}
+
+impl<'de> serde::Deserialize<'de> for Never {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Consume the value, then refuse it.
+        serde::de::IgnoredAny::deserialize(deserializer)?;
+        Err(serde::de::Error::custom("no value is allowed here"))
+    }
+}
+
+impl serde::Serialize for Never {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+impl ToolArg for Never {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::new(crate::model::Kind::Never)
+    }
+
+    fn check<'m>(&self, _: &'m Schema, _: &mut Checker<'m>) {
+        match *self {}
+    }
+
+    fn to_json_value(&self) -> Value {
+        match *self {}
+    }
+}
+
 impl ToolArg for String {
     fn describe(_: &mut Definitions) -> Schema {
         Schema::string()

@@ -30,7 +30,7 @@ pub mod num;
 pub mod path;
 pub mod suggest;
 
-pub use arg::{ObjectWriter, Tool, ToolArg, ToolOutput};
+pub use arg::{Never, ObjectWriter, Tool, ToolArg, ToolOutput};
 pub use check::Checker;
 pub use decode::{Decoded, Rejected, Repair, Rule};
 pub use dynamic::{schema_refusal, DynamicTool, ToolCache};

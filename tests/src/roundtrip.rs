@@ -225,7 +225,10 @@ impl Walk<'_> {
             // A `{"const": ...}` without a type (a union's tag, say) comes back as a value of
             // the constant's type: the constant says the rest.
             (Kind::Any, _) if o.constant.is_some() && g.constant.is_some() => {}
-            (Kind::Any, Kind::Any) | (Kind::Boolean, Kind::Boolean) | (Kind::Null, Kind::Null) => {}
+            (Kind::Any, Kind::Any)
+            | (Kind::Boolean, Kind::Boolean)
+            | (Kind::Null, Kind::Null)
+            | (Kind::Never, Kind::Never) => {}
             (a, b) => match (as_map(a), as_map(b)) {
                 (Some(x), Some(y)) => self.schema(&x, &y, &format!("{at}/*"), false),
                 _ => self.differ(at, "kind", a.type_name(), b.type_name()),

@@ -176,3 +176,41 @@ fn a_flattened_map_keeps_undeclared_keys_and_checks_them() {
         "zone: \"far too long\" has 12 characters, more than the maximum 8"
     );
 }
+
+/// Rename a file; `path` is gone.
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Rename {
+    to: String,
+    /// Replaced by `to`: must be absent.
+    path: Option<toolgate::Never>,
+    #[serde(default)]
+    none: Vec<toolgate::Never>,
+}
+
+#[test]
+fn never_is_a_value_no_schema_allows() {
+    let schema: serde_json::Value = serde_json::from_str(Rename::json_schema()).unwrap();
+    assert_eq!(
+        schema["properties"]["path"],
+        json!({"not": {}, "description": "Replaced by `to`: must be absent."})
+    );
+    assert_eq!(
+        schema["properties"]["none"],
+        json!({"type": "array", "items": {"not": {}}, "default": []})
+    );
+    let decoded = Rename::decode(r#"{"to": "b", "none": []}"#).unwrap();
+    assert_eq!(decoded.value.path, None);
+    let rejected = Rename::decode(r#"{"to": "b", "path": "a", "none": [1]}"#).unwrap_err();
+    let constraints: Vec<Constraint> = rejected
+        .report
+        .issues()
+        .iter()
+        .map(|i| i.constraint)
+        .collect();
+    assert_eq!(
+        constraints,
+        [Constraint::Type, Constraint::Type],
+        "{}",
+        messages(&rejected.report)
+    );
+}

@@ -13,7 +13,7 @@
 //! - `const` is `#[tool(constant = ...)]`; an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
-//!   the `false` schema has no Rust type and is an error;
+//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent);
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;
@@ -310,13 +310,8 @@ impl<'s> Lowering<'s> {
             Kind::Union(union) => self.union(scope, schema, union, hint, pointer),
             // `()` reads and writes `null`.
             Kind::Null => Lowered::plain(quote!(())),
-            Kind::Never => {
-                scope.errors.push((
-                    pointer.to_owned(),
-                    "the `false` schema (no value allowed) has no Rust type; the schema compiler does not write it".to_owned(),
-                ));
-                Lowered::any()
-            }
+            // No value: `Option<Never>` is a property that must be absent.
+            Kind::Never => Lowered::plain(quote!(::toolgate::Never)),
             Kind::Integer(integer) => {
                 let width = integer
                     .width

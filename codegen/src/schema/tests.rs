@@ -22,10 +22,20 @@ fn tool(properties: &str) -> String {
 }
 
 #[test]
-fn a_false_schema_has_no_rust_type() {
-    assert_eq!(
-        refusals(&tool(r#"{"gone": false}"#)),
-        ["/parameters/properties/gone: the `false` schema (no value allowed) has no Rust type; the schema compiler does not write it"]
+fn a_false_schema_is_never() {
+    let code = Builder::new()
+        .generate_text(
+            "t.json",
+            &tool(r#"{"gone": false, "empty": {"type": "array", "items": false}}"#),
+        )
+        .unwrap();
+    assert!(
+        code.contains("pub gone: ::std::option::Option<::toolgate::Never>,"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub empty: ::std::option::Option<::std::vec::Vec<::toolgate::Never>>,"),
+        "{code}"
     );
 }
 
