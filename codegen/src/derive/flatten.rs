@@ -41,17 +41,20 @@ pub(crate) fn plan(
             "a flattened map has no wire name or default: `rename`, `alias` and `default` do not apply",
         ));
     }
-    let value_type = match (shape::classify(&field.ty), map_value_type(&field.ty)) {
-        (Ok(Shape::Map(_)), Some(value_type)) => value_type.clone(),
-        (Err(error), _) => {
-            errors.push(error.into());
-            return None;
-        }
-        _ => {
+    let shape = match shape::classify(&field.ty) {
+        Ok(shape @ Shape::Map(_)) => shape,
+        Ok(_) => {
             errors.push(error_at(&field.ty, ONLY_MAPS));
             return None;
         }
+        Err(error) => {
+            errors.push(error.into());
+            return None;
+        }
     };
+    // A map's shape is read from `BTreeMap<String, T>` / `HashMap<String, T>` as written.
+    let (_, arguments) = shape::generic_arguments(&field.ty)?;
+    let value_type = (*arguments.get(1)?).clone();
     let raw = raw?;
     let constraints = &raw.constraints;
     let others = !raw.alias.is_empty()
@@ -71,7 +74,6 @@ pub(crate) fn plan(
             "a flattened map takes only `values(...)`: the constraints on the values of the keys it collects",
         ));
     }
-    let shape = shape::classify(&field.ty).ok()?;
     let value_setters = Planner { errors }
         .plan(constraints, &shape)
         .into_iter()
@@ -85,22 +87,6 @@ pub(crate) fn plan(
         value_type,
         value_setters,
     })
-}
-
-/// `T` of `BTreeMap<String, T>` / `HashMap<String, T>` as written.
-fn map_value_type(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let syn::PathArguments::AngleBracketed(angle) = &path.path.segments.last()?.arguments else {
-        return None;
-    };
-    angle
-        .args
-        .iter()
-        .filter_map(|arg| match arg {
-            syn::GenericArgument::Type(ty) => Some(ty),
-            _ => None,
-        })
-        .nth(1)
 }
 
 /// The call that records the map in the struct's schema.

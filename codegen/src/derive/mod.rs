@@ -409,16 +409,8 @@ fn plan_member(
 
 /// `T` of a type written `Option<T>` (any path ending in `Option`).
 fn option_argument(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    match &last.arguments {
-        syn::PathArguments::AngleBracketed(angle) => match angle.args.first()? {
-            syn::GenericArgument::Type(inner) => Some(inner),
-            _ => None,
-        },
+    match shape::generic_arguments(ty)? {
+        (name, arguments) if name == "Option" => arguments.first().copied(),
         _ => None,
     }
 }

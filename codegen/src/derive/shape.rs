@@ -60,7 +60,15 @@ impl Shape {
     }
 }
 
-/// The one type argument of `Option<T>`, `Vec<T>`, `Box<T>`.
+/// The last name of a path type and its type arguments: `Option` and `[T]` of
+/// `std::option::Option<T>`, `BTreeMap` and `[String, T]` of `BTreeMap<String, T>`.
+pub fn generic_arguments(ty: &Type) -> Option<(&syn::Ident, Vec<&Type>)> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    Some((&last.ident, type_arguments(&last.arguments)))
+}
+
+/// The type arguments of `Option<T>`, `Vec<T>`, `Box<T>`, `HashMap<K, V>`.
 fn type_arguments(arguments: &PathArguments) -> Vec<&Type> {
     match arguments {
         PathArguments::AngleBracketed(angle) => angle

@@ -43,9 +43,6 @@ mod unions;
 use literals::*;
 use references::recursive_definitions;
 
-/// The schema of the values of undeclared keys kept under `keep_undeclared_keys`.
-static ANY_VALUE: std::sync::LazyLock<Schema> = std::sync::LazyLock::new(Schema::any);
-
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
 
@@ -299,12 +296,8 @@ impl<'s> Lowering<'s> {
         match &schema.kind {
             // `{"const": "v2"}`: the constant's type (the constant says the rest).
             Kind::Any => match &schema.constant {
-                Some(Value::String(_)) => Lowered::plain(quote!(::std::string::String)),
-                Some(Value::Bool(_)) => Lowered::plain(quote!(bool)),
-                Some(constant @ Value::Number(_)) => {
-                    Lowered::plain(value_type(std::slice::from_ref(constant)))
-                }
-                _ => Lowered::any(),
+                Some(constant) => Lowered::plain(value_type(std::slice::from_ref(constant))),
+                None => Lowered::any(),
             },
             Kind::Boolean => Lowered::plain(quote!(bool)),
             Kind::Union(union) => self.union(scope, schema, union, hint, pointer),

@@ -310,76 +310,64 @@ impl Builder {
         };
         let mut lowering = lower::Lowering::new(&style);
         for source in sources {
-            let problem = |pointer: &str, message: String| SchemaProblem {
-                file: source.file.clone(),
-                pointer: format!("{}{pointer}", source.pointer),
-                message,
-            };
-            let model = match read_parts(
-                source.name.clone(),
-                source.description.clone(),
-                source.schema.clone(),
-            ) {
-                Ok(model) => model,
-                Err(errors) => {
-                    problems.extend(errors.0.into_iter().map(|e| problem(&e.pointer, e.message)));
+            let input::ToolSource {
+                file,
+                pointer,
+                name,
+                description,
+                schema,
+                output,
+            } = source;
+            let lowered = lower_schema(
+                &mut lowering,
+                &file,
+                &pointer,
+                name,
+                description,
+                schema,
+                |name| {
+                    self.type_names
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| type_name(name, "Tool"))
+                },
+            );
+            let (name, rust_name) = match lowered {
+                Ok(lowered) => lowered,
+                Err(found) => {
+                    problems.extend(found);
                     continue;
                 }
             };
-            let rust_name = self
-                .type_names
-                .get(model.name())
-                .cloned()
-                .unwrap_or_else(|| type_name(model.name(), "Tool"));
-            let rust_name = match lowering.tool(&model, &rust_name) {
-                Ok(rust_name) => rust_name,
-                Err(errors) => {
-                    problems.extend(
-                        errors
-                            .into_iter()
-                            .map(|(pointer, message)| problem(&pointer, message)),
-                    );
-                    continue;
-                }
-            };
-            let output = match &source.output {
-                Some((pointer, schema)) => {
-                    let problem = |at: &str, message: String| SchemaProblem {
-                        file: source.file.clone(),
-                        pointer: format!("{pointer}{at}"),
-                        message,
-                    };
-                    // The result is described like arguments, under the tool's name with
-                    // `_output`; its type is the tool's type with `Output`.
-                    let name = format!("{}_output", model.name());
-                    let lowered = read_parts(Some(name), None, schema.clone())
-                        .map_err(|errors| {
-                            errors
-                                .0
-                                .into_iter()
-                                .map(|e| (e.pointer, e.message))
-                                .collect()
-                        })
-                        .and_then(|output| lowering.tool(&output, &format!("{rust_name}Output")));
-                    match lowered {
-                        Ok(output) => {
-                            lowering.link_output(&rust_name, &output);
-                            Some(output)
-                        }
-                        Err(errors) => {
-                            problems.extend(errors.into_iter().map(|(at, m)| problem(&at, m)));
-                            None
-                        }
+            // The result is described like arguments, under the tool's name with `_output`;
+            // its type is the tool's type with `Output`.
+            let output = output.and_then(|(output_pointer, output)| {
+                let output_name = Some(format!("{name}_output"));
+                match lower_schema(
+                    &mut lowering,
+                    &file,
+                    &output_pointer,
+                    output_name,
+                    None,
+                    output,
+                    |_| format!("{rust_name}Output"),
+                ) {
+                    Ok((_, output)) => {
+                        lowering.link_output(&rust_name, &output);
+                        Some(output)
+                    }
+                    Err(found) => {
+                        problems.extend(found);
+                        None
                     }
                 }
-                None => None,
-            };
+            });
             tools.push(GeneratedTool {
-                name: model.name().to_owned(),
+                name,
                 rust_name,
                 output,
-                file: source.file.clone(),
-                pointer: source.pointer.clone(),
+                file,
+                pointer,
             });
         }
         if !problems.is_empty() {
@@ -468,6 +456,39 @@ pub struct GeneratedTool {
     pub file: PathBuf,
     /// The JSON pointer of its arguments schema in the file.
     pub pointer: String,
+}
+
+/// Reads one schema (`pointer` is where it is in `file`) and lowers it to a type named by
+/// `rust_name` from the tool's name: the tool's name and the type's, or every problem.
+fn lower_schema(
+    lowering: &mut lower::Lowering<'_>,
+    file: &Path,
+    pointer: &str,
+    name: Option<String>,
+    description: Option<String>,
+    schema: toolgate_core::model::Json,
+    rust_name: impl FnOnce(&str) -> String,
+) -> Result<(String, String), Vec<SchemaProblem>> {
+    let problem = |at: &str, message: String| SchemaProblem {
+        file: file.to_owned(),
+        pointer: format!("{pointer}{at}"),
+        message,
+    };
+    let model = read_parts(name, description, schema).map_err(|errors| {
+        errors
+            .0
+            .into_iter()
+            .map(|e| problem(&e.pointer, e.message))
+            .collect::<Vec<_>>()
+    })?;
+    let wanted = rust_name(model.name());
+    let rust_name = lowering.tool(&model, &wanted).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|(at, message)| problem(&at, message))
+            .collect::<Vec<_>>()
+    })?;
+    Ok((model.name().to_owned(), rust_name))
 }
 
 /// Writes `code` to `path` unless the file already holds exactly that.

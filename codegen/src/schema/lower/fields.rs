@@ -4,12 +4,12 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
-use toolgate_core::model::{Additional, ObjectSchema};
+use toolgate_core::model::{Additional, ObjectSchema, Schema};
 use toolgate_core::path::escape_pointer_token;
 
 use super::{
     default_expression, doc_attr, doc_reproduces, example_literal, field_name, type_name, Lowering,
-    Scope, Taken, ANY_VALUE,
+    Scope, Taken,
 };
 
 impl Lowering<'_> {
@@ -141,10 +141,11 @@ impl Lowering<'_> {
         }
         // A tagged union's alternative cannot hold a flattened map (serde flattens into
         // structs only): `unions.rs` reports that.
+        let any_value = Schema::any();
         let kept = match &object.additional {
             _ if skip.is_some() => None,
             Additional::Schema(values) => Some(values.as_ref()),
-            Additional::Allow if self.style.keep_undeclared_keys => Some(&*ANY_VALUE),
+            Additional::Allow if self.style.keep_undeclared_keys => Some(&any_value),
             _ => None,
         };
         if let Some(values) = kept {

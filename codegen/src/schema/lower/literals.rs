@@ -150,7 +150,9 @@ pub(super) fn example_literal(example: &Value) -> Option<TokenStream> {
 
 /// The narrowest Rust type that holds every value.
 pub(super) fn value_type(values: &[Value]) -> TokenStream {
-    if values.iter().all(Value::is_boolean) {
+    if values.iter().all(Value::is_string) {
+        quote!(::std::string::String)
+    } else if values.iter().all(Value::is_boolean) {
         quote!(bool)
     } else if values.iter().all(Value::is_i64) {
         quote!(i64)
