@@ -309,6 +309,11 @@ impl Report {
         }
     }
 
+    /// Whether the report holds all the issues it keeps: a further one is only counted.
+    pub fn is_full(&self) -> bool {
+        self.issues.len() >= self.cap
+    }
+
     /// The issues, in document order (the `limit` summary last, if any).
     pub fn issues(&self) -> &[Issue] {
         &self.issues

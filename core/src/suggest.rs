@@ -7,12 +7,49 @@ pub fn fold(text: &str) -> String {
     folded(text).collect()
 }
 
+/// How many names were folded on this thread: unit tests bound the work of a lookup with it.
+#[cfg(test)]
+pub(crate) mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static FOLDS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn count_fold() {
+        FOLDS.with(|folds| folds.set(folds.get() + 1));
+    }
+
+    /// The folds made by `run`.
+    pub(crate) fn folds_in(run: impl FnOnce()) -> usize {
+        let before = FOLDS.with(Cell::get);
+        run();
+        FOLDS.with(Cell::get) - before
+    }
+}
+
 /// The characters of [`fold`]`(text)`, without building the string.
 fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
+    #[cfg(test)]
+    work::count_fold();
     text.trim()
         .chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
+}
+
+/// The length in characters of [`fold`]`(text)`: counted on the bytes for ASCII text (the
+/// usual case, and what keeps a "did you mean" over a long list cheap).
+fn folded_length(text: &str) -> usize {
+    let trimmed = text.trim();
+    if trimmed.is_ascii() {
+        trimmed
+            .bytes()
+            .filter(|b| !matches!(b, b'_' | b'-' | b' '))
+            .count()
+    } else {
+        folded(text).count()
+    }
 }
 
 /// Whether `a` and `b` are equal after [`fold`]ing both; allocates nothing.
@@ -46,7 +83,7 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
     let got_chars = got.chars().count();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
-        let length = folded(candidate).count();
+        let length = folded_length(candidate);
         let allowed = length / 3;
         // Each edit changes the length by at most one: a candidate whose length is further
         // off than the edits allowed cannot be near, and is not measured.

@@ -256,12 +256,23 @@ fn unions_are_real(schema: &Schema) -> bool {
     }
 }
 
+/// Whether the schema reaches a reference without an object, array or map on the way: the
+/// reader refuses a definition that refers back to itself that way (no value can be read).
+fn refers_at_once(schema: &Schema) -> bool {
+    match &schema.kind {
+        Kind::Ref(_) => true,
+        Kind::Union(union) => union.variants.iter().any(refers_at_once),
+        _ => false,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn models_survive_json_schema(model in model()) {
         prop_assume!(unions_are_real(model.input()) && model.definitions().values().all(unions_are_real));
+        prop_assume!(!model.definitions().values().any(refers_at_once));
         let text = model.json_schema();
         let read = ToolModel::from_json_schema(text);
         prop_assert!(read.is_ok(), "{text}\n{:?}", read.err());

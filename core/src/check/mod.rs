@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Field, Kind, Schema, ToolModel};
+use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
@@ -211,12 +211,27 @@ impl<'m> Checker<'m> {
     pub fn resolve(&mut self, schema: &'m Schema) -> Option<&'m Schema> {
         let resolved = self.model.resolve(schema);
         if resolved.is_none() {
-            self.issue(
-                Constraint::Schema,
-                "the schema refers to a definition it does not hold",
-                None,
-                None,
-            );
+            // Either a name that is not defined, or references that only lead to references.
+            let mut at = schema;
+            let mut missing = false;
+            for _ in 0..=32 {
+                match &at.kind {
+                    Kind::Ref(name) => match self.model.definitions().get(name) {
+                        Some(next) => at = next,
+                        None => {
+                            missing = true;
+                            break;
+                        }
+                    },
+                    _ => break,
+                }
+            }
+            let message = if missing {
+                "the schema refers to a definition it does not hold"
+            } else {
+                "the schema's references lead back to themselves without a value in between"
+            };
+            self.issue(Constraint::Schema, message, None, None);
         }
         resolved
     }
@@ -359,7 +374,7 @@ impl<'m> Checker<'m> {
         let (bounds, multiple_of) = match &resolved.kind {
             Kind::Integer(integer) if value.is_integral() => (&integer.bounds, integer.multiple_of),
             Kind::Number(number) => (&number.bounds, number.multiple_of),
-            Kind::Enum(enumeration) => return self.check_enum(&got(), &enumeration.value_list()),
+            Kind::Enum(enumeration) => return self.check_enum(&got(), enumeration),
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
@@ -426,9 +441,7 @@ impl<'m> Checker<'m> {
         }
         match &resolved.kind {
             Kind::Boolean | Kind::Any => {}
-            Kind::Enum(enumeration) => {
-                self.check_enum(&Value::Bool(value), &enumeration.value_list())
-            }
+            Kind::Enum(enumeration) => self.check_enum(&Value::Bool(value), enumeration),
             kind => self.type_issue(resolved, kind, Value::Bool(value)),
         }
     }
@@ -445,7 +458,7 @@ impl<'m> Checker<'m> {
         let string = match &resolved.kind {
             Kind::String(string) => string,
             Kind::Enum(enumeration) if enumeration.contains(&got()) => return,
-            Kind::Enum(enumeration) => return self.check_enum(&got(), &enumeration.value_list()),
+            Kind::Enum(enumeration) => return self.check_enum(&got(), enumeration),
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
@@ -520,18 +533,32 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Checks that `value` is one of `allowed`, naming the nearest one when close.
-    pub fn check_enum(&mut self, value: &Value, allowed: &[Value]) {
-        if allowed.iter().any(|candidate| json_equal(candidate, value)) {
+    /// Checks that `value` is one of the enum's values, naming the nearest one when close.
+    /// A long list is shortened in the issue (see [`shorten_list`]): an issue's size does
+    /// not grow with the schema.
+    pub fn check_enum(&mut self, value: &Value, enumeration: &EnumSchema) {
+        let allowed = match (self.model.enum_index(enumeration), value.as_str()) {
+            (Some(index), Some(text)) => index.string(text).is_some(),
+            _ => enumeration.contains(value),
+        };
+        if allowed {
             return;
         }
+        if self.skip_when_full(Constraint::Enum) {
+            return;
+        }
+        let allowed = || enumeration.values.iter().map(|v| &v.value);
+        let shown: Vec<Value> = allowed().take(LISTED_VALUES).cloned().collect();
         let mut message = format!(
             "{} is not one of {}",
             crate::issue::shorten(value.clone()),
-            list_values(allowed)
+            list_values(&shown)
         );
+        if enumeration.values.len() > LISTED_VALUES {
+            message.push_str(&format!(", … ({} values in all)", enumeration.values.len()));
+        }
         if let Some(text) = value.as_str() {
-            let names = allowed.iter().filter_map(Value::as_str);
+            let names = allowed().filter_map(Value::as_str);
             if let Some(near) = crate::suggest::nearest(text, names) {
                 message.push_str(&format!(" (did you mean {near:?}?)"));
             }
@@ -539,10 +566,45 @@ impl<'m> Checker<'m> {
         self.issue(
             Constraint::Enum,
             message,
-            Some(Value::Array(allowed.to_vec())),
-            Some(value.clone()),
+            Some(shorten_list(allowed().cloned(), enumeration.values.len())),
+            Some(crate::issue::shorten(value.clone())),
         );
     }
+
+    /// Once the report holds all the issues it keeps, an issue is only counted: building its
+    /// message (a "did you mean" search, a list of values) would be work for nothing.
+    /// Returns whether the issue was counted that way.
+    pub(crate) fn skip_when_full(&mut self, constraint: Constraint) -> bool {
+        if !self.report.is_full() {
+            return false;
+        }
+        self.report
+            .push(Issue::new(Path::root(), constraint, String::new()));
+        true
+    }
+}
+
+/// Most values an issue lists in `expected` (and its message); the rest are counted.
+pub const LISTED_VALUES: usize = 20;
+
+/// `expected` for a list of `count` values: all of them when there are at most
+/// [`LISTED_VALUES`], else the first ones and a last string entry `"… N more"`, as the retry
+/// hint's `allowed_values` ends with `"…"`.
+///
+/// ```
+/// use toolgate_core::check::shorten_list;
+///
+/// let values = (0..25).map(serde_json::Value::from);
+/// let listed = shorten_list(values, 25);
+/// assert_eq!(listed.as_array().unwrap().len(), 21);
+/// assert_eq!(listed[20], "… 5 more");
+/// ```
+pub fn shorten_list(values: impl IntoIterator<Item = Value>, count: usize) -> Value {
+    let mut listed: Vec<Value> = values.into_iter().take(LISTED_VALUES).collect();
+    if count > LISTED_VALUES {
+        listed.push(Value::String(format!("… {} more", count - LISTED_VALUES)));
+    }
+    Value::Array(listed)
 }
 
 #[cfg(test)]

@@ -45,23 +45,22 @@ impl<'m> Checker<'m> {
     /// An `additionalProperties` issue for a key the object does not declare (at the key's
     /// path), naming the nearest declared key when one is close.
     pub fn unknown_field(&mut self, key: &str, object: &ObjectSchema) {
-        let mut message = format!("unknown field {key:?}");
+        if self.skip_when_full(Constraint::AdditionalProperties) {
+            return;
+        }
+        let shown_key = crate::issue::shorten(Value::String(key.to_owned()));
+        let mut message = format!("unknown field {shown_key}");
         if let Some(near) = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str())) {
             message.push_str(&format!(" (did you mean {near:?}?)"));
         }
-        let expected = Value::Array(
-            object
-                .fields
-                .iter()
-                .map(|f| Value::String(f.name.clone()))
-                .collect(),
-        );
+        let names = object.fields.iter().map(|f| Value::String(f.name.clone()));
+        let expected = super::shorten_list(names, object.fields.len());
         self.path_push_key(key);
         self.issue(
             Constraint::AdditionalProperties,
             message,
             Some(expected),
-            Some(Value::String(key.to_owned())),
+            Some(shown_key),
         );
         self.path_pop();
     }
@@ -114,7 +113,7 @@ impl<'m> Checker<'m> {
             (Kind::String(_), Value::String(text)) => self.check_string(text, resolved),
             (Kind::Enum(enumeration), _) => {
                 if self.check_const(resolved, || value.clone()) && !enumeration.contains(value) {
-                    self.check_enum(value, &enumeration.value_list());
+                    self.check_enum(value, enumeration);
                 }
             }
             (Kind::Array(_), Value::Array(items)) => self.check_array(items, resolved),

@@ -41,24 +41,57 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use text::{read_lenient, read_lenient_value, TextError, MAX_STARTS};
+pub use text::{read_lenient, read_lenient_value, TextError};
+pub use walk::separated_items;
 
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
 
-/// The largest `max_depth` accepted (larger settings are lowered to it).
-pub const MAX_DEPTH: usize = 512;
+/// The largest `max_depth` accepted (larger settings are lowered to it), and the default:
+/// the most nested containers serde_json reads with its own recursion limit on. toolgate
+/// does not turn that limit off (serde_json's `unbounded_depth` feature would turn it off
+/// for every parse in the user's whole build); it counts depth itself below it.
+pub const MAX_DEPTH: usize = 127;
 
-/// Reads strict JSON text with at most `max_depth` nested containers.
-pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, serde_json::Error> {
+/// Why strict JSON text could not be read.
+#[derive(Debug)]
+pub(crate) enum StrictError {
+    /// Nested deeper than allowed.
+    TooDeep,
+    /// A number beyond the range of a 64-bit float (`1e400`): valid JSON, but no value
+    /// toolgate can hold.
+    NumberOutOfRange,
+    /// Not JSON, or cut off (serde_json's error says which).
+    Syntax(serde_json::Error),
+}
+
+/// Reads strict JSON text with at most `max_depth` nested containers. Integral floats are
+/// checked against their digits ([`Json::RoundedNumber`], `-0`).
+pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
+    let integral_floats = std::cell::Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_slice(text);
-    deserializer.disable_recursion_limit();
-    let json = crate::model::JsonSeed {
+    let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
+        integral_floats: &integral_floats,
     }
-    .deserialize(&mut deserializer)?;
-    deserializer.end()?;
+    .deserialize(&mut deserializer)
+    .and_then(|json| deserializer.end().map(|()| json));
+    let mut json = read.map_err(|error| {
+        let message = error.to_string();
+        if message.starts_with(crate::model::TOO_DEEP)
+            || message.starts_with("recursion limit exceeded")
+        {
+            StrictError::TooDeep
+        } else if message.starts_with("number out of range") {
+            StrictError::NumberOutOfRange
+        } else {
+            StrictError::Syntax(error)
+        }
+    })?;
+    if integral_floats.get() {
+        crate::model::mark_rounded_numbers(&mut json, text);
+    }
     Ok(json)
 }
 
@@ -183,7 +216,7 @@ pub enum UnknownKeys {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     disabled: u32,
-    /// Most nested containers (objects, arrays) read (default 128, at most [`MAX_DEPTH`]).
+    /// Most nested containers (objects, arrays) read (default and at most [`MAX_DEPTH`]).
     pub max_depth: usize,
     /// Longest argument text, in bytes (default 1 MiB).
     pub max_bytes: usize,
@@ -197,7 +230,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             disabled: 0,
-            max_depth: 128,
+            max_depth: MAX_DEPTH,
             max_bytes: 1 << 20,
             max_issues: Report::DEFAULT_CAP,
             unknown_keys: UnknownKeys::Keep,
@@ -287,6 +320,13 @@ impl fmt::Display for Rejected {
 
 impl std::error::Error for Rejected {}
 
+/// A `limit` issue for a number beyond a 64-bit float (`1e400`): valid JSON, but no value
+/// toolgate can hold without changing it.
+fn number_out_of_range() -> Issue {
+    let message = "a number is beyond the range of a 64-bit float (about ±1.8e308)";
+    Issue::new(Path::root(), Constraint::Limit, message).with_expected(Value::from(f64::MAX))
+}
+
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
 /// Issues go to `report` (constraint `syntax` or `limit`).
 pub(crate) fn read_text(
@@ -316,12 +356,16 @@ pub(crate) fn read_text(
     let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
     let strict = match parse_strict(text, max_depth) {
         Ok(json) => return Some(json),
-        Err(error) => error,
+        Err(StrictError::TooDeep) => {
+            report.push(too_deep());
+            return None;
+        }
+        Err(StrictError::NumberOutOfRange) => {
+            report.push(number_out_of_range());
+            return None;
+        }
+        Err(StrictError::Syntax(error)) => error,
     };
-    if strict.to_string().starts_with(crate::model::TOO_DEEP) {
-        report.push(too_deep());
-        return None;
-    }
     let Ok(text) = std::str::from_utf8(text) else {
         report.push(syntax("the text is not UTF-8".into()));
         return None;
@@ -346,6 +390,10 @@ pub(crate) fn read_text(
         }
         Err(TextError::TooDeep) => {
             report.push(too_deep());
+            None
+        }
+        Err(TextError::NumberOutOfRange { .. }) => {
+            report.push(number_out_of_range());
             None
         }
         Err(error) => {

@@ -4,6 +4,24 @@
 //!
 //! It runs only when strict parsing has failed, so valid input pays nothing for it. Text
 //! that ends before its value does (cut off) is refused: closing it would invent the end.
+//!
+//! Which value is taken, and when text is refused instead (DESIGN.md, `json_text`):
+//! - **A value that starts the text** (its first `{` or `[`, after white space) is read
+//!   from there; if it fails, the text is refused with the byte offset and what was found
+//!   there (an unquoted word, a function, an expression...). A smaller value found inside
+//!   the failed one is never taken: that would drop everything around it.
+//! - **Prose around one object**: only objects are taken out of prose (arguments are
+//!   objects; a `[1]` in prose is a citation), only a non-empty one (`{}` in a page of prose
+//!   is not a call), and only when the prose holds no other JSON punctuation (`{`, `}`, `[`,
+//!   `]`) before or after it.
+//! - **One markdown fence**: its body is read as above; prose outside the fence must hold no
+//!   JSON punctuation either.
+//! - **Two candidates** (two fences, a fence and an object outside it, two objects in
+//!   prose) are ambiguous; a second candidate cut off means the text was cut off. Both are
+//!   refused.
+//!
+//! Every step reads the text a bounded number of times (at most twice), so the stage is
+//! linear in the text.
 
 use crate::model::Json;
 
@@ -12,16 +30,30 @@ use crate::model::Json;
 pub enum TextError {
     /// The text ends before the value does: it was cut off.
     Truncated,
-    /// There is no JSON value in the text.
+    /// There is no JSON value in the text (or only an empty object or an array in prose).
     NoValue,
     /// More than one value could be meant.
     Ambiguous,
+    /// JSON punctuation in the text around the value: it is not prose around one value.
+    NotProse {
+        /// Where, in bytes from the start of the text.
+        offset: usize,
+        /// The text there, shortened.
+        found: String,
+    },
     /// Something that is not JSON, even leniently.
     Invalid {
         /// Where, in bytes from the start of the text read.
         offset: usize,
         /// What was wrong there.
         message: &'static str,
+        /// The text there, shortened.
+        found: String,
+    },
+    /// A number beyond the range of a 64-bit float (`1e400`).
+    NumberOutOfRange {
+        /// Where, in bytes from the start of the text read.
+        offset: usize,
     },
     /// Nested deeper than the limit.
     TooDeep,
@@ -33,88 +65,147 @@ impl std::fmt::Display for TextError {
             TextError::Truncated => {
                 f.write_str("the text ends before the JSON value does (cut off?)")
             }
-            TextError::NoValue => f.write_str("the text holds no JSON object or array"),
+            TextError::NoValue => f.write_str("the text holds no JSON object"),
             TextError::Ambiguous => f.write_str("the text holds more than one JSON value"),
-            TextError::Invalid { offset, message } => {
-                write!(f, "not JSON at byte {offset}: {message}")
+            TextError::NotProse { offset, found } => write!(
+                f,
+                "the text around the JSON value holds JSON punctuation at byte {offset} ({found:?}): send the arguments alone"
+            ),
+            TextError::Invalid {
+                offset,
+                message,
+                found,
+            } => {
+                write!(f, "not JSON at byte {offset}: {message}")?;
+                if !found.is_empty() {
+                    write!(f, ", found {found:?}")?;
+                }
+                Ok(())
             }
+            TextError::NumberOutOfRange { offset } => write!(
+                f,
+                "the number at byte {offset} is beyond the range of a 64-bit float"
+            ),
             TextError::TooDeep => f.write_str("the value is nested too deeply"),
         }
     }
 }
 
-/// The text between the first markdown fence and the next, if there is a fence, and where
-/// it starts in `text`.
-fn unfence(text: &str) -> (&str, usize) {
-    let Some(start) = text.find("```") else {
-        return (text, 0);
+/// Most characters of the text quoted in an error.
+const FOUND_CHARS: usize = 24;
+
+/// The text at `offset`, shortened for an error message.
+fn found_at(text: &str, offset: usize) -> String {
+    let Some(rest) = text.get(offset..) else {
+        return String::new();
     };
-    let after = start + 3;
-    // Skip the info string (`json`) up to the end of the fence line.
-    let body = match text[after..].find('\n') {
-        Some(newline) => after + newline + 1,
-        None => after,
-    };
-    match text[body..].find("```") {
-        Some(end) => (&text[body..body + end], body),
-        None => (&text[body..], body),
+    let mut found: String = rest.chars().take(FOUND_CHARS).collect();
+    if rest.chars().nth(FOUND_CHARS).is_some() {
+        found.push('…');
     }
+    found
 }
 
-/// Most places a value is looked for in prose (each is one parse attempt).
-pub const MAX_STARTS: usize = 16;
+/// Characters that make the text around a value something other than prose.
+const JSON_PUNCTUATION: [char; 4] = ['{', '}', '[', ']'];
 
-/// Reads the one JSON value of lenient text: inside the first markdown fence if there is
-/// one, else in prose. Objects are looked for first (tool arguments are objects), then
-/// arrays; each `{` (then `[`) is tried in turn, up to [`MAX_STARTS`] of them, skipping any
-/// that lies inside an attempt that failed (an inner value is never taken for the outer one).
-/// An attempt cut off by the end of the text means the text was cut off. A second complete
-/// value of the same kind after the one found makes the text ambiguous.
-pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
-    let (body, offset) = unfence(text);
-    let mut first_error: Option<TextError> = None;
-    for opener in ['{', '['] {
-        let mut skip_until = 0;
-        let mut tried = 0;
-        for start in body.match_indices(opener).map(|(at, _)| at) {
-            if start < skip_until {
-                continue;
+/// The markdown fences of the text: each block's body, as a byte range of `text`. A fence
+/// left open runs to the end of the text.
+fn fenced_blocks(text: &str) -> Vec<(usize, usize, usize, usize)> {
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("```") {
+        let open = from + found;
+        let after = open + 3;
+        // Skip the info string (`json`) up to the end of the fence line.
+        let body = match text[after..].find('\n') {
+            Some(newline) => after + newline + 1,
+            None => text.len(),
+        };
+        match text[body..].find("```") {
+            Some(end) => {
+                blocks.push((open, body, body + end, body + end + 3));
+                from = body + end + 3;
             }
-            if tried == MAX_STARTS {
+            None => {
+                blocks.push((open, body, text.len(), text.len()));
                 break;
-            }
-            tried += 1;
-            match parse_at(body, start, max_depth) {
-                Ok((value, end)) => {
-                    let rest = &body[end..];
-                    let another = rest
-                        .match_indices(opener)
-                        .take(MAX_STARTS)
-                        .any(|(at, _)| parse_at(rest, at, max_depth).is_ok());
-                    return if another {
-                        Err(TextError::Ambiguous)
-                    } else {
-                        Ok(value)
-                    };
-                }
-                Err(error @ (TextError::TooDeep | TextError::Truncated)) => return Err(error),
-                Err(TextError::Invalid {
-                    offset: at,
-                    message,
-                }) => {
-                    skip_until = at.max(start + 1);
-                    first_error.get_or_insert(TextError::Invalid {
-                        offset: at + offset,
-                        message,
-                    });
-                }
-                Err(error) => {
-                    first_error.get_or_insert(error);
-                }
             }
         }
     }
-    Err(first_error.unwrap_or(TextError::NoValue))
+    blocks
+}
+
+/// Reads the one JSON value of lenient text (see the module's rules).
+pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
+    let blocks = fenced_blocks(text);
+    match blocks.as_slice() {
+        [] => read_unfenced(text, 0, text.len(), max_depth),
+        [(open, body, end, close)] => {
+            let outside = [(0, *open), (*close, text.len())];
+            for (from, to) in outside {
+                if let Some(at) = text[from..to].find(JSON_PUNCTUATION) {
+                    // Another value outside the fence makes two candidates.
+                    return Err(match parse_at(text, from + at, max_depth) {
+                        Ok(_) => TextError::Ambiguous,
+                        Err(TextError::Truncated) if to == text.len() => TextError::Truncated,
+                        Err(_) => TextError::NotProse {
+                            offset: from + at,
+                            found: found_at(text, from + at),
+                        },
+                    });
+                }
+            }
+            read_unfenced(text, *body, *end, max_depth)
+        }
+        _ => Err(TextError::Ambiguous),
+    }
+}
+
+/// Reads the value of `text[from..to]`, a text without fences.
+fn read_unfenced(text: &str, from: usize, to: usize, max_depth: usize) -> Result<Json, TextError> {
+    let region = &text[..to];
+    let start = from + (text[from..to].len() - text[from..to].trim_start().len());
+    if text[start..to].starts_with(['{', '[']) {
+        let (value, end) = parse_at(region, start, max_depth)?;
+        refuse_other_values(region, end, max_depth)?;
+        return Ok(value);
+    }
+    // Prose: the first `{` starts the one object it may hold.
+    let Some(found) = text[start..to].find('{') else {
+        return Err(TextError::NoValue);
+    };
+    let open = start + found;
+    if let Some(at) = text[start..open].find(JSON_PUNCTUATION) {
+        return Err(TextError::NotProse {
+            offset: start + at,
+            found: found_at(text, start + at),
+        });
+    }
+    let (value, end) = parse_at(region, open, max_depth)?;
+    if matches!(&value, Json::Object(members) if members.is_empty()) {
+        return Err(TextError::NoValue);
+    }
+    refuse_other_values(region, end, max_depth)?;
+    Ok(value)
+}
+
+/// After a value that ends at `end`: the rest of the text must be prose. A second value is
+/// ambiguous; a second value cut off means the text was cut off; other JSON punctuation is
+/// not prose.
+fn refuse_other_values(region: &str, end: usize, max_depth: usize) -> Result<(), TextError> {
+    let Some(found) = region[end..].find(JSON_PUNCTUATION) else {
+        return Ok(());
+    };
+    let at = end + found;
+    Err(match parse_at(region, at, max_depth) {
+        Ok(_) => TextError::Ambiguous,
+        Err(TextError::Truncated) => TextError::Truncated,
+        Err(_) => TextError::NotProse {
+            offset: at,
+            found: found_at(region, at),
+        },
+    })
 }
 
 /// Reads lenient text that is one JSON value from its first character to its last (a
@@ -128,6 +219,7 @@ pub fn read_lenient_value(text: &str, max_depth: usize) -> Result<Json, TextErro
         Err(TextError::Invalid {
             offset: end,
             message: "more text after the value",
+            found: found_at(text, end),
         })
     }
 }
@@ -158,9 +250,29 @@ impl Parser<'_> {
     }
 
     fn invalid(&self, message: &'static str) -> TextError {
+        self.invalid_at(self.position, message)
+    }
+
+    fn invalid_at(&self, offset: usize, message: &'static str) -> TextError {
+        let end = self.bytes.len().min(offset.saturating_add(4 * FOUND_CHARS));
+        let near = String::from_utf8_lossy(self.bytes.get(offset..end).unwrap_or_default());
         TextError::Invalid {
-            offset: self.position,
+            offset,
             message,
+            found: found_at(&near, 0),
+        }
+    }
+
+    /// Where a `,` or a closing bracket was expected: what came instead, named when it is a
+    /// kind of text models write (an expression to compute).
+    fn expected_separator(&self, message: &'static str) -> TextError {
+        match self.peek() {
+            Some(b'*' | b'/' | b'+' | b'-' | b'%') => {
+                self.invalid("an expression (send its value, not the formula)")
+            }
+            Some(b'"' | b'\'') => self
+                .invalid("a quote where `,` or a closing bracket belongs (a string closed early?)"),
+            _ => self.invalid(message),
         }
     }
 
@@ -252,7 +364,7 @@ impl Parser<'_> {
                 None => return Err(TextError::Truncated),
                 Some(b',') => self.position += 1,
                 Some(b'}') => {}
-                Some(_) => return Err(self.invalid("expected `,` or `}`")),
+                Some(_) => return Err(self.expected_separator("expected `,` or `}`")),
             }
         }
     }
@@ -276,7 +388,7 @@ impl Parser<'_> {
                 None => return Err(TextError::Truncated),
                 Some(b',') => self.position += 1,
                 Some(b']') => {}
-                Some(_) => return Err(self.invalid("expected `,` or `]`")),
+                Some(_) => return Err(self.expected_separator("expected `,` or `]`")),
             }
         }
     }
@@ -307,8 +419,13 @@ impl Parser<'_> {
                 Err(TextError::Truncated)
             }
             _ => {
+                let called = self.peek() == Some(b'(');
                 self.position = start;
-                Err(self.invalid("unknown word (strings need quotes)"))
+                Err(self.invalid(if called {
+                    "a function or call (send the value it gives, as JSON)"
+                } else {
+                    "an unquoted word (strings need quotes)"
+                }))
             }
         }
     }
@@ -326,13 +443,27 @@ impl Parser<'_> {
             return Err(TextError::Truncated);
         }
         let text = std::str::from_utf8(&self.bytes[start..self.position])
-            .map_err(|_| self.invalid("not a number"))?;
-        text.parse::<serde_json::Number>()
-            .map(Json::Number)
-            .map_err(|_| TextError::Invalid {
-                offset: start,
-                message: "not a number",
-            })
+            .map_err(|_| self.invalid_at(start, "not a number"))?;
+        let number = text.parse::<serde_json::Number>().map_err(|error| {
+            if error.to_string().starts_with("number out of range") {
+                TextError::NumberOutOfRange { offset: start }
+            } else {
+                self.invalid_at(start, "not a number")
+            }
+        })?;
+        // As the strict reader does: the digits, not the float, say whether it is an integer.
+        if let Some(float) = number
+            .as_f64()
+            .filter(|f| number.is_f64() && f.fract() == 0.0)
+        {
+            if !crate::num::decimal_is_integral(text) {
+                return Ok(Json::RoundedNumber(number));
+            }
+            if float == 0.0 && !text.contains(['.', 'e', 'E']) {
+                return Ok(Json::Number(0.into()));
+            }
+        }
+        Ok(Json::Number(number))
     }
 
     /// A string in double or single quotes, with JSON and Python escapes.

@@ -63,7 +63,8 @@ pub struct FieldHint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// For `enum` and `additionalProperties`: the nearest allowed value or key when one is
-    /// close, else `null`; absent for other constraints.
+    /// close, else `null`; for a string refused where an array is wanted because it reads as
+    /// a separated list (`"a, b"`), the array it may mean (`["a","b"]`); absent otherwise.
     #[serde(
         default,
         deserialize_with = "present",
@@ -229,6 +230,14 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
         return hint;
     };
+    // `"a, b, c"` refused where an array is wanted: show the array it may mean.
+    if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
+        (issue.constraint, &resolved.kind, &issue.got)
+    {
+        if let Some(items) = crate::decode::separated_items(got).filter(|_| !got.ends_with('…')) {
+            hint.did_you_mean = Some(Some(Value::from(items).to_string()));
+        }
+    }
     let bounds_wanted = matches!(
         issue.constraint,
         Constraint::Minimum

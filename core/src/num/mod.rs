@@ -16,6 +16,54 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+/// Whether the decimal number `text` (JSON number syntax, an optional sign) denotes an
+/// integer exactly, judged on its digits: `5`, `5.0`, `1.2e1` and `1e400` are integers;
+/// `5.5`, `1.0000000000000001` and `1e-400` are not, though a float rounds the last two to
+/// one. Text that is not a number gives `false`. Linear in the text; the exponent may be of
+/// any size.
+///
+/// ```
+/// use toolgate_core::num::decimal_is_integral;
+///
+/// assert!(decimal_is_integral("-12.000e0"));
+/// assert!(decimal_is_integral("0.05e2"));
+/// assert!(!decimal_is_integral("4.9999999999999999"));
+/// assert!(!decimal_is_integral("1e-400"));
+/// assert!(decimal_is_integral("0e-400"));
+/// ```
+pub fn decimal_is_integral(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], &unsigned[at + 1..]),
+        None => (unsigned, "0"),
+    };
+    let (exponent_sign, exponent_digits) = match exponent.strip_prefix('-') {
+        Some(digits) => (-1i64, digits),
+        None => (1, exponent.strip_prefix('+').unwrap_or(exponent)),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty()
+        || exponent_digits.is_empty()
+        || !all_digits(whole)
+        || !all_digits(fraction)
+        || !all_digits(exponent_digits)
+    {
+        return false;
+    }
+    let exponent = exponent_digits.bytes().fold(0i64, |e, digit| {
+        e.saturating_mul(10).saturating_add(i64::from(digit - b'0'))
+    }) * exponent_sign;
+    // The decimal point sits after this many of the digits `whole ++ fraction`; every digit
+    // at or after it must be 0.
+    let point = (whole.len() as i64).saturating_add(exponent);
+    whole
+        .bytes()
+        .chain(fraction.bytes())
+        .enumerate()
+        .all(|(at, digit)| digit == b'0' || (at as i64) < point)
+}
+
 /// A JSON number: an integer (exactly) or a float.
 ///
 /// # Invariant

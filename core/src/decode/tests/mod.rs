@@ -10,6 +10,7 @@ use crate::model::{EnumValue, Field, IntWidth, Schema, ToolModel};
 use crate::{Constraint, Path};
 
 mod containers;
+mod hostile;
 mod limits;
 mod objects;
 mod scalars;

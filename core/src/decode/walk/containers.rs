@@ -4,35 +4,81 @@
 
 use serde_json::{Map, Value};
 
-use super::Decoder;
+use super::{Decoder, InnerJson};
 use crate::decode::{Repair, Rule, UnknownKeys};
+use crate::model::lookup::FoldedMatch;
 use crate::model::{
     Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, UnionMode,
     UnionSchema,
 };
+
+/// What a key of an object names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KeyTarget {
+    /// The field, by its name or an alias.
+    Field(usize),
+    /// The field, by `key_case`.
+    ByCase(usize),
+    /// A field that another key also folds to: refused.
+    Tied,
+    /// No field.
+    Unknown,
+}
 use crate::{suggest, Constraint};
+
+/// The items of a string that reads as a separated list (`"a, b, c"`, `"a; b"`, several
+/// lines): at least two non-empty items, split on line breaks, else `;`, else `,`. Such a
+/// string where an array of strings is wanted is ambiguous (one item, or several?), so
+/// `wrap_in_array` refuses it, and the retry hint shows the array it may mean.
+///
+/// ```
+/// use toolgate_core::decode::separated_items;
+///
+/// assert_eq!(separated_items("a, b ,c"), Some(vec!["a", "b", "c"]));
+/// assert_eq!(separated_items("x; y"), Some(vec!["x", "y"]));
+/// assert_eq!(separated_items("one item"), None);
+/// ```
+pub fn separated_items(text: &str) -> Option<Vec<&str>> {
+    let separator: &[char] = if text.trim().contains('\n') {
+        &['\n']
+    } else if text.contains(';') {
+        &[';']
+    } else {
+        &[',']
+    };
+    let items: Vec<&str> = text
+        .split(separator)
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .collect();
+    (items.len() >= 2).then_some(items)
+}
 
 impl<'m> Decoder<'m> {
     /// A string that holds JSON where a container is expected: its value, logged.
-    fn container_from_string(&mut self, text: &str, wants: fn(&Json) -> bool) -> Option<Json> {
+    fn container_from_string(&mut self, text: &str, wants: fn(&Json) -> bool) -> InnerJson {
         if !self.allows(Rule::JsonString) || !text.trim_start().starts_with(['[', '{']) {
-            return None;
+            return InnerJson::NotJson;
         }
         // `json_string` comes first in the log, before a `json_text` its reading needed.
         let mark = self.repairs.len();
-        match self.inner_json(text).filter(wants) {
-            Some(inner) => {
+        match self.inner_json(text) {
+            InnerJson::Read(inner) if wants(&inner) => {
                 self.repair_at(
                     mark,
                     Rule::JsonString,
                     Value::String(text.to_owned()),
                     inner.to_value(),
                 );
-                Some(inner)
+                InnerJson::Read(inner)
             }
-            None => {
+            InnerJson::TooDeep => {
                 self.repairs.truncate(mark);
-                None
+                InnerJson::TooDeep
+            }
+            InnerJson::Read(_) | InnerJson::NotJson => {
+                self.repairs.truncate(mark);
+                InnerJson::NotJson
             }
         }
     }
@@ -47,10 +93,17 @@ impl<'m> Decoder<'m> {
             Json::Array(items) => items,
             Json::String(text) => {
                 match self.container_from_string(&text, |j| matches!(j, Json::Array(_))) {
-                    Some(Json::Array(items)) => items,
-                    // A string that starts like an array but is not one: `json_string`
-                    // refuses it; wrapping it as one string would be a guess.
-                    _ if text.trim_start().starts_with('[') => {
+                    InnerJson::Read(Json::Array(items)) => items,
+                    InnerJson::TooDeep => return self.too_deep_in_string(),
+                    // A string that starts like a collection but is not the array wanted (a
+                    // failed collection literal, `"{\"a\", \"b\"}"`, or an object): wrapping
+                    // it as one string would be a guess.
+                    _ if text.trim_start().starts_with(['[', '{']) => {
+                        return self.type_issue(schema, Value::String(text))
+                    }
+                    // `"a, b, c"` where strings are wanted: one item or three? Refused; the
+                    // hint shows the array it may mean.
+                    _ if self.items_are_strings(array) && separated_items(&text).is_some() => {
                         return self.type_issue(schema, Value::String(text))
                     }
                     _ => return self.wrap(Json::String(text), schema, array),
@@ -67,28 +120,44 @@ impl<'m> Decoder<'m> {
         // Where each decoded element was sent, for `uniqueItems` messages.
         let mut sent_at = Vec::with_capacity(if array.unique_items { count } else { 0 });
         // One container deeper: what strings holding JSON may still add is bounded by it.
-        self.depth += 1;
-        for (index, item) in items.into_iter().enumerate() {
-            self.checker.path_push_index(index);
-            if let Some(value) = self.decode(item, &array.items) {
-                out.push(value);
-                if array.unique_items {
-                    sent_at.push(index);
+        self.in_members(|this| {
+            for (index, item) in items.into_iter().enumerate() {
+                this.checker.path_push_index(index);
+                if let Some(value) = this.decode(item, &array.items) {
+                    out.push(value);
+                    if array.unique_items {
+                        sent_at.push(index);
+                    }
                 }
+                this.checker.path_pop();
             }
-            self.checker.path_pop();
-        }
-        self.depth -= 1;
+        });
         if array.unique_items {
             self.checker.check_unique_at(out.iter().zip(sent_at));
         }
         Some(Value::Array(out))
     }
 
+    /// Whether the array's items are strings (or string enum values).
+    fn items_are_strings(&self, array: &'m ArraySchema) -> bool {
+        self.model
+            .resolve(&array.items)
+            .is_some_and(|items| match &items.kind {
+                Kind::String(_) => true,
+                Kind::Enum(enumeration) => enumeration.values.iter().any(|v| v.value.is_string()),
+                _ => false,
+            })
+    }
+
     /// One item where an array of such items is expected (`wrap_in_array`), if the item
     /// decodes without issues; a `type` issue otherwise.
     fn wrap(&mut self, item: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
-        if self.allows(Rule::WrapInArray) && item != Json::Null {
+        // A wrapped item is the same value again: it counts as a nested trial, so an array
+        // of itself (`A = array of A`) stops instead of wrapping forever.
+        if self.allows(Rule::WrapInArray)
+            && item != Json::Null
+            && self.nested_trials < super::MAX_NESTED_TRIALS
+        {
             let mut trial = self.trial(self.options.clone());
             trial.checker.path_push_index(0);
             let decoded = trial.decode(item.clone(), &array.items);
@@ -111,7 +180,11 @@ impl<'m> Decoder<'m> {
             Json::Object(members) => return Some(members),
             Json::String(text) => {
                 match self.container_from_string(&text, |j| matches!(j, Json::Object(_))) {
-                    Some(Json::Object(members)) => return Some(members),
+                    InnerJson::Read(Json::Object(members)) => return Some(members),
+                    InnerJson::TooDeep => {
+                        self.too_deep_in_string();
+                        return None;
+                    }
                     _ => Value::String(text),
                 }
             }
@@ -129,16 +202,47 @@ impl<'m> Decoder<'m> {
     ) -> Option<Value> {
         let members = self.members(json, schema)?;
         let mut out = Map::new();
-        self.depth += 1;
-        for (key, member) in self.unique_members(members) {
-            self.checker.path_push_key(&key);
-            if let Some(value) = self.decode(member, &map.values) {
-                out.insert(key, value);
+        self.in_members(|this| {
+            for (key, member) in this.unique_members(members) {
+                this.checker.path_push_key(&key);
+                if let Some(value) = this.decode(member, &map.values) {
+                    out.insert(key, value);
+                }
+                this.checker.path_pop();
             }
-            self.checker.path_pop();
-        }
-        self.depth -= 1;
+        });
         Some(Value::Object(out))
+    }
+
+    /// A value of any type, kept as sent; a key repeated with a different value anywhere
+    /// inside it is refused (`syntax`), as in declared objects: a map would keep the last
+    /// silently. Recursion is bounded by the depth limit the text was read with.
+    pub(super) fn any_value(&mut self, json: Json) -> Option<Value> {
+        let before = self.checker.issue_count();
+        let value = match json {
+            Json::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (index, item) in items.into_iter().enumerate() {
+                    self.checker.path_push_index(index);
+                    out.extend(self.any_value(item));
+                    self.checker.path_pop();
+                }
+                Value::Array(out)
+            }
+            Json::Object(members) => {
+                let mut out = Map::new();
+                for (key, member) in self.unique_members(members) {
+                    self.checker.path_push_key(&key);
+                    if let Some(value) = self.any_value(member) {
+                        out.insert(key, value);
+                    }
+                    self.checker.path_pop();
+                }
+                Value::Object(out)
+            }
+            other => other.into_value(),
+        };
+        (self.checker.issue_count() == before).then_some(value)
     }
 
     /// The members with repeated keys removed: an equal repeat is dropped, a different one
@@ -175,29 +279,96 @@ impl<'m> Decoder<'m> {
         out
     }
 
-    /// Which field a key names: by name or alias, else by case and separator folding
-    /// (`key_case`) when exactly one field matches and that field is not also present.
-    fn field_for(
-        &self,
-        key: &str,
-        object: &'m ObjectSchema,
-        present: &[bool],
-    ) -> Option<(usize, bool)> {
-        let exact = object
-            .fields
-            .iter()
-            .position(|f| f.name == key || f.aliases.iter().any(|a| a == key));
-        if let Some(index) = exact {
-            return Some((index, false));
+    /// The field whose wire name or alias is `key`: by the object's index when it is wide,
+    /// else by a scan.
+    fn exact_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
+        match self.model.field_index(object) {
+            Some(index) => index.exact(key),
+            None => object
+                .fields
+                .iter()
+                .position(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
         }
+    }
+
+    /// The one field whose wire name or alias equals `key` under case and separator folding
+    /// (`key_case`); `None` when none does or several do.
+    fn folded_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
         if !self.allows(Rule::KeyCase) {
             return None;
+        }
+        if let Some(index) = self.model.field_index(object) {
+            return match index.folded(key)? {
+                FoldedMatch::One(at) => Some(at),
+                FoldedMatch::Tie => None,
+            };
         }
         let mut candidates = object.fields.iter().enumerate().filter(|(_, f)| {
             suggest::fold_eq(&f.name, key) || f.aliases.iter().any(|a| suggest::fold_eq(a, key))
         });
-        let (index, _) = candidates.next()?;
-        (candidates.next().is_none() && !present[index]).then_some((index, true))
+        let (at, _) = candidates.next()?;
+        candidates.next().is_none().then_some(at)
+    }
+
+    /// Which field each key names. A key names a field by its name or an alias; else, by
+    /// `key_case`, when exactly one field folds to it, that field is not also sent by name,
+    /// and no other key folds to the same field (two keys `Query` and `QUERY` for the field
+    /// `query` are a tie: which was meant would be a guess, so it is refused).
+    fn key_targets(
+        &mut self,
+        members: &[(String, Json)],
+        object: &'m ObjectSchema,
+        present: &mut [bool],
+    ) -> Vec<KeyTarget> {
+        let mut targets: Vec<KeyTarget> = members
+            .iter()
+            .map(|(key, _)| match self.exact_field(key, object) {
+                Some(at) => {
+                    present[at] = true;
+                    KeyTarget::Field(at)
+                }
+                None => KeyTarget::Unknown,
+            })
+            .collect();
+        let mut folded_to: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+        for (position, (key, _)) in members.iter().enumerate() {
+            if targets[position] != KeyTarget::Unknown {
+                continue;
+            }
+            if let Some(at) = self.folded_field(key, object).filter(|&at| !present[at]) {
+                folded_to.entry(at).or_default().push(position);
+                targets[position] = KeyTarget::ByCase(at);
+            }
+        }
+        let mut ties: Vec<(usize, Vec<usize>)> = folded_to
+            .into_iter()
+            .filter(|(_, positions)| positions.len() > 1)
+            .collect();
+        ties.sort_by_key(|(_, positions)| positions[0]);
+        for (at, positions) in ties {
+            for &position in &positions {
+                targets[position] = KeyTarget::Tied;
+            }
+            // The field was sent, under names that tie: it is not also missing.
+            present[at] = true;
+            let field = &object.fields[at];
+            let keys: Vec<&str> = positions.iter().map(|&p| members[p].0.as_str()).collect();
+            self.checker.path_push_field(&field.name);
+            let message = format!(
+                "the keys {} all mean the field {:?} under case and separator folding; send it once, as {:?}",
+                keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", "),
+                field.name,
+                field.name
+            );
+            self.checker.issue(
+                Constraint::Syntax,
+                message,
+                Some(Value::String(field.name.clone())),
+                Some(Value::Array(keys.iter().map(|&k| Value::from(k)).collect())),
+            );
+            self.checker.path_pop();
+        }
+        targets
     }
 
     pub(super) fn object(
@@ -208,50 +379,48 @@ impl<'m> Decoder<'m> {
     ) -> Option<Value> {
         let members = self.members(json, schema)?;
         let members = self.unique_members(members);
-        let mut present: Vec<bool> = object
-            .fields
-            .iter()
-            .map(|f| {
-                members
-                    .iter()
-                    .any(|(k, _)| *k == f.name || f.aliases.contains(k))
-            })
-            .collect();
+        let mut present = vec![false; object.fields.len()];
+        let targets = self.key_targets(&members, object, &mut present);
         let mut out = Map::new();
         let mut given = vec![false; object.fields.len()];
-        self.depth += 1;
-        for (key, member) in members {
-            match self.field_for(&key, object, &present) {
-                Some((index, _)) if given[index] => {
+        self.in_members(|this| {
+            for ((key, member), target) in members.into_iter().zip(targets) {
+                let (index, by_case) = match target {
+                    KeyTarget::Field(at) => (at, false),
+                    KeyTarget::ByCase(at) => (at, true),
+                    KeyTarget::Tied => continue,
+                    KeyTarget::Unknown => {
+                        this.unknown_key(key, member, object, &mut out);
+                        continue;
+                    }
+                };
+                if given[index] {
                     // The field came already under another of its names: which was meant
                     // would be a guess (serde refuses this as a duplicate field too).
-                    self.checker.path_push_key(&key);
+                    this.checker.path_push_key(&key);
                     let message = format!(
                         "the field {:?} is given twice (also as {key:?})",
                         object.fields[index].name
                     );
-                    self.checker.issue(Constraint::Syntax, message, None, None);
-                    self.checker.path_pop();
+                    this.checker.issue(Constraint::Syntax, message, None, None);
+                    this.checker.path_pop();
+                    continue;
                 }
-                Some((index, by_case)) => {
-                    let field = &object.fields[index];
-                    present[index] = true;
-                    given[index] = true;
-                    self.checker.path_push_field(&field.name);
-                    if by_case {
-                        self.repair(
-                            Rule::KeyCase,
-                            Value::String(key),
-                            Value::String(field.name.clone()),
-                        );
-                    }
-                    self.field_value(field, member, &mut out);
-                    self.checker.path_pop();
+                let field = &object.fields[index];
+                present[index] = true;
+                given[index] = true;
+                this.checker.path_push_field(&field.name);
+                if by_case {
+                    this.repair(
+                        Rule::KeyCase,
+                        Value::String(key),
+                        Value::String(field.name.clone()),
+                    );
                 }
-                None => self.unknown_key(key, member, object, &mut out),
+                this.field_value(field, member, &mut out);
+                this.checker.path_pop();
             }
-        }
-        self.depth -= 1;
+        });
         for (field, _) in object
             .fields
             .iter()
@@ -320,7 +489,11 @@ impl<'m> Decoder<'m> {
                 self.checker.path_pop();
             }
             (Additional::Allow, UnknownKeys::Keep) => {
-                out.insert(key, member.into_value());
+                self.checker.path_push_key(&key);
+                if let Some(value) = self.any_value(member) {
+                    out.insert(key, value);
+                }
+                self.checker.path_pop();
             }
             (Additional::Allow, UnknownKeys::Drop) if self.allows(Rule::DropUnknownKey) => {
                 self.checker.path_push_key(&key);
@@ -339,6 +512,9 @@ impl<'m> Decoder<'m> {
     /// as sent, or else exactly one fit after repairs. Every trial spends from a budget shared
     /// by the whole decoding, so nested unions cannot take exponential time.
     pub(super) fn union(&mut self, json: Json, union: &'m UnionSchema) -> Option<Value> {
+        if !self.may_nest_trial() {
+            return None;
+        }
         let mut fits: Vec<(Value, Vec<Repair>, bool)> = Vec::new();
         for variant in &union.variants {
             if !self.spend_trial() {

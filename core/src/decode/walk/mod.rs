@@ -8,9 +8,12 @@ use serde_json::Value;
 
 mod containers;
 
+pub use containers::separated_items;
+
 use super::{read_lenient_value, Options, Repair, Rule};
 use crate::check::Checker;
 use crate::issue::shorten;
+use crate::model::lookup::FoldedMatch;
 use crate::model::{EnumSchema, Json, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{suggest, Constraint, Report};
@@ -27,21 +30,50 @@ pub(crate) struct Decoder<'m> {
     depth: usize,
     /// Union alternatives still allowed to be tried, shared with trial decoders.
     trials_left: Rc<Cell<usize>>,
+    /// Trials nested at the value being decoded (a union in a union, a one-item array of a
+    /// union...): none of them reads anything, so a schema that refers back to itself
+    /// through them would recurse forever. Back to 0 inside containers.
+    nested_trials: usize,
+}
+
+/// Most trials nested at one value: unions within unions and `wrap_in_array` of items
+/// without reading anything. Real schemas nest a few; a schema that refers back to itself
+/// (`A = anyOf[A, integer]`) reaches it at once.
+pub(crate) const MAX_NESTED_TRIALS: usize = 32;
+
+/// What a string that may hold JSON gave.
+pub(super) enum InnerJson {
+    /// Its JSON value.
+    Read(Json),
+    /// It holds no JSON value (or not the one wanted).
+    NotJson,
+    /// Its JSON nests deeper than the room left: a `limit`, not a `type` issue.
+    TooDeep,
 }
 
 /// Most union alternatives tried while decoding one value.
 pub(crate) const MAX_UNION_TRIALS: usize = 10_000;
 
+/// A number read from a string, and whether its digits denote an integer (a float may
+/// round digits that do not into one: `"1.0000000000000001"`).
+struct ParsedNumber {
+    value: Num,
+    is_integral_text: bool,
+}
+
 /// A string read as a number: trimmed, an optional `+`, then JSON number syntax.
-fn parse_number(text: &str) -> Option<Num> {
+fn parse_number(text: &str) -> Option<ParsedNumber> {
     let trimmed = text.trim();
     let unsigned = trimmed.strip_prefix('+').unwrap_or(trimmed);
     if unsigned.starts_with(['+', '-']) && trimmed.starts_with('+') {
         return None;
     }
     let number: serde_json::Number = unsigned.parse().ok()?;
-    let number = Num::from_json(&number);
-    number.is_finite().then_some(number)
+    let value = Num::from_json(&number);
+    value.is_finite().then(|| ParsedNumber {
+        value,
+        is_integral_text: crate::num::decimal_is_integral(unsigned),
+    })
 }
 
 fn parse_bool(text: &str) -> Option<bool> {
@@ -65,6 +97,7 @@ impl<'m> Decoder<'m> {
             repairs,
             depth: 0,
             trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
+            nested_trials: 0,
         }
     }
 
@@ -96,7 +129,31 @@ impl<'m> Decoder<'m> {
             repairs: Vec::new(),
             depth: self.depth,
             trials_left: Rc::clone(&self.trials_left),
+            nested_trials: self.nested_trials + 1,
         }
+    }
+
+    /// Whether another trial may nest at this value; a `schema` issue when not.
+    fn may_nest_trial(&mut self) -> bool {
+        if self.nested_trials < MAX_NESTED_TRIALS {
+            return true;
+        }
+        let message = format!(
+            "the schema nests unions or one-item arrays more than {MAX_NESTED_TRIALS} deep at one value: it refers back to itself without reading anything"
+        );
+        self.checker.issue(Constraint::Schema, message, None, None);
+        false
+    }
+
+    /// Runs `walk` over the members of a container: they are other values, so trials nest
+    /// from 0 again there.
+    fn in_members<T>(&mut self, walk: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.nested_trials, 0);
+        self.depth += 1;
+        let result = walk(self);
+        self.depth -= 1;
+        self.nested_trials = outer;
+        result
     }
 
     pub(crate) fn finish(self) -> (Report, Vec<Repair>) {
@@ -135,25 +192,43 @@ impl<'m> Decoder<'m> {
 
     /// A string that should hold a JSON object or array: read strictly, else leniently
     /// (then logged as `json_text` too), with the nesting still allowed at this depth.
-    fn inner_json(&mut self, text: &str) -> Option<Json> {
+    fn inner_json(&mut self, text: &str) -> InnerJson {
         let room = self
             .options
             .max_depth
             .min(super::MAX_DEPTH)
             .saturating_sub(self.depth);
-        if let Ok(json) = super::parse_strict(text.as_bytes(), room) {
-            return Some(json);
+        match super::parse_strict(text.as_bytes(), room) {
+            Ok(json) => return InnerJson::Read(json),
+            Err(super::StrictError::TooDeep) => return InnerJson::TooDeep,
+            Err(_) => {}
         }
         if !self.allows(Rule::JsonText) {
-            return None;
+            return InnerJson::NotJson;
         }
-        let json = read_lenient_value(text, room).ok()?;
+        let json = match read_lenient_value(text, room) {
+            Ok(json) => json,
+            Err(super::TextError::TooDeep) => return InnerJson::TooDeep,
+            Err(_) => return InnerJson::NotJson,
+        };
         self.repair(
             Rule::JsonText,
             Value::String(text.to_owned()),
             Value::String(json.to_value().to_string()),
         );
-        Some(json)
+        InnerJson::Read(json)
+    }
+
+    /// A `limit` issue for JSON text inside a string that nests deeper than the containers
+    /// around the string leave room for.
+    fn too_deep_in_string(&mut self) -> Option<Value> {
+        let max_depth = self.options.max_depth.min(super::MAX_DEPTH);
+        let message = format!(
+            "the JSON text in this string nests more than {max_depth} objects and arrays (with the containers around it)"
+        );
+        self.checker
+            .issue(Constraint::Limit, message, Some(max_depth.into()), None);
+        None
     }
 
     /// The arguments: a JSON string of an object is read from inside (`double_encoded`); a
@@ -170,16 +245,19 @@ impl<'m> Decoder<'m> {
         }
         if self.allows(Rule::DoubleEncoded) {
             let mark = self.repairs.len();
-            if let Some(inner @ Json::Object(_)) = self.inner_json(text) {
-                self.repair_at(
-                    mark,
-                    Rule::DoubleEncoded,
-                    Value::String(text.clone()),
-                    inner.to_value(),
-                );
-                return self.decode(inner, input);
+            match self.inner_json(text) {
+                InnerJson::Read(inner @ Json::Object(_)) => {
+                    self.repair_at(
+                        mark,
+                        Rule::DoubleEncoded,
+                        Value::String(text.clone()),
+                        inner.to_value(),
+                    );
+                    return self.decode(inner, input);
+                }
+                InnerJson::TooDeep => return self.too_deep_in_string(),
+                InnerJson::Read(_) | InnerJson::NotJson => self.repairs.truncate(mark),
             }
-            self.repairs.truncate(mark);
         }
         self.type_issue(resolved, json.into_value())
     }
@@ -211,7 +289,7 @@ impl<'m> Decoder<'m> {
             return self.type_issue(resolved, Value::Null);
         }
         let value = match &resolved.kind {
-            Kind::Any => Some(json.into_value()),
+            Kind::Any => self.any_value(json),
             Kind::Null | Kind::Never | Kind::Ref(_) => self.type_issue(resolved, json.into_value()),
             Kind::Boolean => self.boolean(json, resolved),
             Kind::Integer(_) | Kind::Number(_) => self.number(json, resolved),
@@ -251,8 +329,24 @@ impl<'m> Decoder<'m> {
         let integer = matches!(schema.kind, Kind::Integer(_));
         let (number, original, sent_as) = match json {
             Json::Number(number) => (Num::from_json(&number), Value::Number(number), None),
+            // Its float is an integer, its digits are not: never an integer.
+            Json::RoundedNumber(number) if integer => {
+                return self.rounded_into_integer(Value::Number(number));
+            }
+            Json::RoundedNumber(number) => (Num::from_json(&number), Value::Number(number), None),
             Json::String(text) if self.allows(Rule::StringToNumber) => match parse_number(&text) {
-                Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
+                Some(number)
+                    if integer
+                        && !number.is_integral_text
+                        && number.value.as_f64().fract() == 0.0 =>
+                {
+                    return self.rounded_into_integer(Value::String(text));
+                }
+                Some(number) => (
+                    number.value,
+                    Value::String(text),
+                    Some(Rule::StringToNumber),
+                ),
                 None => return self.type_issue(schema, Value::String(text)),
             },
             other => return self.type_issue(schema, other.into_value()),
@@ -291,6 +385,22 @@ impl<'m> Decoder<'m> {
             checker.check_number(number, schema)
         });
         Some(value)
+    }
+
+    /// A `type` issue for a number whose digits are not an integer but whose float is
+    /// (`1.0000000000000001`, `1e-400`): turning it into an integer would round it.
+    fn rounded_into_integer(&mut self, got: Value) -> Option<Value> {
+        let message = format!(
+            "expected integer, got {}: its digits have a fraction that a 64-bit float rounds away, and nothing is rounded into an integer",
+            crate::issue::shorten(got.clone())
+        );
+        self.checker.issue(
+            Constraint::Type,
+            message,
+            Some(Value::from("integer")),
+            Some(got),
+        );
+        None
     }
 
     fn boolean(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
@@ -354,24 +464,47 @@ impl<'m> Decoder<'m> {
     }
 
     fn enumeration(&mut self, json: Json, enumeration: &'m EnumSchema) -> Option<Value> {
+        if let Json::RoundedNumber(number) = json {
+            let message = format!(
+                "{number} is not exactly one of the allowed values: its digits have a fraction that a 64-bit float rounds away"
+            );
+            let expected = crate::check::shorten_list(
+                enumeration.values.iter().map(|v| v.value.clone()),
+                enumeration.values.len(),
+            );
+            self.checker.issue(
+                Constraint::Enum,
+                message,
+                Some(expected),
+                Some(Value::Number(number)),
+            );
+            return None;
+        }
         let value = json.into_value();
-        if enumeration.contains(&value) {
+        let index = self.model.enum_index(enumeration);
+        let sent_as_is = match (index, value.as_str()) {
+            (Some(index), Some(text)) => index.string(text).is_some(),
+            _ => enumeration.contains(&value),
+        };
+        if sent_as_is {
             return Some(value);
         }
         // A declared alias is part of the schema, as serde takes it: no repair to log.
-        if let Some(aliased) = value.as_str().and_then(|text| {
-            enumeration
+        let aliased = value.as_str().and_then(|text| match index {
+            Some(index) => index.alias(text),
+            None => enumeration
                 .values
                 .iter()
-                .find(|v| v.aliases.iter().any(|a| a == text))
-        }) {
-            return Some(aliased.value.clone());
+                .position(|v| v.aliases.iter().any(|a| a == text)),
+        });
+        if let Some(at) = aliased {
+            return Some(enumeration.values[at].value.clone());
         }
         if let Some((rule, canonical)) = self.enum_repair(&value, enumeration) {
             self.repair(rule, value, canonical.clone());
             return Some(canonical);
         }
-        self.checker.check_enum(&value, &enumeration.value_list());
+        self.checker.check_enum(&value, enumeration);
         None
     }
 
@@ -379,10 +512,11 @@ impl<'m> Decoder<'m> {
     fn enum_repair(&self, value: &Value, enumeration: &EnumSchema) -> Option<(Rule, Value)> {
         match value {
             Value::String(text) => {
-                if let Some(number) =
-                    parse_number(text).filter(|_| self.allows(Rule::StringToNumber))
-                {
-                    let as_number = number_value(number);
+                if let Some(number) = parse_number(text).filter(|number| {
+                    self.allows(Rule::StringToNumber)
+                        && (number.is_integral_text || number.value.as_f64().fract() != 0.0)
+                }) {
+                    let as_number = number_value(number.value);
                     if let Some(found) = enumeration
                         .values
                         .iter()
@@ -393,6 +527,14 @@ impl<'m> Decoder<'m> {
                 }
                 if !self.allows(Rule::EnumCase) {
                     return None;
+                }
+                if let Some(index) = self.model.enum_index(enumeration) {
+                    return match index.folded(text)? {
+                        FoldedMatch::One(at) => {
+                            Some((Rule::EnumCase, enumeration.values[at].value.clone()))
+                        }
+                        FoldedMatch::Tie => None,
+                    };
                 }
                 let mut matches = enumeration.values.iter().filter(|v| {
                     v.value.as_str().is_some_and(|s| suggest::fold_eq(s, text))

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod all_of;
+mod cycles;
 mod dialect;
 mod typed;
 
@@ -159,6 +160,16 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
             reader.error(
                 &pointer,
                 format!("`$ref` to {name:?}, which `$defs` does not hold"),
+            );
+        }
+    }
+    if reader.errors.is_empty() {
+        for (name, path) in cycles::cycles_without_progress(&definitions) {
+            reader.error(
+                &format!("/$defs/{}", escape_pointer_token(&name)),
+                format!(
+                    "the definition refers back to itself through {path} without an object or array in between: no value can be read"
+                ),
             );
         }
     }
@@ -335,6 +346,20 @@ impl Reader {
                 None
             }
         }
+    }
+
+    /// `multipleOf`, which JSON Schema requires to be greater than 0 (a divisor of 0 or
+    /// below would refuse every value).
+    fn multiple_of(&mut self, m: &mut Members<'_>, pointer: &str) -> Option<Num> {
+        let divisor = self.number(m, "multipleOf", pointer)?;
+        if divisor > Num::Int(0) && divisor.is_finite() {
+            return Some(divisor);
+        }
+        self.error(
+            &format!("{pointer}/multipleOf"),
+            format!("`multipleOf` must be greater than 0, not {divisor}"),
+        );
+        None
     }
 
     fn bounds(&mut self, m: &mut Members<'_>, pointer: &str) -> Bounds {

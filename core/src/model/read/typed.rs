@@ -104,7 +104,7 @@ impl Reader {
                 Kind::Integer(IntegerSchema {
                     width,
                     bounds,
-                    multiple_of: self.number(m, "multipleOf", pointer),
+                    multiple_of: self.multiple_of(m, pointer),
                 })
             }
             "number" => {
@@ -126,7 +126,7 @@ impl Reader {
                 Kind::Number(NumberSchema {
                     width,
                     bounds,
-                    multiple_of: self.number(m, "multipleOf", pointer),
+                    multiple_of: self.multiple_of(m, pointer),
                 })
             }
             "string" => {

@@ -1,0 +1,165 @@
+//! Hostile arguments and schemas: the work of a call is bounded by the sizes of the input and
+//! the schema (counted, not timed), nothing is dropped silently, and a schema that refers
+//! back to itself gives an issue instead of a stack overflow.
+
+use super::*;
+use crate::model::UnionMode;
+use crate::suggest::work::folds_in;
+
+fn wide_fields(count: usize) -> Vec<Field> {
+    (0..count)
+        .map(|i| Field::optional(format!("field_{i}"), Schema::string()))
+        .collect()
+}
+
+/// `{"k0": 0, "k1": 0, ...}`.
+fn unknown_keys(count: usize) -> String {
+    let members: Vec<String> = (0..count).map(|i| format!("\"k{i}\": 0")).collect();
+    format!("{{{}}}", members.join(", "))
+}
+
+#[test]
+fn keys_of_a_wide_object_are_found_without_a_scan_per_key() {
+    // 2,000 fields, 5,000 unknown keys: a scan per key folds 10 million names.
+    let fields = 2_000;
+    let keys = 5_000;
+    let open = tool(wide_fields(fields));
+    let text = unknown_keys(keys);
+    let folds = folds_in(|| {
+        accept_text(&open, &text);
+    });
+    assert!(folds <= 4 * (fields + keys), "{folds} folds");
+    // Closed: every key is an issue, but suggestions stop at the issue cap.
+    let closed = ToolModel::new(
+        "t",
+        None,
+        Schema::object(wide_fields(fields)).deny_unknown_fields(),
+        Default::default(),
+    );
+    let folds = folds_in(|| {
+        let rejected = refuse_text(&closed, &text);
+        assert_eq!(rejected.report.len(), Report::DEFAULT_CAP + 1);
+    });
+    let suggestions = (Report::DEFAULT_CAP + 1) * (fields + 1);
+    assert!(folds <= 4 * (fields + keys) + suggestions, "{folds} folds");
+}
+
+#[test]
+fn an_issue_lists_a_long_enum_shortened_with_a_count() {
+    let values: Vec<EnumValue> = (0..100_000)
+        .map(|i| EnumValue::new(format!("value_{i}")))
+        .collect();
+    let model = tool_x(Schema::array(Schema::enumeration(values)));
+    let wrong: Vec<Value> = (0..100).map(|_| json!("bad")).collect();
+    let rejected = refuse(&model, json!({ "x": wrong }));
+    let answer = serde_json::to_string(rejected.report.issues()).unwrap();
+    // 101 issues (the cap and its summary), each a few hundred bytes.
+    assert!(answer.len() < 101 * 1_000, "{} bytes", answer.len());
+    let first = &rejected.report.issues()[0];
+    let expected = first.expected.as_ref().unwrap().as_array().unwrap();
+    assert_eq!(expected.len(), crate::check::LISTED_VALUES + 1);
+    assert_eq!(expected.last(), Some(&json!("… 99980 more")));
+    assert!(
+        first.message.ends_with("… (100000 values in all)"),
+        "{}",
+        first.message
+    );
+}
+
+#[test]
+fn repeated_keys_inside_a_value_of_any_type_are_refused() {
+    let model = tool_x(Schema::any());
+    for text in [
+        r#"{"x": {"k": 1, "k": 2}}"#,
+        r#"{"x": [{"k": 1, "k": 2}]}"#,
+        r#"{'x': {'k': 1, 'k': 2}}"#,
+        r#"{"x": {"a": {"k": [1], "k": [2]}}}"#,
+    ] {
+        let rejected = refuse_text(&model, text);
+        assert_eq!(
+            rejected.report.issues()[0].constraint,
+            Constraint::Syntax,
+            "{text}"
+        );
+    }
+    // An undeclared key of an open object is a value of any type too.
+    let rejected = refuse_text(&tool(vec![]), r#"{"extra": {"k": 1, "k": 2}}"#);
+    assert_eq!(
+        issues(&rejected),
+        expect(&[("extra.k", Constraint::Syntax)])
+    );
+    // Equal repeats choose nothing: accepted.
+    let decoded = accept_text(&model, r#"{"x": {"k": 1, "k": 1.0}}"#);
+    assert_eq!(decoded.value, json!({"x": {"k": 1}}));
+}
+
+#[test]
+fn two_keys_folding_to_one_field_are_a_tie() {
+    let model = tool(vec![Field::optional("query", Schema::string())]);
+    for text in [
+        r#"{"Query": "a", "QUERY": "b"}"#,
+        r#"{"Query": "a", "QUERY": "a"}"#,
+    ] {
+        let rejected = refuse_text(&model, text);
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("query", Constraint::Syntax)]),
+            "{text}"
+        );
+        assert!(rejected.report.issues()[0]
+            .message
+            .contains("\"Query\", \"QUERY\""));
+    }
+    // One folded key is still `key_case`.
+    let decoded = accept_text(&model, r#"{"QUERY": "b"}"#);
+    assert_eq!(decoded.value, json!({"query": "b"}));
+    // The same tie on a wide (indexed) object.
+    let mut fields = wide_fields(40);
+    fields.push(Field::optional("query", Schema::string()));
+    let rejected = refuse_text(&tool(fields), r#"{"Query": "a", "QUERY": "b"}"#);
+    assert_eq!(issues(&rejected), expect(&[("query", Constraint::Syntax)]));
+}
+
+#[test]
+fn a_union_that_refers_back_to_itself_stops_with_an_issue() {
+    // Built in code, so the schema reader's refusal does not apply: the walk must stop.
+    let looping = Schema::union(
+        UnionMode::AnyOf,
+        vec![Schema::reference("A"), Schema::reference("A")],
+    );
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A"))]),
+        [("A".to_owned(), looping)].into(),
+    );
+    let rejected = refuse(&model, json!({"x": 5}));
+    let constraints: Vec<Constraint> = rejected.report.iter().map(|i| i.constraint).collect();
+    assert!(
+        constraints.contains(&Constraint::Schema) || constraints.contains(&Constraint::Limit),
+        "{constraints:?}"
+    );
+    // An array of itself: wrapping stops too.
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A"))]),
+        [("A".to_owned(), Schema::array(Schema::reference("A")))].into(),
+    );
+    refuse(&model, json!({"x": 5}));
+    accept(&model, json!({"x": [[], [[]]]}));
+}
+
+#[test]
+fn references_that_only_lead_to_references_are_named_so() {
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A"))]),
+        [("A".to_owned(), Schema::reference("A"))].into(),
+    );
+    let rejected = refuse(&model, json!({"x": 5}));
+    assert!(rejected.report.issues()[0]
+        .message
+        .contains("lead back to themselves"));
+}
