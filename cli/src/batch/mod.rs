@@ -18,7 +18,8 @@
 //! - A UTF-8 byte order mark at the start of a line (so at the start of the stream) is
 //!   skipped, and so is the `\r` of a `\r\n` line end.
 //! - A line that is not UTF-8, not JSON, cut off by the cap or not the request's shape is
-//!   answered with its `id` when one can be read: the first top-level `"id"` before the fault.
+//!   answered with its `id` when one can be read: the value of the first top-level `"id"`
+//!   key, if the line (or its kept start) reads as JSON up to the end of that value.
 //! - Tools are built once per distinct definition and kept in a [`ToolCache`] with its
 //!   default bounds ([`ToolCache::DEFAULT_MAX_TOOLS`] definitions and
 //!   [`ToolCache::DEFAULT_MAX_TEXT_BYTES`] of definition text, least recently used evicted).
