@@ -9,9 +9,11 @@
 mod batch;
 mod single;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// Make LLM tool calls land: lossless repairs, every issue, capped retry hints.
@@ -60,21 +62,30 @@ struct CheckArgs {
     /// Answer as one JSON object (the batch protocol's answer) instead of text.
     #[arg(long)]
     json: bool,
+    /// With --batch: the longest request line read, in bytes (default 8 MiB, room for 1 MiB
+    /// of arguments however they are escaped). A longer line is answered with a `limit`
+    /// issue, and the rest of it is dropped unread.
+    #[arg(long, value_name = "BYTES", conflicts_with_all = ["schema", "arguments", "json"])]
+    max_line: Option<usize>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) if args.batch => {
-            batch::run(std::io::stdin().lock(), std::io::stdout().lock())
+            let max_line = args.max_line.unwrap_or(batch::DEFAULT_MAX_LINE_BYTES);
+            batch::Batch::new(max_line).run(std::io::stdin().lock(), std::io::stdout().lock())
         }
-        Command::Check(args) => single::run(&args),
+        Command::Check(args) => {
+            single::run(&args, std::io::stdin().lock(), std::io::stdout().lock())
+        }
         Command::Gen(args) => generate(&args),
     };
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("toolgate: {error:#}");
+            // Not eprintln!: it panics when stderr is closed too.
+            let _ = writeln!(std::io::stderr(), "toolgate: {error:#}");
             ExitCode::from(2)
         }
     }
@@ -92,13 +103,20 @@ fn generate(args: &GenArgs) -> anyhow::Result<ExitCode> {
     let code = match builder.generate() {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("{error}");
+            let _ = writeln!(std::io::stderr(), "{error}");
             return Ok(ExitCode::from(1));
         }
     };
     match &args.out {
         Some(path) => toolgate_codegen::schema::write_if_changed(path, &code)?,
-        None => print!("{code}"),
+        None => {
+            // Not print!: it panics when stdout is closed; this is an error, exit 2.
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(code.as_bytes())
+                .and_then(|()| stdout.flush())
+                .context("cannot write the code to stdout")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

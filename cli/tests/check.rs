@@ -101,3 +101,77 @@ fn an_unusable_schema_names_the_pointer() {
         "{out}"
     );
 }
+
+/// Runs `toolgate args…` with `stdin` written from another thread; gives the exit code,
+/// stdout, stderr and how the writing ended (an error when toolgate stopped reading).
+fn toolgate_with_stdin(
+    args: &[&str],
+    stdin: impl FnOnce(&mut std::process::ChildStdin) -> std::io::Result<()> + Send + 'static,
+) -> (i32, String, String, std::io::Result<()>) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child_stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin(&mut child_stdin));
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        writer.join().unwrap(),
+    )
+}
+
+#[test]
+fn arguments_on_stdin_beyond_the_limit_are_refused_without_reading_the_rest() {
+    use std::io::Write;
+    let schema = schema_file("stdin-limit");
+    // 64 MiB, far beyond the 1 MiB limit and any pipe's buffer: if toolgate read it all,
+    // the writing would end well.
+    let (code, out, err, writing) = toolgate_with_stdin(
+        &["check", "--json", "--schema", schema.to_str().unwrap(), "-"],
+        |stdin| {
+            stdin.write_all(b"{\"origin\": \"")?;
+            let chunk = vec![b'A'; 1 << 16];
+            for _ in 0..1024 {
+                stdin.write_all(&chunk)?;
+            }
+            Ok(())
+        },
+    );
+    assert_eq!(code, 1, "{err}");
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(answer["ok"], false);
+    let issues = answer["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{answer}");
+    assert_eq!(issues[0]["constraint"], "limit");
+    assert_eq!(issues[0]["expected"], 1 << 20);
+    assert_eq!(answer["hint"]["fields"][0]["constraint"], "limit");
+    let error = writing.expect_err("toolgate read the whole stdin");
+    assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe);
+}
+
+#[test]
+fn arguments_on_stdin_that_are_not_utf8_get_an_answer() {
+    use std::io::Write;
+    let schema = schema_file("stdin-utf8");
+    let schema = schema.to_str().unwrap();
+    let not_utf8 = |stdin: &mut std::process::ChildStdin| {
+        stdin.write_all(b"{\"origin\": \"\xff\xfe\", \"passengers\": 1}")
+    };
+    let (code, out, err, _) =
+        toolgate_with_stdin(&["check", "--json", "--schema", schema], not_utf8);
+    assert_eq!(code, 1, "{err}");
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(answer["ok"], false);
+    assert_eq!(answer["issues"][0]["constraint"], "syntax");
+    assert!(err.is_empty(), "{err}");
+    let (code, out, _, _) = toolgate_with_stdin(&["check", "--schema", schema, "-"], not_utf8);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("refused: 1 issue(s)"), "{out}");
+}

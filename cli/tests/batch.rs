@@ -1,0 +1,95 @@
+//! `toolgate check --batch` as a caller runs it: lines in, one answer per line out.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// Runs `toolgate check --batch` with `extra` arguments on `input`: exit code, the answers,
+/// stderr.
+fn batch(extra: &[&str], input: &[u8]) -> (i32, Vec<Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--batch"])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let answers = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (
+        output.status.code().unwrap_or(-1),
+        answers,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn request(id: &str, arguments: &str) -> String {
+    format!(
+        r#"{{"id": "{id}", "tool": {{"type": "object", "properties": {{"n": {{"type": "integer"}}}}}}, "arguments": {}}}"#,
+        serde_json::to_string(arguments).unwrap()
+    )
+}
+
+#[test]
+fn every_line_gets_one_answer_in_its_place() {
+    let input = format!(
+        "\u{FEFF}{}\n\n  \n{}\n{}\r\n",
+        request("a", r#"{"n": "1"}"#),
+        r#"{"id": "b", "tool": {"type": "object"}, "arguments": 5}"#,
+        request("c", r#"{"n": 3}"#),
+    );
+    let (code, answers, stderr) = batch(&[], input.as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    let ids: Vec<Value> = answers.iter().map(|answer| answer["id"].clone()).collect();
+    let (a, b, c) = ("a".into(), "b".into(), "c".into());
+    assert_eq!(ids, [a, Value::Null, Value::Null, b, c]);
+    let oks: Vec<bool> = answers.iter().map(|answer| answer["ok"] == true).collect();
+    assert_eq!(oks, [true, false, false, false, true]);
+    for refused in &answers[1..4] {
+        assert_eq!(refused["issues"][0]["constraint"], "syntax");
+    }
+}
+
+#[test]
+fn a_line_longer_than_max_line_is_refused_with_a_limit_issue() {
+    let long = request(
+        "long",
+        &format!(r#"{{"n": 1, "pad": "{}"}}"#, "x".repeat(5000)),
+    );
+    let input = format!("{long}\n{}\n", request("short", r#"{"n": 2}"#));
+    let (code, answers, stderr) = batch(&["--max-line", "4096"], input.as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(answers.len(), 2);
+    assert_eq!(answers[0]["id"], "long");
+    assert_eq!(answers[0]["issues"][0]["constraint"], "limit");
+    assert_eq!(answers[0]["issues"][0]["expected"], 4096);
+    assert_eq!(answers[0]["issues"][0]["got"], long.len());
+    assert_eq!(answers[1]["value"], serde_json::json!({"n": 2}));
+    // Under the default cap the same line is read whole and decoded.
+    let (_, answers, _) = batch(&[], input.as_bytes());
+    assert_eq!(answers[0]["ok"], true);
+}
+
+#[test]
+fn max_line_needs_batch() {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--schema", "x.json", "--max-line", "10", "{}"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot be used with '--max-line"),
+        "{stderr}"
+    );
+}
