@@ -112,6 +112,9 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
     Ok(json)
 }
 
+/// Most unions (or one-item arrays) nested at one value, in the decoder and the checker.
+pub const MAX_NESTED_UNIONS: usize = 32;
+
 /// A repair rule, by its stable snake_case id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -39,7 +39,7 @@ pub(crate) struct Decoder<'m> {
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
 /// without reading anything. Real schemas nest a few; a schema that refers back to itself
 /// (`A = anyOf[A, integer]`) reaches it at once.
-pub(crate) const MAX_NESTED_TRIALS: usize = 32;
+pub(crate) const MAX_NESTED_TRIALS: usize = super::MAX_NESTED_UNIONS;
 
 /// What a string that may hold JSON gave.
 pub(super) enum InnerJson {
