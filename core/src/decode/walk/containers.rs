@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::Decoder;
 use crate::decode::{Repair, Rule, UnknownKeys};
 use crate::model::{
-    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, UnionMode,
+    Additional, ArraySchema, Field, Json, MapSchema, ObjectSchema, Schema, UnionMode,
     UnionSchema,
 };
 use crate::{suggest, Constraint};
@@ -270,10 +270,7 @@ impl<'m> Decoder<'m> {
     }
 
     fn field_value(&mut self, field: &'m Field, member: Json, out: &mut Map<String, Value>) {
-        let accepts_null = self
-            .model
-            .resolve(&field.schema)
-            .is_some_and(|s| s.nullable || matches!(s.kind, Kind::Any | Kind::Null));
+        let accepts_null = self.model.accepts_null(&field.schema);
         if member == Json::Null
             && !field.required
             && !accepts_null
