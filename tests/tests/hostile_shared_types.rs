@@ -117,7 +117,10 @@ fn each_shared_type_is_described_once_and_defined_once() {
     expected.sort();
     let names: Vec<String> = model.definitions().keys().cloned().collect();
     assert_eq!(names, expected);
-    assert!(model == *D40::model(), "the model is built the same way twice");
+    assert!(
+        model == *D40::model(),
+        "the model is built the same way twice"
+    );
     let Kind::Object(arguments) = &model.input().kind else {
         panic!("the arguments are an object")
     };
@@ -131,7 +134,12 @@ fn the_json_schema_grows_with_the_number_of_types() {
     // One definition more per level (about 200 bytes): twice the levels, about twice the
     // text. Written inline, it was 2⁴⁰ copies of the bottom.
     assert!(forty.len() < 41 * 300, "{} bytes", forty.len());
-    assert!(forty.len() * 10 < twenty.len() * 21, "{} / {}", forty.len(), twenty.len());
+    assert!(
+        forty.len() * 10 < twenty.len() * 21,
+        "{} / {}",
+        forty.len(),
+        twenty.len()
+    );
     let schema: Value = serde_json::from_str(forty).unwrap();
     // A reference keeps the description of its field.
     assert_eq!(
@@ -145,7 +153,10 @@ fn the_json_schema_grows_with_the_number_of_types() {
     assert!(!validator.is_valid(&deep_value(json!({"count": 12}))));
     // Read back, the text gives the same model.
     let read_back = ToolModel::from_json_schema(forty).unwrap();
-    assert!(read_back == *D40::model(), "the JSON Schema reads back to its model");
+    assert!(
+        read_back == *D40::model(),
+        "the JSON Schema reads back to its model"
+    );
 }
 
 #[test]

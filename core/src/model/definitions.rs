@@ -400,9 +400,8 @@ mod tests {
     fn names_are_numbered_among_the_types_kept() {
         let mut defs = Definitions::new();
         struct OtherPoint;
-        let point = |defs: &mut Definitions| {
-            defs.named::<Point>("Point", |_| Schema::object(Vec::new()))
-        };
+        let point =
+            |defs: &mut Definitions| defs.named::<Point>("Point", |_| Schema::object(Vec::new()));
         let other = |defs: &mut Definitions| {
             defs.named::<OtherPoint>("Point", |_| Schema::object(Vec::new()))
         };

@@ -7,8 +7,7 @@ use serde_json::{Map, Value};
 use super::Decoder;
 use crate::decode::{Repair, Rule, UnknownKeys};
 use crate::model::{
-    Additional, ArraySchema, Field, Json, MapSchema, ObjectSchema, Schema, UnionMode,
-    UnionSchema,
+    Additional, ArraySchema, Field, Json, MapSchema, ObjectSchema, Schema, UnionMode, UnionSchema,
 };
 use crate::{suggest, Constraint};
 
