@@ -20,7 +20,9 @@
 //! - a `$ref` to an object or enum is that type, boxed where a definition contains itself or
 //!   is used more than once (without a `Vec` or map between: a type holding two fields of one
 //!   type, 40 levels deep, would otherwise be 2⁴⁰ times the size of the bottom one); a `$ref`
-//!   to anything else is written in place.
+//!   to anything else is written in place. (Proving `Send` for a type nested more than about
+//!   30 boxes deep, as rustdoc does for every type, needs a `#![recursion_limit]` above the
+//!   default 128 in the crate that includes the code.)
 
 use std::collections::{BTreeMap, BTreeSet};
 
