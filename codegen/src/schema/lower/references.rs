@@ -98,10 +98,10 @@ fn children(schema: &Schema) -> Vec<&Schema> {
 }
 
 /// The structs of named definitions (see [`is_named`]) that the Rust code uses more than
-/// once: each such use is boxed, so that a type holding two fields of a type holding two fields ... is
-/// not twice the size of the one below, 2⁴⁰ times over at 40 levels. A definition written in
-/// place counts the uses inside it once per place, as it is written. A loop among such
-/// definitions is refused by the lowering, and cut here.
+/// once: each such use is boxed, so that a struct holding two of the struct below is not
+/// twice its size, 2⁴⁰ times over at 40 levels. A definition written in place counts the
+/// uses inside it once per place, as it is written. A loop among such definitions is
+/// refused by the lowering, and cut here.
 pub(super) fn shared_definitions(model: &ToolModel) -> BTreeSet<String> {
     let definitions = model.definitions();
     let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
