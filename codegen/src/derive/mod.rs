@@ -27,7 +27,8 @@ use shape::Shape;
 /// A checked `#[derive(Tool)]` input, ready to emit.
 pub(crate) struct Plan {
     ident: Ident,
-    /// The type's name without `r#`, for `$defs` when it contains itself.
+    /// The type's name without `r#`, for `$defs` when it is used more than once or contains
+    /// itself.
     type_name: String,
     description: Option<String>,
     body: Body,

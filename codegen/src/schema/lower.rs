@@ -17,8 +17,12 @@
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;
-//! - a `$ref` to an object or enum is that type (boxed where a definition contains itself
-//!   without a `Vec` or map between); a `$ref` to anything else is written in place.
+//! - a `$ref` to an object or enum is that type, boxed where a definition contains itself or
+//!   is used more than once (without a `Vec` or map between: a type holding two fields of one
+//!   type, 40 levels deep, would otherwise be 2⁴⁰ times the size of the bottom one); a `$ref`
+//!   to anything else is written in place. (Proving `Send` for a type nested more than about
+//!   30 boxes deep, as rustdoc does for every type, needs a `#![recursion_limit]` above the
+//!   default 128 in the crate that includes the code.)
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -41,7 +45,7 @@ mod references;
 mod unions;
 
 use literals::*;
-use references::recursive_definitions;
+use references::{recursive_definitions, shared_definitions};
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
@@ -93,6 +97,8 @@ struct Scope<'m> {
     named: BTreeMap<String, String>,
     /// Definitions that contain themselves.
     recursive: BTreeSet<String>,
+    /// Named definitions used more than once.
+    shared: BTreeSet<String>,
     /// Definitions being written in place (a loop among them cannot be written).
     inlining: Vec<String>,
     errors: Vec<LowerError>,
@@ -124,6 +130,7 @@ impl<'s> Lowering<'s> {
             model,
             named: BTreeMap::new(),
             recursive: recursive_definitions(model),
+            shared: shared_definitions(model),
             inlining: Vec::new(),
             errors: Vec::new(),
         };

@@ -99,6 +99,11 @@ impl fmt::Display for SchemaLines<'_> {
 /// ```
 ///
 /// The crate then depends on `toolgate` and on `serde` (with `derive`).
+///
+/// A definition used more than once is one Rust type, held in a `Box` where a struct holds it
+/// directly (its schema is one `$defs` entry, too). Schemas whose definitions nest more than
+/// about 30 deep that way need `#![recursion_limit = "256"]` in the crate that includes the
+/// code: proving such a type `Send`, as rustdoc does for every type, goes through each box.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     inputs: Vec<PathBuf>,

@@ -120,3 +120,32 @@ fn undeclared_keys_are_kept_only_when_asked_and_allowed() {
         .unwrap();
     assert!(!denied.contains("flatten"), "{denied}");
 }
+
+#[test]
+fn a_struct_used_more_than_once_is_boxed() {
+    // `Pair` twice (through a definition written in place, `Pairs`, for the second), `Once`
+    // and the enum `Side` once or twice: only `Pair` is boxed; in a `Vec`, it needs no box.
+    let definition = r##"{"name": "t", "parameters": {"type": "object",
+        "$defs": {
+            "Pair": {"type": "object", "properties": {"side": {"$ref": "#/$defs/Side"}}},
+            "Pairs": {"anyOf": [{"$ref": "#/$defs/Pair"}, {"type": "string"}]},
+            "Once": {"type": "object", "properties": {"side": {"$ref": "#/$defs/Side"}}},
+            "Side": {"type": "string", "enum": ["l", "r"]}
+        },
+        "properties": {
+            "first": {"$ref": "#/$defs/Pair"},
+            "either": {"$ref": "#/$defs/Pairs"},
+            "many": {"type": "array", "items": {"$ref": "#/$defs/Pair"}},
+            "once": {"$ref": "#/$defs/Once"}
+        }}}"##;
+    let code = Builder::new().generate_text("t.json", definition).unwrap();
+    for expected in [
+        "pub first: ::std::option::Option<::std::boxed::Box<Pair>>,",
+        "Object(::std::boxed::Box<Pair>),",
+        "pub many: ::std::option::Option<::std::vec::Vec<Pair>>,",
+        "pub once: ::std::option::Option<Once>,",
+        "pub side: ::std::option::Option<Side>,",
+    ] {
+        assert!(code.contains(expected), "{expected} not in:\n{code}");
+    }
+}

@@ -97,8 +97,7 @@ impl<'m> Checker<'m> {
         let Some(resolved) = self.resolve(schema) else {
             return;
         };
-        if value.is_null() && (resolved.nullable || matches!(resolved.kind, Kind::Null | Kind::Any))
-        {
+        if value.is_null() && self.model.accepts_null(schema) {
             self.check_const(resolved, || Value::Null);
             return;
         }

@@ -282,7 +282,7 @@ impl<'m> Decoder<'m> {
     fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
         let resolved = self.checker.resolve(schema)?;
         if json == Json::Null {
-            if resolved.nullable || matches!(resolved.kind, Kind::Any | Kind::Null) {
+            if self.model.accepts_null(schema) {
                 self.checker.check_const(resolved, || Value::Null);
                 return Some(Value::Null);
             }
