@@ -19,7 +19,8 @@ use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use attrs::{doc_description, error_at, RawContainer, RawField, RawVariant};
+pub(crate) use attrs::doc_description;
+use attrs::{error_at, RawContainer, RawField, RawVariant};
 use constraints::{Planner, Setter};
 use serde_attrs::DefaultValue;
 use shape::Shape;

@@ -3,6 +3,10 @@
 
 use super::{Builder, Error};
 
+pub(crate) mod hostile;
+pub(crate) mod markdown;
+mod numbers;
+
 /// The problems of one definition, as `pointer: message` lines.
 fn refusals(definition: &str) -> Vec<String> {
     match Builder::new().generate_text("t.json", definition) {
@@ -148,4 +152,26 @@ fn a_struct_used_more_than_once_is_boxed() {
     ] {
         assert!(code.contains(expected), "{expected} not in:\n{code}");
     }
+}
+
+/// Two types must not report one tool name (review `hostile-inputs.md`, F33): the second
+/// is refused, naming where the first is.
+#[test]
+fn two_tools_with_one_name_are_refused_naming_both() {
+    let empty = r#"{"type": "object", "properties": {}}"#;
+    let twice = format!(
+        r#"[{{"name": "dup", "parameters": {empty}}}, {{"name": "dup", "parameters": {empty}}}]"#
+    );
+    assert_eq!(
+        refusals(&twice),
+        ["/1/parameters: the tool name \"dup\" is also the name of the tool at t.json: /0/parameters; two generated types would report it"]
+    );
+    let output = format!(
+        r#"[{{"name": "x", "inputSchema": {empty}, "outputSchema": {empty}}},
+            {{"name": "x_output", "inputSchema": {empty}}}]"#
+    );
+    assert_eq!(
+        refusals(&output),
+        ["/1/inputSchema: the tool name \"x_output\" is also the name of the tool at t.json: /0/outputSchema; two generated types would report it"]
+    );
 }
