@@ -93,3 +93,22 @@ fn max_line_needs_batch() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_self_referencing_union_is_a_schema_issue_and_the_batch_goes_on() {
+    // F2 of the hostile-input review: this tool overflowed the stack and killed the batch.
+    let looping = r##"{"title":"t","type":"object","properties":{"x":{"$ref":"#/$defs/A"}},"$defs":{"A":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"integer"}]}}}"##;
+    let mutual = r##"{"type":"object","properties":{"x":{"$ref":"#/$defs/A"}},"$defs":{"A":{"oneOf":[{"$ref":"#/$defs/B"},{"type":"string"}]},"B":{"oneOf":[{"$ref":"#/$defs/A"},{"type":"integer"}]}}}"##;
+    let input = format!(
+        "{{\"id\": \"a\", \"tool\": {looping}, \"arguments\": \"{{\\\"x\\\": 5}}\"}}\n{{\"id\": \"b\", \"tool\": {mutual}, \"arguments\": \"{{\\\"x\\\": 5}}\"}}\n{}\n",
+        request("c", r#"{"n": 1}"#)
+    );
+    let (code, answers, _) = batch(&[], input.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(answers.len(), 3);
+    for answer in &answers[..2] {
+        assert_eq!(answer["ok"], false, "{answer}");
+        assert_eq!(answer["issues"][0]["constraint"], "schema", "{answer}");
+    }
+    assert_eq!(answers[2]["ok"], true);
+}

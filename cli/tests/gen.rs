@@ -68,3 +68,63 @@ fn errors_name_the_file_and_pointer_and_exit_1() {
     let (_, _, missing) = toolgate(&["gen", "/nonexistent/tools.json"]);
     assert!(missing.contains("/nonexistent/tools.json"), "{missing}");
 }
+
+/// Review `hostile-inputs.md` F1, F16, F17: code in a description is written as text (no
+/// doc line opens a fence or is indented into a code block), characters a comment cannot
+/// hold are escaped, and `gen` is a raw identifier.
+#[test]
+fn hostile_descriptions_and_names_become_text_and_identifiers() {
+    let schema = file(
+        "hostile",
+        "t.json",
+        r#"{"name": "t", "description": "Example:\n```\nstd::fs::write(\"/tmp/pwned\",\"1\").unwrap();\n```\n\n    indented();",
+            "parameters": {"type": "object", "properties": {
+                "gen": {"type": "string", "description": "a\rb \u202e c"}}}}"#,
+    );
+    let (code, stdout, stderr) = toolgate(&["gen", schema.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    for line in stdout.lines().map(str::trim_start) {
+        if let Some(doc) = line.strip_prefix("///") {
+            assert!(!doc.trim_start().starts_with("```"), "{line}");
+            assert!(!doc.starts_with("     "), "{line}");
+            assert!(!doc.contains(['\r', '\u{202e}']), "{line:?}");
+        }
+    }
+    assert!(stdout.contains("/// \\`\\`\\`\n"), "{stdout}");
+    // The exact texts, for the model.
+    assert!(
+        stdout.contains(r#"description = "Example:\n```\nstd::fs::write(\"/tmp/pwned\",\"1\").unwrap();\n```\n\n    indented();""#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(r#"#[tool(description = "a\rb \u{202e} c")]"#),
+        "{stdout}"
+    );
+    assert!(stdout.contains("pub r#gen: "), "{stdout}");
+}
+
+/// Review F18–F20, F33: what the derive would refuse is refused by `gen`, each problem at
+/// its file and JSON pointer, with exit 1.
+#[test]
+fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
+    let schema = file(
+        "refusals",
+        "tools.json",
+        r#"[{"name": "dup", "parameters": {"type": "object", "properties": {
+                "n": {"type": "integer", "minimum": 10, "maximum": 1},
+                "m": {"type": "integer", "multipleOf": 1.5},
+                "s": {"type": "string", "minLength": 5, "maxLength": 2}}}},
+            {"name": "dup", "parameters": {"type": "object", "properties": {}}}]"#,
+    );
+    let (code, stdout, stderr) = toolgate(&["gen", schema.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    let shown = schema.display().to_string();
+    for expected in [
+        format!("{shown}: /0/parameters/properties/n: no `i64` fits these bounds (`minimum` 10, `maximum` 1)"),
+        format!("{shown}: /0/parameters/properties/m/multipleOf: `multipleOf` 1.5 of an integer is not a whole number"),
+        format!("{shown}: /0/parameters/properties/s: `minLength` 5 is greater than `maxLength` 2: no value fits"),
+        format!("{shown}: /1/parameters: the tool name \"dup\" is also the name of the tool at {shown}: /0/parameters"),
+    ] {
+        assert!(stderr.contains(&expected), "{expected}\nin\n{stderr}");
+    }
+}

@@ -27,7 +27,8 @@ use crate::{Checker, Report};
 )]
 pub trait ToolArg {
     /// The schema of values of this type. Named types register themselves in `definitions`
-    /// when they contain themselves (see [`Definitions::named`]).
+    /// through [`Definitions::named`], which describes each once per model and gives a
+    /// reference; where it is used once the body is written in place of the reference.
     fn describe(definitions: &mut Definitions) -> Schema
     where
         Self: Sized;
@@ -259,11 +260,12 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
 
 impl ToolModel {
     /// The model of the arguments type `T`, named `name` (what generated code calls).
-    /// A `T` that contains itself keeps its body in the definitions too.
+    /// Nested types used more than once are written once, as definitions (see
+    /// [`Definitions`]); a `T` that contains itself keeps its body in the definitions too.
     pub fn of<T: ToolArg>(name: &str, description: Option<&str>) -> ToolModel {
         let mut definitions = Definitions::new();
-        let mut input = T::describe(&mut definitions);
-        let definitions = definitions.into_map();
+        let root = T::describe(&mut definitions);
+        let (mut input, definitions) = definitions.finish(root);
         if let Kind::Ref(key) = &input.kind {
             if let Some(body) = definitions.get(key) {
                 input = body.clone();

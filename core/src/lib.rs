@@ -14,6 +14,15 @@
 //! Numbers are never changed on the way through: toolgate turns on serde_json's
 //! `float_roundtrip` feature, so a float read from JSON text is exactly the float that text
 //! was written from (serde_json's default parser may be one unit in the last place off).
+//! It takes that feature because the round trip cannot be had otherwise without reading every
+//! number twice; the feature only makes other parses in the user's build more exact. It does
+//! **not** take `unbounded_depth`: Cargo unifies features across a build, and that one would
+//! lift serde_json's recursion limit for every parse in the user's program. Depth is counted
+//! by toolgate's own reader, below serde_json's limit ([`decode::MAX_DEPTH`]).
+//!
+//! The gate is a trust boundary (DESIGN.md, 'Trust boundary'): no input makes it panic,
+//! overflow its stack, run for seconds or grow memory past its documented limits (the
+//! README's 'Limits and guarantees'); it never loses or invents a value.
 
 #![warn(missing_docs)]
 

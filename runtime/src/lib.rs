@@ -44,6 +44,12 @@
 //! `HashMap<String, T>`, `BTreeMap<String, T>`; `Box<T>`; `serde_json::Value`; `()` (only
 //! `null`); and types that derive `Tool`. Generic types are not supported: a tool's schema is one fixed type.
 //!
+//! A type that derives `Tool` and is used once in a tool is written inline where it is used;
+//! one used more than once, or that contains itself, is written once under `$defs` and
+//! referenced (`{"$ref": "#/$defs/Name"}`, with the field's own description beside it), so
+//! a schema grows with the number of types, not with the number of paths through them (see
+//! [`model::Definitions`]).
+//!
 //! Container attributes: `#[tool(name = "...", description = "...")]` (defaults: the type's
 //! name in snake_case, the doc comment).
 //!

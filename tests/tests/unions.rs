@@ -59,8 +59,13 @@ fn the_schema_is_one_of_tagged_objects_and_any_of_types() {
              "required": ["kind"], "additionalProperties": false}
         ], "description": "A shape to draw."})
     );
+    // `DocId` is used twice (`target`, `backup`): written once under `$defs`, referenced.
     assert_eq!(
         schema["properties"]["target"],
+        json!({"$ref": "#/$defs/DocId", "description": "A document id: a number or a slug."})
+    );
+    assert_eq!(
+        schema["$defs"]["DocId"],
         json!({"anyOf": [{"type": "integer", "format": "uint64", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string", "minLength": 1}],
                "description": "A document id: a number or a slug."})
     );

@@ -19,7 +19,8 @@ use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use attrs::{doc_description, error_at, RawContainer, RawField, RawVariant};
+pub(crate) use attrs::doc_description;
+use attrs::{error_at, RawContainer, RawField, RawVariant};
 use constraints::{Planner, Setter};
 use serde_attrs::DefaultValue;
 use shape::Shape;
@@ -27,7 +28,8 @@ use shape::Shape;
 /// A checked `#[derive(Tool)]` input, ready to emit.
 pub(crate) struct Plan {
     ident: Ident,
-    /// The type's name without `r#`, for `$defs` when it contains itself.
+    /// The type's name without `r#`, for `$defs` when it is used more than once or contains
+    /// itself.
     type_name: String,
     description: Option<String>,
     body: Body,

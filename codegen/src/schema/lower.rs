@@ -1,10 +1,13 @@
 //! The tool model → Rust items that `#[derive(toolgate::Tool)]` turns back into the same
 //! model: a struct per object, a unit enum per string enum, `#[tool(...)]` for the
-//! constraints, `#[serde(...)]` for wire names and defaults, doc comments for descriptions.
+//! constraints, `#[serde(...)]` for wire names and defaults, doc comments for descriptions
+//! (written as text, never code: see `docs.rs`).
 //!
-//! Decisions (the model holds more than Rust types say; nothing is dropped in silence):
-//! - an integer without a `format` is `i64` (`u64` when its bounds need it), with `format`
-//!   the type of that width; a number is `f64` (`f32` for `format: float`);
+//! Decisions (the model holds more than Rust types say; nothing is dropped in silence; what
+//! the derive would refuse is refused here, at its JSON pointer):
+//! - an integer without a `format` is the first of `i64`, `u64`, `i128` that holds its
+//!   bounds, with `format` the type of that width; a number is `f64` (`f32` for
+//!   `format: float`); bounds and `multipleOf` as in `numbers.rs`;
 //! - an object with properties is a struct (unknown keys dropped with a log entry, or refused
 //!   under `additionalProperties: false`; with a schema, they are kept in a
 //!   `#[serde(flatten)] additional_properties: BTreeMap<String, _>`); an object without
@@ -17,17 +20,19 @@
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;
-//! - a `$ref` to an object or enum is that type (boxed where a definition contains itself
-//!   without a `Vec` or map between); a `$ref` to anything else is written in place.
+//! - a `$ref` to an object or enum is that type, boxed where a definition contains itself or
+//!   is used more than once (without a `Vec` or map between: a type holding two fields of one
+//!   type, 40 levels deep, would otherwise be 2⁴⁰ times the size of the bottom one); a `$ref`
+//!   to anything else is written in place. (Proving `Send` for a type nested more than about
+//!   30 boxes deep, as rustdoc does for every type, needs a `#![recursion_limit]` above the
+//!   default 128 in the crate that includes the code.)
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
-use toolgate_core::model::{
-    Additional, EnumSchema, FloatWidth, Kind, ObjectSchema, Schema, ToolModel,
-};
+use toolgate_core::model::{Additional, EnumSchema, Kind, ObjectSchema, Schema, ToolModel};
 
 use toolgate_core::check::json_equal;
 
@@ -35,13 +40,16 @@ use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 
 use super::names::{field_name, type_name, variant_name, Taken};
 
+mod docs;
 mod fields;
 mod literals;
+mod numbers;
 mod references;
 mod unions;
 
+use docs::{doc_attr, doc_reproduces};
 use literals::*;
-use references::recursive_definitions;
+use references::{recursive_definitions, shared_definitions};
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
@@ -93,6 +101,8 @@ struct Scope<'m> {
     named: BTreeMap<String, String>,
     /// Definitions that contain themselves.
     recursive: BTreeSet<String>,
+    /// Named definitions used more than once.
+    shared: BTreeSet<String>,
     /// Definitions being written in place (a loop among them cannot be written).
     inlining: Vec<String>,
     errors: Vec<LowerError>,
@@ -124,6 +134,7 @@ impl<'s> Lowering<'s> {
             model,
             named: BTreeMap::new(),
             recursive: recursive_definitions(model),
+            shared: shared_definitions(model),
             inlining: Vec::new(),
             errors: Vec::new(),
         };
@@ -305,42 +316,13 @@ impl<'s> Lowering<'s> {
             Kind::Null => Lowered::plain(quote!(())),
             // No value: `Option<Never>` is a property that must be absent.
             Kind::Never => Lowered::plain(quote!(::toolgate::Never)),
-            Kind::Integer(integer) => {
-                let width = integer
-                    .width
-                    .unwrap_or_else(|| default_width(&integer.bounds));
-                let ty = format_ident!("{}{}", if width.signed { "i" } else { "u" }, width.bits);
-                let mut constraints = bounds(&without_range(&integer.bounds, Some(width.range())));
-                if let Some(divisor) = integer.multiple_of {
-                    let divisor = number(divisor);
-                    constraints.push(quote!(multiple_of = #divisor));
-                }
-                Lowered {
-                    ty: quote!(#ty),
-                    constraints,
-                    nullable: false,
-                }
-            }
-            Kind::Number(float) => {
-                let ty = match float.width {
-                    Some(FloatWidth::F32) => quote!(f32),
-                    _ => quote!(f64),
-                };
-                let range = float.width.and_then(FloatWidth::range);
-                let mut constraints = bounds(&without_range(&float.bounds, range));
-                if let Some(divisor) = float.multiple_of {
-                    let divisor = number(divisor);
-                    constraints.push(quote!(multiple_of = #divisor));
-                }
-                Lowered {
-                    ty,
-                    constraints,
-                    nullable: false,
-                }
-            }
+            Kind::Integer(integer) => numbers::integer(integer, pointer, &mut scope.errors),
+            Kind::Number(float) => numbers::float(float, pointer, &mut scope.errors),
             Kind::String(string) => {
                 let mut constraints = Vec::new();
-                if let Some(length) = range_key("length", string.min_length, string.max_length) {
+                let min = ("minLength", string.min_length);
+                let max = ("maxLength", string.max_length);
+                if let Some(length) = numbers::length(min, max, pointer, &mut scope.errors) {
                     constraints.push(length);
                 }
                 if let Some(pattern) = &string.pattern {
@@ -376,7 +358,9 @@ impl<'s> Lowering<'s> {
                 );
                 let item_ty = items.ty;
                 let mut constraints = Vec::new();
-                if let Some(length) = range_key("length", array.min_items, array.max_items) {
+                let min = ("minItems", array.min_items);
+                let max = ("maxItems", array.max_items);
+                if let Some(length) = numbers::length(min, max, pointer, &mut scope.errors) {
                     constraints.push(length);
                 }
                 if array.unique_items {

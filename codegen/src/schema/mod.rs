@@ -10,12 +10,11 @@
 mod input;
 mod lower;
 mod names;
+mod tools;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-use toolgate_core::model::read::read_parts;
 
 pub use names::{field_name, type_name, variant_name};
 
@@ -59,12 +58,17 @@ pub struct SchemaProblem {
 
 impl fmt::Display for SchemaProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
+        let pointer = display_pointer(&self.pointer);
         write!(f, "{}: {pointer}: {}", self.file.display(), self.message)
+    }
+}
+
+/// A JSON pointer as errors show it: the root, which is empty, as `(root)`.
+fn display_pointer(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "(root)"
+    } else {
+        pointer
     }
 }
 
@@ -99,6 +103,11 @@ impl fmt::Display for SchemaLines<'_> {
 /// ```
 ///
 /// The crate then depends on `toolgate` and on `serde` (with `derive`).
+///
+/// A definition used more than once is one Rust type, held in a `Box` where a struct holds it
+/// directly (its schema is one `$defs` entry, too). Schemas whose definitions nest more than
+/// about 30 deep that way need `#![recursion_limit = "256"]` in the crate that includes the
+/// code: proving such a type `Send`, as rustdoc does for every type, goes through each box.
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     inputs: Vec<PathBuf>,
@@ -308,7 +317,7 @@ impl Builder {
             derives,
             keep_undeclared_keys: self.keep_undeclared_keys,
         };
-        let mut lowering = lower::Lowering::new(&style);
+        let mut lowering = tools::ToolLowering::new(&style);
         for source in sources {
             let input::ToolSource {
                 file,
@@ -318,20 +327,12 @@ impl Builder {
                 schema,
                 output,
             } = source;
-            let lowered = lower_schema(
-                &mut lowering,
-                &file,
-                &pointer,
-                name,
-                description,
-                schema,
-                |name| {
-                    self.type_names
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_else(|| type_name(name, "Tool"))
-                },
-            );
+            let lowered = lowering.tool(&file, &pointer, name, description, schema, |name| {
+                self.type_names
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| type_name(name, "Tool"))
+            });
             let (name, rust_name) = match lowered {
                 Ok(lowered) => lowered,
                 Err(found) => {
@@ -342,12 +343,11 @@ impl Builder {
             // The result is described like arguments, under the tool's name with `_output`;
             // its type is the tool's type with `Output`.
             let output = output.and_then(|(output_pointer, output)| {
-                let output_name = Some(format!("{name}_output"));
-                match lower_schema(
-                    &mut lowering,
+                let output_name = format!("{name}_output");
+                match lowering.tool(
                     &file,
                     &output_pointer,
-                    output_name,
+                    Some(output_name),
                     None,
                     output,
                     |_| format!("{rust_name}Output"),
@@ -456,39 +456,6 @@ pub struct GeneratedTool {
     pub file: PathBuf,
     /// The JSON pointer of its arguments schema in the file.
     pub pointer: String,
-}
-
-/// Reads one schema (`pointer` is where it is in `file`) and lowers it to a type named by
-/// `rust_name` from the tool's name: the tool's name and the type's, or every problem.
-fn lower_schema(
-    lowering: &mut lower::Lowering<'_>,
-    file: &Path,
-    pointer: &str,
-    name: Option<String>,
-    description: Option<String>,
-    schema: toolgate_core::model::Json,
-    rust_name: impl FnOnce(&str) -> String,
-) -> Result<(String, String), Vec<SchemaProblem>> {
-    let problem = |at: &str, message: String| SchemaProblem {
-        file: file.to_owned(),
-        pointer: format!("{pointer}{at}"),
-        message,
-    };
-    let model = read_parts(name, description, schema).map_err(|errors| {
-        errors
-            .0
-            .into_iter()
-            .map(|e| problem(&e.pointer, e.message))
-            .collect::<Vec<_>>()
-    })?;
-    let wanted = rust_name(model.name());
-    let rust_name = lowering.tool(&model, &wanted).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|(at, message)| problem(&at, message))
-            .collect::<Vec<_>>()
-    })?;
-    Ok((model.name().to_owned(), rust_name))
 }
 
 /// Writes `code` to `path` unless the file already holds exactly that.

@@ -3,6 +3,10 @@
 
 use super::{Builder, Error};
 
+pub(crate) mod hostile;
+pub(crate) mod markdown;
+mod numbers;
+
 /// The problems of one definition, as `pointer: message` lines.
 fn refusals(definition: &str) -> Vec<String> {
     match Builder::new().generate_text("t.json", definition) {
@@ -119,4 +123,55 @@ fn undeclared_keys_are_kept_only_when_asked_and_allowed() {
         .generate_text("t.json", &denied)
         .unwrap();
     assert!(!denied.contains("flatten"), "{denied}");
+}
+
+#[test]
+fn a_struct_used_more_than_once_is_boxed() {
+    // `Pair` twice (through a definition written in place, `Pairs`, for the second), `Once`
+    // and the enum `Side` once or twice: only `Pair` is boxed; in a `Vec`, it needs no box.
+    let definition = r##"{"name": "t", "parameters": {"type": "object",
+        "$defs": {
+            "Pair": {"type": "object", "properties": {"side": {"$ref": "#/$defs/Side"}}},
+            "Pairs": {"anyOf": [{"$ref": "#/$defs/Pair"}, {"type": "string"}]},
+            "Once": {"type": "object", "properties": {"side": {"$ref": "#/$defs/Side"}}},
+            "Side": {"type": "string", "enum": ["l", "r"]}
+        },
+        "properties": {
+            "first": {"$ref": "#/$defs/Pair"},
+            "either": {"$ref": "#/$defs/Pairs"},
+            "many": {"type": "array", "items": {"$ref": "#/$defs/Pair"}},
+            "once": {"$ref": "#/$defs/Once"}
+        }}}"##;
+    let code = Builder::new().generate_text("t.json", definition).unwrap();
+    for expected in [
+        "pub first: ::std::option::Option<::std::boxed::Box<Pair>>,",
+        "Object(::std::boxed::Box<Pair>),",
+        "pub many: ::std::option::Option<::std::vec::Vec<Pair>>,",
+        "pub once: ::std::option::Option<Once>,",
+        "pub side: ::std::option::Option<Side>,",
+    ] {
+        assert!(code.contains(expected), "{expected} not in:\n{code}");
+    }
+}
+
+/// Two types must not report one tool name (review `hostile-inputs.md`, F33): the second
+/// is refused, naming where the first is.
+#[test]
+fn two_tools_with_one_name_are_refused_naming_both() {
+    let empty = r#"{"type": "object", "properties": {}}"#;
+    let twice = format!(
+        r#"[{{"name": "dup", "parameters": {empty}}}, {{"name": "dup", "parameters": {empty}}}]"#
+    );
+    assert_eq!(
+        refusals(&twice),
+        ["/1/parameters: the tool name \"dup\" is also the name of the tool at t.json: /0/parameters; two generated types would report it"]
+    );
+    let output = format!(
+        r#"[{{"name": "x", "inputSchema": {empty}, "outputSchema": {empty}}},
+            {{"name": "x_output", "inputSchema": {empty}}}]"#
+    );
+    assert_eq!(
+        refusals(&output),
+        ["/1/inputSchema: the tool name \"x_output\" is also the name of the tool at t.json: /0/outputSchema; two generated types would report it"]
+    );
 }

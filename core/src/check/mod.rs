@@ -48,6 +48,8 @@ pub struct Checker<'m> {
     model: &'m ToolModel,
     path: Vec<Step<'m>>,
     report: Report,
+    /// Union trials nested at the value being checked (see `check_union`).
+    nested_unions: usize,
 }
 
 /// `expected` of a `type` issue: the JSON type names a schema accepts.
@@ -154,6 +156,7 @@ impl<'m> Checker<'m> {
             model,
             path: Vec::new(),
             report,
+            nested_unions: 0,
         }
     }
 
@@ -277,7 +280,9 @@ impl<'m> Checker<'m> {
     pub fn field<T: ToolArg + ?Sized>(&mut self, fields: &'m [Field], index: usize, value: &T) {
         if let Some(field) = fields.get(index) {
             self.path.push(Step::Key(Cow::Borrowed(&field.name)));
+            let outer = std::mem::take(&mut self.nested_unions);
             value.check(&field.schema, self);
+            self.nested_unions = outer;
             self.path.pop();
         }
     }
@@ -289,6 +294,7 @@ impl<'m> Checker<'m> {
             model: self.model,
             path: self.path.clone(),
             report: Report::with_cap(self.report.cap()),
+            nested_unions: self.nested_unions,
         }
     }
 
@@ -311,14 +317,18 @@ impl<'m> Checker<'m> {
     /// Checks `value` as element `index` of an array.
     pub fn item<T: ToolArg + ?Sized>(&mut self, index: usize, schema: &'m Schema, value: &T) {
         self.path.push(Step::Index(index));
+        let outer = std::mem::take(&mut self.nested_unions);
         value.check(schema, self);
+        self.nested_unions = outer;
         self.path.pop();
     }
 
     /// Checks `value` as the member `key` of a map.
     pub fn entry<T: ToolArg + ?Sized>(&mut self, key: &str, schema: &'m Schema, value: &T) {
         self.path.push(Step::Key(Cow::Owned(key.to_owned())));
+        let outer = std::mem::take(&mut self.nested_unions);
         value.check(schema, self);
+        self.nested_unions = outer;
         self.path.pop();
     }
 

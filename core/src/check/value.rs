@@ -97,8 +97,7 @@ impl<'m> Checker<'m> {
         let Some(resolved) = self.resolve(schema) else {
             return;
         };
-        if value.is_null() && (resolved.nullable || matches!(resolved.kind, Kind::Null | Kind::Any))
-        {
+        if value.is_null() && self.model.accepts_null(schema) {
             self.check_const(resolved, || Value::Null);
             return;
         }
@@ -145,11 +144,13 @@ impl<'m> Checker<'m> {
                 None => {}
             }
         }
-        let declared = |key: &str| {
-            object
+        let index = self.model().field_index(object);
+        let declared = |key: &str| match index {
+            Some(index) => index.exact(key).is_some(),
+            None => object
                 .fields
                 .iter()
-                .any(|f| f.name == key || f.aliases.iter().any(|a| a == key))
+                .any(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
         };
         for (key, member) in members.iter().filter(|(key, _)| !declared(key)) {
             match &object.additional {
@@ -161,10 +162,20 @@ impl<'m> Checker<'m> {
     }
 
     fn check_union(&mut self, value: &Value, mode: UnionMode, variants: &'m [Schema]) {
+        // A union whose alternative leads back to it checks the same value again: stop at a
+        // depth no real schema reaches (the schema reader refuses such schemas; a model built
+        // in code may still hold one).
+        if self.nested_unions >= crate::decode::MAX_NESTED_UNIONS {
+            let message = "the schema nests unions too deeply at one value: it refers back to itself without reading anything";
+            self.issue(Constraint::Schema, message, None, None);
+            return;
+        }
+        let nested = self.nested_unions + 1;
         let matching = variants
             .iter()
             .filter(|variant| {
                 let mut trial = Checker::new(self.model());
+                trial.nested_unions = nested;
                 trial.check_value(value, variant);
                 trial.finish().is_ok()
             })

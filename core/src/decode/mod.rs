@@ -22,7 +22,24 @@
 //! - [`Options::strict`] turns every rule off, `default` included; typed values still get
 //!   serde's own defaults (a Rust field needs a value), without a log entry.
 //! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
-//!   guess. Equal duplicates are accepted.
+//!   guess. Equal duplicates are accepted. This holds at every depth, inside values of any
+//!   type and undeclared keys kept as sent too (a map would keep the last silently).
+//! - Two keys that fold to one field (`Query` and `QUERY` for `query`) are a `key_case` tie:
+//!   refused (`syntax` at the field), whatever their values.
+//! - A number's integrality is judged on its digits: `5.0`, `1.2e1` are integers;
+//!   `1.0000000000000001`, `4.9999999999999999` and `1e-400`, which a float rounds to an
+//!   integer, are not (a `type` issue where an integer is wanted; as a number they read as
+//!   the nearest float, as every JSON reader gives them). `-0` is the integer 0. A number
+//!   beyond a 64-bit float (`1e400`) is a `limit` issue.
+//! - A string holding JSON that nests deeper than the room left is a `limit` issue, not a
+//!   `type` one.
+//! - `wrap_in_array` never wraps a string that starts with `{` or `[` (a failed collection
+//!   literal), nor a separated list (`"a, b"`, `"a; b"`, several lines) where the items are
+//!   strings: one item or several is a guess, so it is refused and the hint shows the array
+//!   it may mean.
+//! - Unions and one-item arrays nest at most 32 deep at one value:
+//!   a schema built in code that refers back to itself through them gets a `schema` issue
+//!   instead of a stack overflow (the schema reader refuses such schemas outright).
 //! - `max_depth` counts nested containers (objects and arrays), the same way for strict and
 //!   lenient text, for strings holding JSON and for `any` values; it is enforced while the
 //!   text is read, so no input can overflow the stack. At most [`MAX_DEPTH`].
@@ -94,6 +111,9 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
     }
     Ok(json)
 }
+
+/// Most unions (or one-item arrays) nested at one value, in the decoder and the checker.
+pub const MAX_NESTED_UNIONS: usize = 32;
 
 /// A repair rule, by its stable snake_case id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,8 +1,5 @@
 //! Building models by hand or from generated code: constructors and chained setters on
-//! [`Schema`] and [`Field`], and [`Definitions`], which collects named types.
-
-use std::any::TypeId;
-use std::collections::{BTreeMap, HashMap, HashSet};
+//! [`Schema`] and [`Field`]. Named types are collected by [`super::Definitions`].
 
 use serde_json::Value;
 
@@ -392,104 +389,9 @@ impl Field {
     }
 }
 
-/// Collects the named types of a model while it is built.
-///
-/// Named types (those of `#[derive(Tool)]` structs) are written inline where they are used;
-/// only a type that contains itself goes into `$defs`, referenced by its Rust name (numbered
-/// when two types share a name).
-#[derive(Debug, Default)]
-pub struct Definitions {
-    definitions: BTreeMap<String, Schema>,
-    names: HashMap<TypeId, String>,
-    in_progress: Vec<TypeId>,
-    recursive: HashSet<TypeId>,
-}
-
-impl Definitions {
-    /// No definitions yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The schema of the named type `T`: its body from `body`, inline, unless `T` is being
-    /// described already further up (it contains itself), in which case a reference is
-    /// returned and the body stored under `name`.
-    pub fn named<T: ?Sized + 'static>(
-        &mut self,
-        name: &str,
-        body: impl FnOnce(&mut Definitions) -> Schema,
-    ) -> Schema {
-        let id = TypeId::of::<T>();
-        if self.in_progress.contains(&id) {
-            self.recursive.insert(id);
-            return Schema::reference(self.name_of(id, name));
-        }
-        if self.recursive.contains(&id) {
-            return Schema::reference(self.name_of(id, name));
-        }
-        self.in_progress.push(id);
-        let schema = body(self);
-        self.in_progress.pop();
-        if self.recursive.contains(&id) {
-            let key = self.name_of(id, name);
-            self.definitions.insert(key.clone(), schema.clone());
-            // Where it is used, a reference with the description of the use.
-            let mut reference = Schema::reference(key);
-            reference.description = schema.description;
-            return reference;
-        }
-        schema
-    }
-
-    fn name_of(&mut self, id: TypeId, name: &str) -> String {
-        if let Some(known) = self.names.get(&id) {
-            return known.clone();
-        }
-        let taken: HashSet<&String> = self.names.values().collect();
-        let mut candidate = name.to_owned();
-        let mut number = 2;
-        while taken.contains(&candidate) {
-            candidate = format!("{name}{number}");
-            number += 1;
-        }
-        self.names.insert(id, candidate.clone());
-        candidate
-    }
-
-    /// The collected definitions.
-    pub fn into_map(self) -> BTreeMap<String, Schema> {
-        self.definitions
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Node;
-
-    fn node(defs: &mut Definitions) -> Schema {
-        defs.named::<Node>("Node", |defs| {
-            Schema::object(vec![Field::optional("children", Schema::array(node(defs)))])
-                .with_description("A tree node")
-        })
-    }
-
-    #[test]
-    fn recursive_types_become_references() {
-        let mut defs = Definitions::new();
-        let schema = node(&mut defs);
-        assert_eq!(schema.kind, Kind::Ref("Node".into()));
-        assert_eq!(schema.description.as_deref(), Some("A tree node"));
-        let definitions = defs.into_map();
-        let Kind::Object(body) = &definitions["Node"].kind else {
-            panic!("not an object")
-        };
-        let Kind::Array(children) = &body.fields[0].schema.kind else {
-            panic!("not an array")
-        };
-        assert_eq!(children.items.kind, Kind::Ref("Node".into()));
-    }
 
     #[test]
     fn widths_bound_integers() {

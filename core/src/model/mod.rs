@@ -15,6 +15,7 @@
 //! The root of a tool's JSON Schema carries the tool's name as `title`.
 
 mod build;
+mod definitions;
 mod json;
 pub mod lookup;
 pub mod read;
@@ -25,7 +26,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-pub use build::Definitions;
+pub use definitions::Definitions;
 pub(crate) use json::{mark_rounded_numbers, ArgumentSeed};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use read::{SchemaError, SchemaErrors};
@@ -204,6 +205,36 @@ impl ToolModel {
             }
         }
         None
+    }
+
+    /// Whether `schema` takes `null`: it, or a reference on the way to the schema that
+    /// describes values, is nullable, or that schema is `any` or `null`. A nullable use of a
+    /// shared type is a nullable reference; the type's own schema is not nullable.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Schema, ToolModel};
+    ///
+    /// let definitions = [("Point".to_owned(), Schema::object(Vec::new()))].into();
+    /// let model = ToolModel::new("t", None, Schema::object(Vec::new()), definitions);
+    /// assert!(model.accepts_null(&Schema::reference("Point").nullable()));
+    /// assert!(!model.accepts_null(&Schema::reference("Point")));
+    /// assert!(model.accepts_null(&Schema::any()));
+    /// ```
+    pub fn accepts_null<'m>(&'m self, mut schema: &'m Schema) -> bool {
+        for _ in 0..32 {
+            if schema.nullable {
+                return true;
+            }
+            match &schema.kind {
+                Kind::Ref(name) => match self.definitions.get(name) {
+                    Some(target) => schema = target,
+                    None => return false,
+                },
+                Kind::Any | Kind::Null => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The schema of the value at `path`, following fields, items, map values and references.

@@ -1,48 +1,10 @@
 //! Rust tokens for the values in a schema: number and JSON literals, bounds and lengths as
-//! `#[tool(...)]` keys, doc comments, defaults, and the Rust type of enum values.
+//! `#[tool(...)]` keys, defaults, and the Rust type of enum values.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
-use toolgate_core::model::{EnumSchema, IntWidth, Kind, Num, Schema};
-
-/// `i64`, or `u64` when the bounds reach above `i64::MAX`.
-pub(super) fn default_width(bounds: &toolgate_core::model::Bounds) -> IntWidth {
-    let above = [bounds.maximum, bounds.exclusive_maximum, bounds.minimum]
-        .into_iter()
-        .flatten()
-        .any(|bound| bound > Num::from(i64::MAX));
-    IntWidth {
-        bits: 64,
-        signed: !above,
-    }
-}
-
-/// Whether the derive reads `text` back unchanged from a doc comment (it trims lines and
-/// joins them); if not, the description is also given as `#[tool(description = ...)]`.
-pub(super) fn doc_reproduces(text: &str) -> bool {
-    !text.is_empty()
-        && !text.contains('\n')
-        && text.trim() == text
-        && !text.contains("  ")
-        && !text.contains(MARKDOWN_ESCAPED)
-}
-
-/// Characters rustdoc would read as HTML or links: escaped in doc comments.
-pub(super) const MARKDOWN_ESCAPED: [char; 5] = ['<', '>', '[', ']', '\\'];
-
-/// A doc comment of `text`, escaped so rustdoc shows it as written.
-pub(super) fn doc_attr(text: &str) -> TokenStream {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        if MARKDOWN_ESCAPED.contains(&c) {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    let lines = escaped.lines().map(|line| format!(" {line}"));
-    quote!(#(#[doc = #lines])*)
-}
+use toolgate_core::model::{EnumSchema, Kind, Num, Schema};
 
 /// A number as a literal the derive reads: `-3`, `0.5`.
 pub(super) fn number(value: Num) -> TokenStream {
@@ -84,15 +46,19 @@ pub(super) fn without_range(
     bounds
 }
 
-pub(super) fn bounds(bounds: &toolgate_core::model::Bounds) -> Vec<TokenStream> {
+/// `range(...)` and `exclusive_range(...)` of `bounds`, each bound written by `literal`.
+pub(super) fn bounds(
+    bounds: &toolgate_core::model::Bounds,
+    literal: fn(Num) -> TokenStream,
+) -> Vec<TokenStream> {
     let mut keys = Vec::new();
     let pair = |min: Option<Num>, max: Option<Num>| {
         let min = min.map(|m| {
-            let m = number(m);
+            let m = literal(m);
             quote!(min = #m)
         });
         let max = max.map(|m| {
-            let m = number(m);
+            let m = literal(m);
             quote!(max = #m)
         });
         let parts: Vec<TokenStream> = min.into_iter().chain(max).collect();
@@ -196,7 +162,11 @@ pub(super) fn default_expression(default: &Value, kind: Option<&Kind>) -> TokenS
         (Value::Number(n), Some(Kind::Number(_))) => {
             number(Num::Float(n.as_f64().unwrap_or_default()))
         }
-        (Value::Number(n), Some(Kind::Integer(_))) => number(Num::from_json(n)),
+        // `5.0` is the integer 5: the function returns the field's integer type.
+        (Value::Number(n), Some(Kind::Integer(_))) => {
+            super::numbers::whole_literal(Num::from_json(n))
+                .unwrap_or_else(|| number(Num::from_json(n)))
+        }
         (Value::String(text), Some(Kind::String(_))) => {
             quote!(::std::string::String::from(#text))
         }

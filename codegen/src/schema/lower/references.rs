@@ -1,5 +1,5 @@
 //! `$ref`s: a definition that is an object or a string enum is a named type (boxed where it
-//! contains itself); any other is written in place.
+//! contains itself or is used more than once); any other is written in place.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,12 +18,7 @@ impl Lowering<'_> {
                 .push((pointer, format!("no definition {key:?}")));
             return Lowered::any();
         };
-        let named = match &definition.kind {
-            Kind::Object(object) => !object.fields.is_empty(),
-            Kind::Enum(enumeration) => string_enum(enumeration),
-            _ => false,
-        };
-        if !named {
+        if !is_named(definition) {
             if scope.inlining.iter().any(|k| k == key) {
                 scope.errors.push((
                     pointer,
@@ -65,13 +60,85 @@ impl Lowering<'_> {
             }
         };
         let ident = format_ident!("{}", name);
-        let ty = if direct && scope.recursive.contains(key) {
+        let boxed = scope.recursive.contains(key) || scope.shared.contains(key);
+        let ty = if direct && boxed {
             quote!(::std::boxed::Box<#ident>)
         } else {
             quote!(#ident)
         };
         Lowered::plain(ty)
     }
+}
+
+/// Whether a definition is written as a named Rust type: an object with properties or an
+/// enum of strings. Other definitions are written in place where they are used.
+fn is_named(definition: &Schema) -> bool {
+    match &definition.kind {
+        Kind::Object(object) => !object.fields.is_empty(),
+        Kind::Enum(enumeration) => string_enum(enumeration),
+        _ => false,
+    }
+}
+
+/// The schemas directly inside `schema`.
+fn children(schema: &Schema) -> Vec<&Schema> {
+    match &schema.kind {
+        Kind::Array(array) => vec![&array.items],
+        Kind::Map(map) => vec![&map.values],
+        Kind::Object(object) => {
+            let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
+            if let Additional::Schema(extra) = &object.additional {
+                inside.push(extra);
+            }
+            inside
+        }
+        Kind::Union(union) => union.variants.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The structs of named definitions (see [`is_named`]) that the Rust code uses more than
+/// once: each such use is boxed, so that a struct holding two of the struct below is not
+/// twice its size, 2⁴⁰ times over at 40 levels. A definition written in place counts the
+/// uses inside it once per place, as it is written. A loop among such definitions is
+/// refused by the lowering, and cut here.
+pub(super) fn shared_definitions(model: &ToolModel) -> BTreeSet<String> {
+    let definitions = model.definitions();
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut written: BTreeSet<&str> = BTreeSet::new();
+    // Each pending schema with the definitions written in place around it.
+    let mut pending: Vec<(&Schema, Vec<&str>)> = vec![(model.input(), Vec::new())];
+    while let Some((schema, inlining)) = pending.pop() {
+        let Kind::Ref(key) = &schema.kind else {
+            pending.extend(children(schema).into_iter().map(|c| (c, inlining.clone())));
+            continue;
+        };
+        let Some((key, definition)) = definitions.get_key_value(key.as_str()) else {
+            continue;
+        };
+        if is_named(definition) {
+            *uses.entry(key).or_default() += 1;
+            if written.insert(key) {
+                pending.push((definition, Vec::new()));
+            }
+        } else if !inlining.contains(&key.as_str()) {
+            let mut around = inlining.clone();
+            around.push(key);
+            pending.extend(
+                children(definition)
+                    .into_iter()
+                    .map(|c| (c, around.clone())),
+            );
+            if let Kind::Ref(_) = definition.kind {
+                pending.push((definition, around));
+            }
+        }
+    }
+    // An enum is a byte wherever it is: only structs are boxed.
+    uses.into_iter()
+        .filter(|(key, count)| *count > 1 && matches!(definitions[*key].kind, Kind::Object(_)))
+        .map(|(key, _)| key.to_owned())
+        .collect()
 }
 
 /// The definitions that contain themselves, through any number of references.

@@ -89,16 +89,7 @@ impl Lowering<'_> {
             let variant_ident = format_ident!("{}", taken.claim(&variant_name(value), ""));
             let owner = format!("{name}{variant_ident}");
             let fields = self.fields(scope, &owner, object, &at, Some(tag));
-            let doc = variant.description.as_deref().map(doc_attr);
-            if let Some(text) = variant.description.as_deref() {
-                if !doc_reproduces(text) {
-                    scope.errors.push((
-                        at.clone(),
-                        "this description cannot be written exactly as a variant's doc comment"
-                            .to_owned(),
-                    ));
-                }
-            }
+            let doc = variant_doc(scope, variant.description.as_deref(), &at);
             variants.push(if fields.is_empty() {
                 quote!(#doc #[serde(rename = #value)] #variant_ident)
             } else {
@@ -174,7 +165,7 @@ impl Lowering<'_> {
             let doc = match &variant.kind {
                 // A referenced type carries its own description.
                 Kind::Ref(_) => None,
-                _ => variant.description.as_deref().map(doc_attr),
+                _ => variant_doc(scope, variant.description.as_deref(), &at),
             };
             variants.push(quote!(#doc #variant_ident(#tool #ty)));
         }
@@ -207,6 +198,24 @@ impl Lowering<'_> {
         };
         Lowered::plain(quote!(#ident))
     }
+}
+
+/// The doc comment of a variant's description. The derive reads a variant's description
+/// from its doc comment only, so a description the doc comment cannot carry exactly (several
+/// lines, Markdown escapes, a code fence...) is an error at `pointer`, not a silent change.
+fn variant_doc(
+    scope: &mut Scope<'_>,
+    description: Option<&str>,
+    pointer: &str,
+) -> Option<TokenStream> {
+    let text = description?;
+    if !doc_reproduces(text) {
+        scope.errors.push((
+            pointer.to_owned(),
+            "this description cannot be written exactly as a variant's doc comment (the derive reads a variant's description from its doc comment, which holds one line of plain text)".to_owned(),
+        ));
+    }
+    Some(doc_attr(text))
 }
 
 /// The doc comment of a union's description, and `#[tool(description)]` when the doc

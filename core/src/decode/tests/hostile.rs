@@ -163,3 +163,21 @@ fn references_that_only_lead_to_references_are_named_so() {
         .message
         .contains("lead back to themselves"));
 }
+
+#[test]
+fn the_value_checker_stops_at_a_union_that_refers_back_to_itself() {
+    let looping = Schema::union(
+        UnionMode::AnyOf,
+        vec![Schema::reference("A"), Schema::integer()],
+    );
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A"))]),
+        [("A".to_owned(), looping)].into(),
+    );
+    // Checking a value (as defaults, examples and `Value` fields are checked) ends.
+    let mut checker = crate::Checker::new(&model);
+    checker.check_value(&json!({"x": "s"}), model.input());
+    assert!(checker.finish().is_err());
+}

@@ -439,10 +439,7 @@ impl<'m> Decoder<'m> {
     }
 
     fn field_value(&mut self, field: &'m Field, member: Json, out: &mut Map<String, Value>) {
-        let accepts_null = self
-            .model
-            .resolve(&field.schema)
-            .is_some_and(|s| s.nullable || matches!(s.kind, Kind::Any | Kind::Null));
+        let accepts_null = self.model.accepts_null(&field.schema);
         if member == Json::Null
             && !field.required
             && !accepts_null

@@ -39,7 +39,7 @@ pub(crate) struct Decoder<'m> {
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
 /// without reading anything. Real schemas nest a few; a schema that refers back to itself
 /// (`A = anyOf[A, integer]`) reaches it at once.
-pub(crate) const MAX_NESTED_TRIALS: usize = 32;
+pub(crate) const MAX_NESTED_TRIALS: usize = super::MAX_NESTED_UNIONS;
 
 /// What a string that may hold JSON gave.
 pub(super) enum InnerJson {
@@ -282,7 +282,7 @@ impl<'m> Decoder<'m> {
     fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
         let resolved = self.checker.resolve(schema)?;
         if json == Json::Null {
-            if resolved.nullable || matches!(resolved.kind, Kind::Any | Kind::Null) {
+            if self.model.accepts_null(schema) {
                 self.checker.check_const(resolved, || Value::Null);
                 return Some(Value::Null);
             }

@@ -145,11 +145,9 @@ pub fn normalize(json: Json) -> Json {
         }
     }
     if let Some(Json::Array(required)) = get_mut(&mut members, "required") {
-        required.retain(|name| {
-            !name
-                .as_str()
-                .is_some_and(|n| optional.iter().any(|o| o == n))
-        });
+        let optional: std::collections::HashSet<&str> =
+            optional.iter().map(String::as_str).collect();
+        required.retain(|name| !name.as_str().is_some_and(|n| optional.contains(n)));
     }
     // A required name without a property: a property that takes any value.
     let required: Vec<String> = match members.iter().find(|(k, _)| k == "required") {
@@ -164,8 +162,10 @@ pub fn normalize(json: Json) -> Json {
             members.push(("properties".to_owned(), Json::Object(Vec::new())));
         }
         if let Some(Json::Object(properties)) = get_mut(&mut members, "properties") {
+            let mut declared: std::collections::HashSet<String> =
+                properties.iter().map(|(k, _)| k.clone()).collect();
             for name in required {
-                if !properties.iter().any(|(k, _)| *k == name) {
+                if declared.insert(name.clone()) {
                     properties.push((name, Json::Object(Vec::new())));
                 }
             }

@@ -54,9 +54,19 @@ fn display_lines(errors: &[SchemaError]) -> String {
 
 impl SchemaErrors {
     pub(crate) fn syntax(error: serde_json::Error) -> Self {
+        let text = error.to_string();
+        let message = if text.starts_with("recursion limit exceeded") {
+            // serde_json's own recursion limit, which toolgate keeps on.
+            format!(
+                "the schema nests more than {} objects and arrays ({text})",
+                crate::decode::MAX_DEPTH
+            )
+        } else {
+            format!("not JSON: {text}")
+        };
         SchemaErrors(vec![SchemaError {
             pointer: String::new(),
-            message: format!("not JSON: {error}"),
+            message,
         }])
     }
 }

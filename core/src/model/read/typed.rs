@@ -219,16 +219,25 @@ impl Reader {
         }
         match m.take("required") {
             Some(Json::Array(names)) => {
+                // Field positions by name: a wide schema is read in linear time.
+                let mut position: std::collections::HashMap<String, usize> = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(at, field)| (field.name.clone(), at))
+                    .collect();
                 for (index, name) in names.iter().enumerate() {
                     let at = format!("{pointer}/required/{index}");
                     let Some(name) = name.as_str() else {
                         self.error(&at, "`required` must be an array of names");
                         continue;
                     };
-                    match fields.iter_mut().find(|f| f.name == name) {
-                        Some(field) => field.required = true,
+                    match position.get(name) {
+                        Some(&at) => fields[at].required = true,
                         // Required but not declared: present, with any value.
-                        None => fields.push(Field::required(name, Schema::any())),
+                        None => {
+                            position.insert(name.to_owned(), fields.len());
+                            fields.push(Field::required(name, Schema::any()));
+                        }
                     }
                 }
             }

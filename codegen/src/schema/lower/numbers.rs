@@ -1,0 +1,360 @@
+//! Integers, numbers, strings' and arrays' lengths: the Rust type that holds every bound,
+//! the bounds and `multipleOf` as `#[tool(...)]` keys, or, at the schema's JSON pointer,
+//! why the schema compiler cannot write them. What it writes, the derive takes: the schema
+//! compiler refuses a schema rather than write code that does not compile.
+//!
+//! - An integer without a `format` is the first of `i64`, `u64`, `i128` whose range holds
+//!   every bound and the `multipleOf` (the derive reads each as a value of the type); with
+//!   a `format`, a bound outside that type's range is refused.
+//! - A bound of an integer that is not a whole number (`maximum: 10.5`) is refused: the
+//!   derive takes whole-number bounds on integer fields. A whole number written as a float
+//!   (`100.0`, `1e20`) is written as the integer it is.
+//! - `multipleOf` of an integer that is not a whole number: dropped when it divides 1 (`0.5`,
+//!   `0.25`: every integer is a multiple of it, so nothing is lost), else refused.
+//! - Bounds that no value meets (`minimum` above `maximum`, `exclusiveMinimum` not below
+//!   `exclusiveMaximum`, `minLength` above `maxLength`, `minItems` above `maxItems`) are
+//!   refused: a schema no value fits is a mistake in the schema.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use toolgate_core::model::{Bounds, FloatWidth, IntWidth, IntegerSchema, Num, NumberSchema};
+
+use super::literals::{bounds, number, range_key, without_range};
+use super::{LowerError, Lowered};
+
+/// The widths an integer without `format` may take, narrowest first.
+const DEFAULT_WIDTHS: [IntWidth; 3] = [
+    IntWidth {
+        bits: 64,
+        signed: true,
+    },
+    IntWidth {
+        bits: 64,
+        signed: false,
+    },
+    IntWidth {
+        bits: 128,
+        signed: true,
+    },
+];
+
+/// An integer's Rust type and constraints, or the reasons it cannot be written (each at its
+/// pointer, in `errors`; the type is then `i64` without constraints).
+pub(super) fn integer(
+    integer: &IntegerSchema,
+    pointer: &str,
+    errors: &mut Vec<LowerError>,
+) -> Lowered {
+    let found = errors.len();
+    let mut values = Vec::new();
+    for (keyword, value) in written_bounds(&integer.bounds) {
+        if value.is_integral() {
+            values.push((keyword, value));
+        } else {
+            errors.push((
+                format!("{pointer}/{keyword}"),
+                format!("`{keyword}` {} of an integer is not a whole number: the generated field takes whole-number bounds only", shown(value)),
+            ));
+        }
+    }
+    // The divisor is read by the derive as a value of the type too.
+    let divisor = integer
+        .multiple_of
+        .and_then(|divisor| integer_divisor(divisor, pointer, errors));
+    values.extend(divisor.map(|divisor| ("multipleOf", divisor)));
+    let width = match integer.width {
+        Some(width) => {
+            let (low, high) = integer_range(width);
+            for (keyword, value) in &values {
+                if !holds(width, *value) {
+                    errors.push((
+                        format!("{pointer}/{keyword}"),
+                        format!(
+                            "`{keyword}` {} is outside the range of `{}` ({low}..={high}), the type of `format: {}`",
+                            shown(*value),
+                            rust_type(width),
+                            width.format_name()
+                        ),
+                    ));
+                }
+            }
+            width
+        }
+        None => default_width(&integer.bounds, &values, pointer, errors),
+    };
+    if errors.len() == found {
+        if let Some(message) = empty_integers(&integer.bounds, width) {
+            errors.push((pointer.to_owned(), message));
+        }
+    }
+    if errors.len() > found {
+        return Lowered::plain(quote!(i64));
+    }
+    let ty = format_ident!("{}", rust_type(width));
+    let mut constraints = bounds(
+        &without_range(&integer.bounds, Some(width.range())),
+        integer_literal,
+    );
+    if let Some(divisor) = divisor {
+        let divisor = integer_literal(divisor);
+        constraints.push(quote!(multiple_of = #divisor));
+    }
+    Lowered {
+        ty: quote!(#ty),
+        constraints,
+        nullable: false,
+    }
+}
+
+/// A number's Rust type (`f64`, or `f32` for `format: float`) and constraints, or the
+/// reasons it cannot be written.
+pub(super) fn float(float: &NumberSchema, pointer: &str, errors: &mut Vec<LowerError>) -> Lowered {
+    let found = errors.len();
+    let ty = match float.width {
+        Some(FloatWidth::F32) => quote!(f32),
+        _ => quote!(f64),
+    };
+    let range = float.width.and_then(FloatWidth::range);
+    let mut values = written_bounds(&float.bounds);
+    if let Some(divisor) = float.multiple_of {
+        if divisor <= Num::Int(0) {
+            errors.push((
+                format!("{pointer}/multipleOf"),
+                format!(
+                    "`multipleOf` must be greater than 0, not {}",
+                    shown(divisor)
+                ),
+            ));
+        }
+        values.push(("multipleOf", divisor));
+    }
+    if let Some((low, high)) = range {
+        for (keyword, value) in &values {
+            if *value < low || *value > high {
+                errors.push((
+                    format!("{pointer}/{keyword}"),
+                    format!(
+                        "`{keyword}` {} is outside the range of `f32`, the type of `format: float`",
+                        shown(*value)
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(message) = empty_numbers(&float.bounds) {
+        errors.push((pointer.to_owned(), message));
+    }
+    if errors.len() > found {
+        return Lowered::plain(ty);
+    }
+    let mut constraints = bounds(&without_range(&float.bounds, range), number);
+    if let Some(divisor) = float.multiple_of {
+        let divisor = number(divisor);
+        constraints.push(quote!(multiple_of = #divisor));
+    }
+    Lowered {
+        ty,
+        constraints,
+        nullable: false,
+    }
+}
+
+/// `length(min = .., max = ..)` of a string (`minLength`, `maxLength`) or an array
+/// (`minItems`, `maxItems`), or the reason no value fits.
+pub(super) fn length(
+    (min_keyword, min): (&str, Option<u64>),
+    (max_keyword, max): (&str, Option<u64>),
+    pointer: &str,
+    errors: &mut Vec<LowerError>,
+) -> Option<TokenStream> {
+    if let (Some(low), Some(high)) = (min, max) {
+        if low > high {
+            errors.push((
+                pointer.to_owned(),
+                format!(
+                    "`{min_keyword}` {low} is greater than `{max_keyword}` {high}: no value fits"
+                ),
+            ));
+            return None;
+        }
+    }
+    range_key("length", min, max)
+}
+
+/// The bounds written in the schema, with their keywords.
+fn written_bounds(bounds: &Bounds) -> Vec<(&'static str, Num)> {
+    [
+        ("minimum", bounds.minimum),
+        ("maximum", bounds.maximum),
+        ("exclusiveMinimum", bounds.exclusive_minimum),
+        ("exclusiveMaximum", bounds.exclusive_maximum),
+    ]
+    .into_iter()
+    .filter_map(|(keyword, value)| Some((keyword, value?)))
+    .collect()
+}
+
+/// The `multipleOf` of an integer as the derive takes it: a whole number, or none when it
+/// divides 1 (every integer is a multiple of it); anything else is an error.
+fn integer_divisor(divisor: Num, pointer: &str, errors: &mut Vec<LowerError>) -> Option<Num> {
+    let at = format!("{pointer}/multipleOf");
+    if divisor <= Num::Int(0) {
+        errors.push((
+            at,
+            format!(
+                "`multipleOf` must be greater than 0, not {}",
+                shown(divisor)
+            ),
+        ));
+        None
+    } else if divisor.is_integral() {
+        Some(divisor)
+    } else if Num::Int(1).is_multiple_of(divisor) {
+        None
+    } else {
+        errors.push((at, format!("`multipleOf` {} of an integer is not a whole number (nor does it divide 1, which would let every integer pass): the generated field takes a whole-number `multiple_of` only", shown(divisor))));
+        None
+    }
+}
+
+/// The first default width that holds every value and leaves some integer between the
+/// bounds (`exclusiveMinimum: 9223372036854775807` needs `u64`); the widest, with an error
+/// for each value it does not hold, when none holds them.
+fn default_width(
+    bounds: &Bounds,
+    values: &[(&str, Num)],
+    pointer: &str,
+    errors: &mut Vec<LowerError>,
+) -> IntWidth {
+    let holding = |width: &IntWidth| values.iter().all(|(_, value)| holds(*width, *value));
+    let mut fitting = DEFAULT_WIDTHS.into_iter().filter(holding);
+    if let Some(first) = fitting.next() {
+        let leaves_some = |width: &IntWidth| empty_integers(bounds, *width).is_none();
+        return std::iter::once(first)
+            .chain(fitting)
+            .find(leaves_some)
+            .unwrap_or(first);
+    }
+    let widest = DEFAULT_WIDTHS[DEFAULT_WIDTHS.len() - 1];
+    for (keyword, value) in values {
+        if !holds(widest, *value) {
+            errors.push((
+                format!("{pointer}/{keyword}"),
+                format!(
+                    "`{keyword}` {} is beyond the widest integer type the schema compiler writes (`i128`)",
+                    shown(*value)
+                ),
+            ));
+        }
+    }
+    widest
+}
+
+/// Whether a value of `width` can be `value`, as the derive reads it.
+fn holds(width: IntWidth, value: Num) -> bool {
+    let (low, high) = integer_range(width);
+    to_i128(value).is_some_and(|value| (low..=high).contains(&value))
+}
+
+/// The range of a width as the derive checks bounds against it (`u128` up to `i128::MAX`:
+/// the derive reads no larger literal).
+fn integer_range(width: IntWidth) -> (i128, i128) {
+    let bits = u32::from(width.bits);
+    match (width.signed, bits) {
+        (true, 128) => (i128::MIN, i128::MAX),
+        (false, 128) => (0, i128::MAX),
+        (true, _) => (-(1 << (bits - 1)), (1 << (bits - 1)) - 1),
+        (false, _) => (0, (1 << bits) - 1),
+    }
+}
+
+/// Why no integer of `width` fits the bounds, if none does.
+fn empty_integers(bounds: &Bounds, width: IntWidth) -> Option<String> {
+    let whole = |value: Option<Num>| value.and_then(to_i128);
+    let (mut low, mut high) = integer_range(width);
+    if let Some(minimum) = whole(bounds.minimum) {
+        low = low.max(minimum);
+    }
+    if let Some(minimum) = whole(bounds.exclusive_minimum) {
+        low = low.max(minimum.saturating_add(1));
+    }
+    if let Some(maximum) = whole(bounds.maximum) {
+        high = high.min(maximum);
+    }
+    if let Some(maximum) = whole(bounds.exclusive_maximum) {
+        high = high.min(maximum.saturating_sub(1));
+    }
+    (low > high).then(|| no_value_fits(bounds, &format!("no `{}`", rust_type(width))))
+}
+
+/// Why no number fits the bounds, if none does.
+fn empty_numbers(bounds: &Bounds) -> Option<String> {
+    // The tightest lower and upper bound, each with whether it is exclusive.
+    let tighter = |a: Option<(Num, bool)>, b: Option<(Num, bool)>, lower: bool| match (a, b) {
+        (Some(x), Some(y)) if x.0 == y.0 => Some((x.0, x.1 || y.1)),
+        (Some(x), Some(y)) => Some(if (x.0 > y.0) == lower { x } else { y }),
+        (x, y) => x.or(y),
+    };
+    let low = tighter(
+        bounds.minimum.map(|m| (m, false)),
+        bounds.exclusive_minimum.map(|m| (m, true)),
+        true,
+    );
+    let high = tighter(
+        bounds.maximum.map(|m| (m, false)),
+        bounds.exclusive_maximum.map(|m| (m, true)),
+        false,
+    );
+    let ((low, low_open), (high, high_open)) = (low?, high?);
+    let empty = low > high || (low == high && (low_open || high_open));
+    empty.then(|| no_value_fits(bounds, "no value"))
+}
+
+fn no_value_fits(bounds: &Bounds, nothing: &str) -> String {
+    let written: Vec<String> = written_bounds(bounds)
+        .into_iter()
+        .map(|(keyword, value)| format!("`{keyword}` {}", shown(value)))
+        .collect();
+    format!("{nothing} fits these bounds ({})", written.join(", "))
+}
+
+/// A whole number as the integer literal the derive reads (`100`, not `100.0`).
+fn integer_literal(value: Num) -> TokenStream {
+    whole_literal(value).expect("checked to be a whole number in range")
+}
+
+/// A whole number in `i128`'s range as an integer literal; `None` for any other number.
+pub(super) fn whole_literal(value: Num) -> Option<TokenStream> {
+    let value = to_i128(value)?;
+    let literal = Literal::u128_unsuffixed(value.unsigned_abs());
+    Some(if value < 0 {
+        quote!(-#literal)
+    } else {
+        quote!(#literal)
+    })
+}
+
+/// A whole number in `i128`'s range, exactly.
+fn to_i128(value: Num) -> Option<i128> {
+    match value {
+        Num::Int(integer) => Some(integer),
+        // 2^127: the first float above every i128.
+        Num::Float(float)
+            if value.is_integral() && (-(2f64.powi(127))..2f64.powi(127)).contains(&float) =>
+        {
+            Some(float as i128)
+        }
+        Num::Float(_) => None,
+    }
+}
+
+fn rust_type(width: IntWidth) -> String {
+    format!("{}{}", if width.signed { 'i' } else { 'u' }, width.bits)
+}
+
+/// A number as JSON writes it (`1e40`, not forty digits).
+fn shown(value: Num) -> String {
+    value
+        .to_json()
+        .map_or_else(|| value.to_string(), |json| json.to_string())
+}

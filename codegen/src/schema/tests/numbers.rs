@@ -1,0 +1,159 @@
+//! Numbers and lengths (review `hostile-inputs.md`, F18–F20): the type holds every bound,
+//! `multipleOf` of an integer is a whole number or dropped where every integer passes, and
+//! bounds the derive would refuse are refused here, at the schema's file and pointer.
+
+use super::{refusals, tool};
+use crate::schema::Builder;
+
+fn field(schema: &str) -> String {
+    let code = Builder::new()
+        .generate_text("t.json", &tool(&format!(r#"{{"n": {schema}}}"#)))
+        .unwrap_or_else(|error| panic!("{schema}: {error}"));
+    let start = code.find("pub struct T {\n").expect("the tool's struct") + 15;
+    let end = start + code[start..].find("\n}").unwrap();
+    code[start..end].to_owned()
+}
+
+fn refused(schema: &str) -> Vec<String> {
+    refusals(&tool(&format!(r#"{{"n": {schema}}}"#)))
+}
+
+/// F18: an integer without `format` is the first of i64, u64, i128 that holds its bounds
+/// (a bound the type's range implies is left to the type); whole numbers written as floats
+/// are integer literals.
+#[test]
+fn an_integer_type_holds_every_bound() {
+    assert_eq!(
+        field(r#"{"type": "integer", "minimum": -9223372036854775808, "maximum": 18446744073709551615}"#),
+        "    #[tool(range(min = -9223372036854775808, max = 18446744073709551615))]\n    pub n: ::std::option::Option<i128>,"
+    );
+    assert_eq!(
+        field(r#"{"type": "integer", "minimum": 1, "maximum": 18446744073709551615}"#),
+        "    #[tool(range(min = 1))]\n    pub n: ::std::option::Option<u64>,"
+    );
+    // Every value above i64::MAX: no i64 is one.
+    assert_eq!(
+        field(r#"{"type": "integer", "exclusiveMinimum": 9223372036854775807}"#),
+        "    #[tool(exclusive_range(min = 9223372036854775807))]\n    pub n: ::std::option::Option<u64>,"
+    );
+    assert_eq!(
+        field(r#"{"type": "integer", "exclusiveMaximum": -9223372036854775808}"#),
+        "    #[tool(exclusive_range(max = -9223372036854775808))]\n    pub n: ::std::option::Option<i128>,"
+    );
+    assert_eq!(
+        field(r#"{"type": "integer", "minimum": -1e20, "maximum": 100.0}"#),
+        "    #[tool(range(min = -100000000000000000000, max = 100))]\n    pub n: ::std::option::Option<i128>,"
+    );
+    assert_eq!(
+        field(r#"{"type": "integer", "default": 5.0}"#),
+        "    #[serde(default = \"default_t_n\")]\n    pub n: i64,"
+    );
+}
+
+#[test]
+fn integer_bounds_no_rust_type_takes_are_refused() {
+    assert_eq!(
+        refused(r#"{"type": "integer", "format": "int8", "minimum": -1000, "exclusiveMaximum": 128}"#),
+        [
+            "/parameters/properties/n/minimum: `minimum` -1000 is outside the range of `i8` (-128..=127), the type of `format: int8`",
+            "/parameters/properties/n/exclusiveMaximum: `exclusiveMaximum` 128 is outside the range of `i8` (-128..=127), the type of `format: int8`",
+        ]
+    );
+    assert_eq!(
+        refused(r#"{"type": "integer", "maximum": 1e40, "minimum": 0.5}"#),
+        [
+            "/parameters/properties/n/minimum: `minimum` 0.5 of an integer is not a whole number: the generated field takes whole-number bounds only",
+            "/parameters/properties/n/maximum: `maximum` 1e+40 is beyond the widest integer type the schema compiler writes (`i128`)",
+        ]
+    );
+    assert_eq!(
+        refused(r#"{"type": "number", "format": "float", "maximum": 1e39}"#),
+        ["/parameters/properties/n/maximum: `maximum` 1e+39 is outside the range of `f32`, the type of `format: float`"]
+    );
+}
+
+/// F19: `multipleOf` of an integer.
+#[test]
+fn an_integer_multiple_of_is_whole_or_divides_one() {
+    // Every integer is a multiple of 0.5 and of 0.25: nothing to check, nothing lost.
+    for divisor in ["0.5", "0.25", "0.001"] {
+        assert_eq!(
+            field(&format!(
+                r#"{{"type": "integer", "multipleOf": {divisor}}}"#
+            )),
+            "    pub n: ::std::option::Option<i64>,"
+        );
+    }
+    assert_eq!(
+        field(r#"{"type": "integer", "multipleOf": 2.0}"#),
+        "    #[tool(multiple_of = 2)]\n    pub n: ::std::option::Option<i64>,"
+    );
+    // A number keeps its divisor as written.
+    assert_eq!(
+        field(r#"{"type": "number", "multipleOf": 0.5}"#),
+        "    #[tool(multiple_of = 0.5)]\n    pub n: ::std::option::Option<f64>,"
+    );
+    assert_eq!(
+        refused(r#"{"type": "integer", "multipleOf": 1.5}"#),
+        ["/parameters/properties/n/multipleOf: `multipleOf` 1.5 of an integer is not a whole number (nor does it divide 1, which would let every integer pass): the generated field takes a whole-number `multiple_of` only"]
+    );
+    assert_eq!(
+        refused(r#"{"type": "integer", "format": "uint8", "multipleOf": 300}"#),
+        ["/parameters/properties/n/multipleOf: `multipleOf` 300 is outside the range of `u8` (0..=255), the type of `format: uint8`"]
+    );
+}
+
+/// F20: bounds no value meets are refused, each at the pointer of its schema.
+#[test]
+fn unsatisfiable_bounds_are_refused_at_their_pointer() {
+    let cases = [
+        (
+            r#"{"type": "integer", "minimum": 10, "maximum": 1}"#,
+            "/parameters/properties/n: no `i64` fits these bounds (`minimum` 10, `maximum` 1)",
+        ),
+        (
+            r#"{"type": "integer", "exclusiveMinimum": 5, "exclusiveMaximum": 5}"#,
+            "/parameters/properties/n: no `i64` fits these bounds (`exclusiveMinimum` 5, `exclusiveMaximum` 5)",
+        ),
+        (
+            r#"{"type": "integer", "exclusiveMinimum": 5, "exclusiveMaximum": 6}"#,
+            "/parameters/properties/n: no `i64` fits these bounds (`exclusiveMinimum` 5, `exclusiveMaximum` 6)",
+        ),
+        (
+            r#"{"type": "integer", "format": "uint8", "exclusiveMaximum": 0}"#,
+            "/parameters/properties/n: no `u8` fits these bounds (`minimum` 0, `maximum` 255, `exclusiveMaximum` 0)",
+        ),
+        (
+            r#"{"type": "number", "minimum": 1.5, "maximum": 1.25}"#,
+            "/parameters/properties/n: no value fits these bounds (`minimum` 1.5, `maximum` 1.25)",
+        ),
+        (
+            r#"{"type": "number", "exclusiveMinimum": 5, "exclusiveMaximum": 5}"#,
+            "/parameters/properties/n: no value fits these bounds (`exclusiveMinimum` 5, `exclusiveMaximum` 5)",
+        ),
+        (
+            r#"{"type": "number", "minimum": 5, "exclusiveMaximum": 5}"#,
+            "/parameters/properties/n: no value fits these bounds (`minimum` 5, `exclusiveMaximum` 5)",
+        ),
+        (
+            r#"{"type": "string", "minLength": 5, "maxLength": 2}"#,
+            "/parameters/properties/n: `minLength` 5 is greater than `maxLength` 2: no value fits",
+        ),
+        (
+            r#"{"type": "array", "minItems": 3, "maxItems": 1}"#,
+            "/parameters/properties/n: `minItems` 3 is greater than `maxItems` 1: no value fits",
+        ),
+        (
+            r#"{"type": "array", "items": {"type": "string", "minLength": 2, "maxLength": 1}}"#,
+            "/parameters/properties/n/items: `minLength` 2 is greater than `maxLength` 1: no value fits",
+        ),
+    ];
+    for (schema, refusal) in cases {
+        assert_eq!(refused(schema), [refusal], "{schema}");
+    }
+    // Bounds that leave one value are fine.
+    assert_eq!(
+        field(r#"{"type": "number", "minimum": 5, "maximum": 5}"#),
+        "    #[tool(range(min = 5, max = 5))]\n    pub n: ::std::option::Option<f64>,"
+    );
+}

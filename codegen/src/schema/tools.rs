@@ -1,0 +1,99 @@
+//! The tools of the files being compiled: each read and lowered into the one set of items,
+//! and each tool name given to one type only.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::TokenStream;
+use toolgate_core::model::read::read_parts;
+
+use super::{display_pointer, lower, SchemaProblem};
+
+/// The items of every tool so far, and the tool name of each type.
+pub(super) struct ToolLowering<'s> {
+    lowering: lower::Lowering<'s>,
+    names: ToolNames,
+}
+
+impl<'s> ToolLowering<'s> {
+    pub(super) fn new(style: &'s lower::Style) -> Self {
+        ToolLowering {
+            lowering: lower::Lowering::new(style),
+            names: ToolNames::default(),
+        }
+    }
+
+    /// Reads one schema (`pointer` is where it is in `file`) and lowers it to a type named
+    /// by `rust_name` from the tool's name: the tool's name and the type's, or every problem
+    /// (a name another tool has among them).
+    pub(super) fn tool(
+        &mut self,
+        file: &Path,
+        pointer: &str,
+        name: Option<String>,
+        description: Option<String>,
+        schema: toolgate_core::model::Json,
+        rust_name: impl FnOnce(&str) -> String,
+    ) -> Result<(String, String), Vec<SchemaProblem>> {
+        let problem = |at: &str, message: String| SchemaProblem {
+            file: file.to_owned(),
+            pointer: format!("{pointer}{at}"),
+            message,
+        };
+        let model = read_parts(name, description, schema).map_err(|errors| {
+            errors
+                .0
+                .into_iter()
+                .map(|e| problem(&e.pointer, e.message))
+                .collect::<Vec<_>>()
+        })?;
+        let clash = self.names.claim(model.name(), file, pointer).err();
+        let wanted = rust_name(model.name());
+        match (self.lowering.tool(&model, &wanted), clash) {
+            (Ok(rust_name), None) => Ok((model.name().to_owned(), rust_name)),
+            (Ok(_), Some(clash)) => Err(vec![clash]),
+            (Err(errors), clash) => Err(errors
+                .into_iter()
+                .map(|(at, message)| problem(&at, message))
+                .chain(clash)
+                .collect()),
+        }
+    }
+
+    /// `impl ToolOutput` linking a tool's type to the type of its result.
+    pub(super) fn link_output(&mut self, tool: &str, output: &str) {
+        self.lowering.link_output(tool, output);
+    }
+
+    /// The items written.
+    pub(super) fn into_items(self) -> Vec<TokenStream> {
+        self.lowering.into_items()
+    }
+}
+
+/// Each tool name given to a type (a result type's `<tool>_output` too) and where its tool
+/// is: two types must not report one name.
+#[derive(Default)]
+struct ToolNames(BTreeMap<String, (PathBuf, String)>);
+
+impl ToolNames {
+    /// Takes `name` for the tool at `pointer` in `file`, or says which tool has it.
+    fn claim(&mut self, name: &str, file: &Path, pointer: &str) -> Result<(), SchemaProblem> {
+        match self.0.get(name) {
+            Some((first_file, first_pointer)) => Err(SchemaProblem {
+                file: file.to_owned(),
+                pointer: pointer.to_owned(),
+                message: format!(
+                    "the tool name {name:?} is also the name of the tool at {}: {}; two generated types would report it",
+                    first_file.display(),
+                    display_pointer(first_pointer)
+                ),
+            }),
+            None => {
+                self.0
+                    .insert(name.to_owned(), (file.to_owned(), pointer.to_owned()));
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The hostile schemas' generated types report their schemas: every description character
+//! for character (code fences, carriage returns, bidirectional controls, URLs) and every
+//! constraint (see `toolgate_tests::roundtrip`); and the typed road decides as the run-time
+//! road at the edges of what the schemas allow.
+
+use std::path::Path;
+
+use toolgate::model::read::{read_parts, unwrap_definition};
+use toolgate::model::{Json, ToolModel};
+use toolgate::{DynamicTool, Tool};
+use toolgate_hostile_gen::index::TOOLS;
+use toolgate_tests::roundtrip::constraint_differences;
+
+/// Each tool of each schema file as read (result types as `<tool>_output`), with its file.
+fn originals() -> Vec<(String, ToolModel)> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let mut models = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let definitions = match json {
+            Json::Array(items) => items,
+            one => vec![one],
+        };
+        for definition in definitions {
+            let parts = unwrap_definition(definition);
+            if let (Some(name), Some((_, output))) = (&parts.name, parts.output_schema) {
+                let output = read_parts(Some(format!("{name}_output")), None, output).unwrap();
+                models.push((file.clone(), output));
+            }
+            let model = read_parts(parts.name, parts.description, parts.schema).unwrap();
+            models.push((file.clone(), model));
+        }
+    }
+    models
+}
+
+#[test]
+fn generated_types_report_their_schemas_exactly() {
+    let originals = originals();
+    assert_eq!(originals.len(), TOOLS.len());
+    let mut lost = Vec::new();
+    let mut known = Vec::new();
+    for (file, name, model) in TOOLS {
+        let (_, original) = originals
+            .iter()
+            .find(|(f, m)| f == file && m.name() == *name)
+            .unwrap_or_else(|| panic!("{file}: no tool {name}"));
+        let found = constraint_differences(original, model());
+        lost.extend(found.lost.iter().map(|d| format!("{file} {name}: {d}")));
+        known.extend(found.known.iter().map(|d| format!("{file} {name}: {d}")));
+    }
+    assert!(lost.is_empty(), "lost or changed:\n{}", lost.join("\n"));
+    // The differences by design: a default that does not fit its schema is not applied,
+    // and an integer's `multipleOf` that divides 1 is dropped (every integer passes it).
+    assert_eq!(
+        known,
+        [
+            "descriptions.json describe: /noted: default {\"```\":\"    x\"} does not fit its schema, not applied",
+            "numbers.json numbers: /half: multipleOf 0.5 of an integer divides 1: every integer passes, the generated type has none",
+            "numbers.json numbers: /quarter: multipleOf 0.25 of an integer divides 1: every integer passes, the generated type has none",
+        ]
+    );
+}
+
+/// What the typed road (the generated type) and the run-time road (the schema as read)
+/// answer for `arguments`: accepted or not, each.
+fn both_roads<T: Tool + serde::de::DeserializeOwned>(arguments: &str) -> (bool, bool) {
+    let (_, original) = originals()
+        .into_iter()
+        .find(|(_, model)| model.name() == T::model().name())
+        .unwrap();
+    let typed = T::decode(arguments).is_ok();
+    let dynamic = DynamicTool::from_model(original).decode(arguments).is_ok();
+    (typed, dynamic)
+}
+
+#[test]
+fn the_roads_agree_at_the_edges() {
+    use toolgate_hostile_gen::Numbers;
+    let cases = [
+        (r#"{"wide": -9223372036854775808}"#, true),
+        (r#"{"wide": 18446744073709551615}"#, true),
+        (r#"{"wide": -10000000000000000000}"#, false),
+        (r#"{"unsigned": 18446744073709551615}"#, true),
+        (r#"{"unsigned": 0}"#, false),
+        (r#"{"above_i64": 9223372036854775808}"#, true),
+        (r#"{"above_i64": 9223372036854775807}"#, false),
+        // Below i64::MIN the arguments' reader holds no integer exactly: both roads refuse.
+        (r#"{"below_i64": -10000000000000000000}"#, false),
+        (r#"{"below_i64": -9223372036854775808}"#, false),
+        (r#"{"half": 3}"#, true),
+        (r#"{"quarter": -1}"#, false),
+        (r#"{"even": 3}"#, false),
+        (r#"{"even": 4}"#, true),
+        (r#"{"float_bound": 100}"#, true),
+        (r#"{"float_bound": 101}"#, false),
+        (r#"{"small": 2.5}"#, true),
+        (r#"{"small": 2.25}"#, false),
+        (r#"{"one_value": 5}"#, true),
+    ];
+    for (arguments, accepted) in cases {
+        assert_eq!(
+            both_roads::<Numbers>(arguments),
+            (accepted, accepted),
+            "{arguments}"
+        );
+    }
+    assert_eq!(Numbers::decode("{}").unwrap().value.float_default, 5);
+}
