@@ -145,7 +145,11 @@ fn check_model_with(model: &ToolModel, definition: &str, arguments: &[String], s
         let result = tool.decode(text);
         if print_inputs() {
             match &result {
-                Ok(decoded) => eprintln!("decoded: {}", decoded.value),
+                Ok(decoded) => eprintln!(
+                    "decoded: {} repairs: {:?}",
+                    decoded.value,
+                    decoded.repairs.iter().map(ToString::to_string).collect::<Vec<_>>()
+                ),
                 Err(rejected) => eprintln!("refused: {}", rejected.report),
             }
         }
