@@ -15,7 +15,7 @@ fn coin(u: &mut Unstructured<'_>) -> bool {
 }
 
 /// Pieces of descriptions.
-const TEXT: [&str; 40] = [
+const TEXT: [&str; 47] = [
     "Plain words.",
     "```\nstd::process::exit(1);\n```",
     "```rust\nfn main() { panic!() }\n```",
@@ -56,6 +56,13 @@ const TEXT: [&str; 40] = [
     "\u{0}nul",
     "\u{feff}bom",
     "    ",
+    ">     quoted_code();",
+    "\n> ```\n> code();\n> ```",
+    "- item\n\n      list_code();",
+    "1. step\n\n   ~~~~rust\n   code();\n   ~~~~",
+    "\n\n\u{a0}\u{a0}\u{a0}\u{a0}nbsp_code();",
+    "`` ``` ``",
+    "<pre>\ncode\n</pre>",
 ];
 
 /// Names: of tools, properties, `$defs`, enum values, tags.
