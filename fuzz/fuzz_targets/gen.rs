@@ -13,10 +13,13 @@
 //! - no panic;
 //! - when code is generated: it parses with `syn::parse_file`; no doc attribute holds a
 //!   Markdown code block rustdoc would compile as a doctest (`toolgate_fuzz::doc_check`), and
-//!   every doc attribute is a string literal; generating again gives the same bytes.
+//!   every doc attribute is a string literal; `#[derive(Tool)]` (`toolgate_codegen::
+//!   derive_tool`, run here on each generated type) writes no `compile_error!`; generating
+//!   again gives the same bytes.
 //!
-//! `TOOLGATE_FUZZ_GEN_KEEP=<dir>`: every generated file is also written to `<dir>` (named by
-//! a hash of the code, with the schema file beside it), for compiling a sample afterwards
+//! `TOOLGATE_FUZZ_GEN_KEEP=<dir>`: every generated file that passes the checks is also
+//! written to `<dir>` (named by a hash of the code, with the schema file beside it; those
+//! with a known derive error to `<dir>/known/`), for compiling a sample afterwards
 //! (fuzz/README.md, "Compiling generated code").
 
 #![no_main]
@@ -28,7 +31,7 @@ use std::sync::OnceLock;
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use toolgate_codegen::Builder;
-use toolgate_fuzz::doc_check::doc_problems;
+use toolgate_fuzz::doc_check::{derive_errors, doc_problems};
 use toolgate_fuzz::hostile::definition_file;
 use toolgate_fuzz::{check_known, print_inputs};
 
@@ -57,13 +60,6 @@ fuzz_target!(|data: &[u8]| {
     if print_inputs() {
         eprintln!("code:\n{code}");
     }
-    if let Some(dir) = keep_dir() {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        code.hash(&mut hasher);
-        let stem = format!("{:016x}", hasher.finish());
-        std::fs::write(dir.join(format!("{stem}.rs")), &code).expect("keep the code");
-        std::fs::write(dir.join(format!("{stem}.json")), &file).expect("keep the schema");
-    }
     let parsed = match syn::parse_file(&code) {
         Ok(parsed) => parsed,
         Err(error) => panic!(
@@ -85,8 +81,54 @@ fuzz_target!(|data: &[u8]| {
             listed.join("\n")
         );
     }
+    // What rustc would say through `#[derive(Tool)]` on each generated type.
+    // Findings G3 (an enum value written twice gives two variants of one wire name), G4 (an
+    // `examples` value that does not fit its schema becomes an example the derive refuses)
+    // and G5 (a type named like one the derive reads by name: `Box`, `Vec`, `Option`,
+    // `HashMap`, `Arc`, `Duration`...) are skipped unless TOOLGATE_FUZZ_KNOWN=1.
+    let known = |message: &str| {
+        !check_known()
+            && (message.starts_with("another variant already has the wire name")
+                || message.starts_with("this example does not fit")
+                || message.contains("` takes one type argument here")
+                || message.contains("` takes a key and a value type")
+                || message.contains("` cannot be a tool argument"))
+    };
+    let derive_errors: Vec<(String, String)> = derive_errors(&parsed)
+        .into_iter()
+        .filter(|(_, message)| !known(message))
+        .collect();
+    if !derive_errors.is_empty() {
+        let listed: Vec<String> = derive_errors
+            .iter()
+            .map(|(item, message)| format!("{item}: {message}"))
+            .collect();
+        panic!(
+            "#[derive(Tool)] refuses the generated code:\n{}\nschema file: {file}\ncode:\n{code}",
+            listed.join("\n")
+        );
+    }
     let again = builder
         .generate_text("fuzz.json", &file)
         .expect("the same file generates again");
     assert!(again == code, "generating twice gives different code\nschema file: {file}");
+    if let Some(dir) = keep_dir() {
+        // Only code that passed every check; code with a known derive error (G3, G4) goes
+        // to `known/`, so a compiled sample shows what the checks cannot see.
+        let dir = if derive_errors_known(&parsed) {
+            dir.join("known")
+        } else {
+            dir.clone()
+        };
+        std::fs::create_dir_all(&dir).expect("keep folder");
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        code.hash(&mut hasher);
+        let stem = format!("{:016x}", hasher.finish());
+        std::fs::write(dir.join(format!("{stem}.rs")), &code).expect("keep the code");
+        std::fs::write(dir.join(format!("{stem}.json")), &file).expect("keep the schema");
+    }
 });
+
+fn derive_errors_known(parsed: &syn::File) -> bool {
+    !derive_errors(parsed).is_empty()
+}

@@ -270,3 +270,83 @@ mod tests {
         assert!(problems("///     a\n///     b\nstruct A;").is_empty());
     }
 }
+
+/// The errors `#[derive(Tool)]` gives on the generated items (what rustc would report when
+/// compiling them): each struct and enum deriving `Tool` goes through
+/// `toolgate_codegen::derive_tool`, and every `compile_error!` it writes is an error.
+/// Errors that need the whole crate (a type that does not implement a trait) are not seen.
+pub fn derive_errors(file: &syn::File) -> Vec<(String, String)> {
+    use quote::ToTokens;
+    let mut errors = Vec::new();
+    for item in &file.items {
+        let (name, attrs, tokens) = match item {
+            syn::Item::Struct(s) => {
+                let mut s = s.clone();
+                let derives = take_derives(&mut s.attrs);
+                (s.ident.to_string(), derives, s.into_token_stream())
+            }
+            syn::Item::Enum(e) => {
+                let mut e = e.clone();
+                let derives = take_derives(&mut e.attrs);
+                (e.ident.to_string(), derives, e.into_token_stream())
+            }
+            _ => continue,
+        };
+        if !attrs.iter().any(|d| d.ends_with("Tool")) {
+            continue;
+        }
+        let expanded = toolgate_codegen::derive_tool(tokens);
+        let mut found = CompileErrors::default();
+        match syn::parse2::<syn::File>(expanded.clone()) {
+            Ok(file) => found.visit_file(&file),
+            Err(error) => found.messages.push(format!("the derive's output does not parse: {error}")),
+        }
+        for message in found.messages {
+            errors.push((name.clone(), message));
+        }
+    }
+    errors
+}
+
+/// Removes the `#[derive(...)]` attributes (a derive macro does not see its own), giving the
+/// paths they list.
+fn take_derives(attrs: &mut Vec<Attribute>) -> Vec<String> {
+    let mut paths = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("derive") {
+            return true;
+        }
+        if let Ok(list) = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        ) {
+            for path in list {
+                paths.push(
+                    path.segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect::<Vec<_>>()
+                        .join("::"),
+                );
+            }
+        }
+        false
+    });
+    paths
+}
+
+#[derive(Default)]
+struct CompileErrors {
+    messages: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for CompileErrors {
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if mac.path.segments.last().is_some_and(|s| s.ident == "compile_error") {
+            let message = mac
+                .parse_body::<syn::LitStr>()
+                .map_or_else(|_| mac.tokens.to_string(), |text| text.value());
+            self.messages.push(message);
+        }
+        visit::visit_macro(self, mac);
+    }
+}
