@@ -49,7 +49,9 @@ mod unions;
 
 use docs::{doc_attr, doc_reproduces};
 use literals::*;
-use references::{recursive_definitions, shared_definitions};
+use references::{
+    oversized_in_place, recursive_definitions, shared_definitions, MOST_WRITTEN_SCHEMAS,
+};
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
@@ -130,6 +132,13 @@ impl<'s> Lowering<'s> {
         model: &ToolModel,
         rust_name: &str,
     ) -> Result<String, Vec<LowerError>> {
+        // Before anything walks the definitions in place: that walk is what would explode.
+        if let Some((pointer, written)) = oversized_in_place(model) {
+            let message = format!(
+                "definitions that are not objects with properties or string enums are written in place at each use; here that writes {written} schemas, more than {MOST_WRITTEN_SCHEMAS} (make the definition an object with properties, or use it fewer times)"
+            );
+            return Err(vec![(pointer, message)]);
+        }
         let mut scope = Scope {
             model,
             named: BTreeMap::new(),
