@@ -102,7 +102,7 @@ impl Refusal {
     fn too_costly(what: &str, limit: usize, advice: &str) -> Self {
         Refusal {
             message: format!(
-                "the pattern is too costly: {what} would need more than {}{advice}",
+                "it is too costly: {what} would need more than {}{advice}",
                 bytes(limit)
             ),
             too_costly: true,
@@ -111,8 +111,8 @@ impl Refusal {
 }
 
 /// What to suggest when a pattern alone is too costly.
-const COST_ADVICE: &str = "; bounded repetitions of wide classes (`.{2000}`, `[ab]{1000}`) \
-    are the usual cause, and `minLength`/`maxLength` bound a length at no cost";
+const COST_ADVICE: &str = " (bounded repetitions of wide classes, such as `.{2000}` or \
+    `[ab]{1000}`, are the usual cause; `minLength` and `maxLength` bound a length at no cost)";
 
 impl Pattern {
     /// How deeply groups may nest.
