@@ -235,8 +235,8 @@ fn compile(hir: Hir, dfa_limit: usize) -> Result<Dfa, Refusal> {
 /// `1 MiB`, `256 KiB`, `100 bytes`.
 fn bytes(count: usize) -> String {
     match count {
-        _ if count >= 1 << 20 && count % (1 << 20) == 0 => format!("{} MiB", count >> 20),
-        _ if count >= 1 << 10 && count % (1 << 10) == 0 => format!("{} KiB", count >> 10),
+        _ if count >= 1 << 20 && count.is_multiple_of(1 << 20) => format!("{} MiB", count >> 20),
+        _ if count >= 1 << 10 && count.is_multiple_of(1 << 10) => format!("{} KiB", count >> 10),
         _ => format!("{count} bytes"),
     }
 }
