@@ -166,7 +166,7 @@ fn f9_patterns_of_one_schema_share_a_budget() {
     assert!(
         errors.0[0]
             .message
-            .contains("the DFAs of the schema's patterns together would need more than 4 MiB"),
+            .contains("the automata of the schema's patterns together would need more than 4 MiB"),
         "{errors}"
     );
     // One pattern written twenty times is compiled once.

@@ -15,8 +15,8 @@ use regex_automata::nfa::thompson;
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class, Hir, Look, Repetition};
 
-/// The automaton a pattern is matched with: a dense DFA, anchored at its start (the pattern
-/// carries its own search prefix, see [`Pattern::new`]).
+/// The automaton a pattern is matched with: a dense DFA, searched from the start of the text
+/// (a pattern that may match anywhere carries its own search prefix, see `compile`).
 type Dfa = dense::DFA<Vec<u32>>;
 
 /// A `pattern`: a regular expression a string must contain a match of. JSON Schema patterns
@@ -63,7 +63,13 @@ type Dfa = dense::DFA<Vec<u32>>;
 /// refused as too costly. Such patterns are rare in tool schemas; they are bounded
 /// repetitions of wide classes that are not anchored at the start (`a.{2000}c`,
 /// `a[ab]{1000}c`), or very wide ones (`^\p{L}{1,64}$`, whose length is better said with
-/// `maxLength`).
+/// `maxLength`). A DFA kept for matching holds at most [`Pattern::MAX_DFA_BYTES`].
+///
+/// A schema read at run time (from a server or a registry) also bounds its patterns
+/// together: they may build at most [`Pattern::MAX_SCHEMA_AUTOMATA_BYTES`] of automata, so
+/// reading a schema costs a few patterns' worth of work however many patterns it holds. The
+/// derive and the [`Schema`](super::Schema) builder apply the limits of each pattern only:
+/// their patterns are the program's own.
 ///
 /// A pattern that cannot be used is kept with its error ([`Pattern::error`]): the schema
 /// reader refuses the schema (a `schema` issue naming the pattern), the derive refuses the
@@ -123,23 +129,26 @@ impl Pattern {
     pub const MAX_DFA_BYTES: usize = 1024 * 1024;
     /// The largest scratch memory building a DFA may use, in bytes (beside the DFA itself).
     pub const MAX_DETERMINIZE_BYTES: usize = 512 * 1024;
-    /// The largest DFA memory the patterns of one schema read at run time may keep together,
-    /// in bytes (a pattern refused as too costly counts for the limit it reached; a pattern
-    /// written twice is compiled once).
-    pub const MAX_SCHEMA_DFA_BYTES: usize = 4 * 1024 * 1024;
+    /// The most automata memory (NFAs and DFAs, in bytes) the patterns of one schema read at
+    /// run time may build together. A pattern refused as too costly counts for the limits it
+    /// reached, and a pattern written twice is compiled once; once the budget is spent, the
+    /// schema's other patterns are refused without being compiled. So reading a schema costs
+    /// a few patterns' worth of work, however many patterns it holds.
+    pub const MAX_SCHEMA_AUTOMATA_BYTES: usize = 4 * 1024 * 1024;
 
     /// Reads and compiles `source`; see [`Pattern::error`] for the outcome.
     pub fn new(source: impl Into<String>) -> Self {
-        Self::within(source.into(), Self::MAX_DFA_BYTES)
+        Self::within(source.into(), Limits::PER_PATTERN).0
     }
 
-    /// Compiles `source` with a DFA of at most `dfa_limit` bytes.
-    fn within(source: String, dfa_limit: usize) -> Self {
-        let compiled = ecma::parse(&source)
-            .map_err(Refusal::invalid)
-            .and_then(|hir| compile(hir, dfa_limit))
-            .map(Arc::new);
-        Pattern { source, compiled }
+    /// Compiles `source` within `limits`; also hands back the bytes of automata built.
+    fn within(source: String, limits: Limits) -> (Self, usize) {
+        let (compiled, built) = match ecma::parse(&source) {
+            Ok(hir) => compile(hir, limits),
+            Err(message) => (Err(Refusal::invalid(message)), 0),
+        };
+        let compiled = compiled.map(Arc::new);
+        (Pattern { source, compiled }, built)
     }
 
     /// The pattern as written.
@@ -180,8 +189,48 @@ impl Pattern {
     }
 }
 
-/// Compiles a pattern's `Hir` into its DFA within the limits.
-fn compile(hir: Hir, dfa_limit: usize) -> Result<Dfa, Refusal> {
+/// The sizes an NFA and a DFA may reach.
+#[derive(Clone, Copy)]
+struct Limits {
+    nfa: usize,
+    dfa: usize,
+}
+
+impl Limits {
+    const PER_PATTERN: Limits = Limits {
+        nfa: Pattern::MAX_NFA_BYTES,
+        dfa: Pattern::MAX_DFA_BYTES,
+    };
+
+    /// The limits within what is left of a schema's budget.
+    fn within_budget(remaining: usize) -> Limits {
+        Limits {
+            nfa: remaining.min(Pattern::MAX_NFA_BYTES),
+            dfa: remaining.min(Pattern::MAX_DFA_BYTES),
+        }
+    }
+
+    fn narrowed_by_budget(self) -> bool {
+        self.nfa < Pattern::MAX_NFA_BYTES || self.dfa < Pattern::MAX_DFA_BYTES
+    }
+
+    /// The refusal for an automaton that outgrew its limit.
+    fn refusal(self, what: &str, limit: usize) -> Refusal {
+        if self.narrowed_by_budget() {
+            Refusal::too_costly(
+                "the automata of the schema's patterns together",
+                Pattern::MAX_SCHEMA_AUTOMATA_BYTES,
+                "",
+            )
+        } else {
+            Refusal::too_costly(what, limit, COST_ADVICE)
+        }
+    }
+}
+
+/// Compiles a pattern's `Hir` into its DFA within `limits`; also hands back the bytes of
+/// automata built (the limits reached, for a pattern refused as too costly).
+fn compile(hir: Hir, limits: Limits) -> (Result<Dfa, Refusal>, usize) {
     // A pattern that does not begin with `^` may match anywhere: it is searched for from
     // every position, through a lazy prefix of whole characters (so that `\B` is never
     // tried inside a multi-byte character).
@@ -204,32 +253,33 @@ fn compile(hir: Hir, dfa_limit: usize) -> Result<Dfa, Refusal> {
                 .utf8(true)
                 .shrink(false)
                 .which_captures(thompson::WhichCaptures::None)
-                .nfa_size_limit(Some(Pattern::MAX_NFA_BYTES)),
+                .nfa_size_limit(Some(limits.nfa)),
         )
-        .build_from_hir(&hir)
-        .map_err(|_| Refusal::too_costly("its NFA", Pattern::MAX_NFA_BYTES, COST_ADVICE))?;
-    dense::Builder::new()
+        .build_from_hir(&hir);
+    let nfa = match nfa {
+        Ok(nfa) => nfa,
+        Err(_) => return (Err(limits.refusal("its NFA", limits.nfa)), limits.nfa),
+    };
+    let dfa = dense::Builder::new()
         .configure(
             dense::Config::new()
                 .start_kind(StartKind::Anchored)
                 .minimize(false)
-                .dfa_size_limit(Some(dfa_limit))
+                .dfa_size_limit(Some(limits.dfa))
                 .determinize_size_limit(Some(Pattern::MAX_DETERMINIZE_BYTES)),
         )
-        .build_from_nfa(&nfa)
-        .map_err(|error| {
-            if !error.is_size_limit_exceeded() {
-                Refusal::invalid(error.to_string())
-            } else if dfa_limit < Pattern::MAX_DFA_BYTES {
-                Refusal::too_costly(
-                    "the DFAs of the schema's patterns together",
-                    Pattern::MAX_SCHEMA_DFA_BYTES,
-                    "",
-                )
-            } else {
-                Refusal::too_costly("its DFA", dfa_limit, COST_ADVICE)
-            }
-        })
+        .build_from_nfa(&nfa);
+    match dfa {
+        Ok(dfa) => {
+            let built = nfa.memory_usage() + dfa.memory_usage();
+            (Ok(dfa), built)
+        }
+        Err(error) if error.is_size_limit_exceeded() => (
+            Err(limits.refusal("its DFA", limits.dfa)),
+            nfa.memory_usage() + limits.dfa,
+        ),
+        Err(error) => (Err(Refusal::invalid(error.to_string())), nfa.memory_usage()),
+    }
 }
 
 /// `1 MiB`, `256 KiB`, `100 bytes`.
@@ -259,8 +309,8 @@ impl PartialEq for Pattern {
     }
 }
 
-/// The patterns of one schema, compiled within [`Pattern::MAX_SCHEMA_DFA_BYTES`] together;
-/// a source written twice is compiled once (its DFA is shared).
+/// The patterns of one schema, compiled within [`Pattern::MAX_SCHEMA_AUTOMATA_BYTES`]
+/// together; a source written twice is compiled once (its DFA is shared).
 #[derive(Default)]
 pub(crate) struct SchemaPatterns {
     spent: usize,
@@ -273,15 +323,9 @@ impl SchemaPatterns {
         if let Some(pattern) = self.compiled.get(&source) {
             return pattern.clone();
         }
-        let remaining = Pattern::MAX_SCHEMA_DFA_BYTES - self.spent;
-        let dfa_limit = remaining.min(Pattern::MAX_DFA_BYTES);
-        let pattern = Pattern::within(source.clone(), dfa_limit);
-        let cost = if pattern.is_too_costly() {
-            dfa_limit
-        } else {
-            pattern.memory_usage()
-        };
-        self.spent = (self.spent + cost).min(Pattern::MAX_SCHEMA_DFA_BYTES);
+        let remaining = Pattern::MAX_SCHEMA_AUTOMATA_BYTES - self.spent;
+        let (pattern, built) = Pattern::within(source.clone(), Limits::within_budget(remaining));
+        self.spent = (self.spent + built).min(Pattern::MAX_SCHEMA_AUTOMATA_BYTES);
         self.compiled.insert(source, pattern.clone());
         pattern
     }

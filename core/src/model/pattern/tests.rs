@@ -288,36 +288,34 @@ fn costly_patterns_are_refused_as_too_costly() {
 fn a_schemas_patterns_share_one_budget() {
     let mut patterns = SchemaPatterns::default();
     let first = patterns.compile("^.{0,255}$".to_owned());
-    let each = first.memory_usage();
-    assert!(each > 100_000, "{each}");
+    assert!(first.memory_usage() > 100_000, "{first:?}");
+    let spent = patterns.spent;
+    assert!(spent > first.memory_usage(), "the NFA counts too");
     // Written again: the same DFA, not charged twice.
     let again = patterns.compile("^.{0,255}$".to_owned());
     assert!(Arc::ptr_eq(
         first.compiled.as_ref().unwrap(),
         again.compiled.as_ref().unwrap()
     ));
-    assert_eq!(patterns.spent, each);
-    let mut refused = None;
-    for count in 0..Pattern::MAX_SCHEMA_DFA_BYTES / each + 1 {
-        let pattern = patterns.compile(format!("^.{{0,{}}}$", 254 - count));
-        if pattern.error().is_some() {
-            refused = Some(pattern);
-            break;
-        }
-    }
-    let refused = refused.expect("the budget runs out");
+    assert_eq!(patterns.spent, spent);
+    let refused = (0..Pattern::MAX_SCHEMA_AUTOMATA_BYTES / spent + 1)
+        .map(|count| patterns.compile(format!("^.{{0,{}}}$", 254 - count)))
+        .find(|pattern| pattern.error().is_some())
+        .expect("the budget runs out");
     assert!(refused.is_too_costly());
-    assert!(
-        refused
-            .error()
-            .unwrap()
-            .contains("the DFAs of the schema's patterns together would need more than 4 MiB"),
-        "{:?}",
-        refused.error()
+    assert_eq!(
+        refused.error(),
+        Some("it is too costly: the automata of the schema's patterns together would need more than 4 MiB")
     );
-    assert!(patterns.spent <= Pattern::MAX_SCHEMA_DFA_BYTES);
-    // The same patterns one at a time are each within the limits.
+    assert_eq!(patterns.spent, Pattern::MAX_SCHEMA_AUTOMATA_BYTES);
+    // Alone, the same pattern is within the limits.
     assert_eq!(Pattern::new(refused.as_str()).error(), None);
+    // Once the budget is spent, even the cheapest pattern is refused, without being built;
+    // a syntax error is still named as such.
+    assert!(patterns.compile("^a$".to_owned()).is_too_costly());
+    let broken = patterns.compile("(a".to_owned());
+    assert!(!broken.is_too_costly());
+    assert!(broken.error().unwrap().starts_with("unclosed group"));
 }
 
 #[test]
@@ -325,4 +323,27 @@ fn sizes_are_written_for_people() {
     assert_eq!(bytes(1 << 20), "1 MiB");
     assert_eq!(bytes(256 * 1024), "256 KiB");
     assert_eq!(bytes(1000), "1000 bytes");
+}
+
+/// Huge counts on empty or assertion-only groups fold away; on anything that consumes
+/// characters they reach the NFA limit at once (and never spin through the count).
+#[test]
+fn huge_repetition_counts_fold_or_are_refused() {
+    for pattern in [
+        "(?:){4294967295}",
+        "(?:^){4294967295}",
+        r"(?:\b){4294967295}",
+        "(?:(?:){4294967295}){4294967295}",
+    ] {
+        assert_eq!(Pattern::new(pattern).error(), None, "{pattern}");
+    }
+    for pattern in [
+        "a{4294967295}",
+        "a{4294967295,}",
+        "a{0,4294967295}",
+        "(?:a?){4294967295}",
+        "[^]{4294967295}",
+    ] {
+        assert!(Pattern::new(pattern).is_too_costly(), "{pattern}");
+    }
 }
