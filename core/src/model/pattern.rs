@@ -2,6 +2,7 @@
 //! DFA built up front, so that checking a value costs one table lookup per byte whatever the
 //! pattern. See [`Pattern`].
 
+mod classes;
 mod ecma;
 #[cfg(test)]
 mod tests;
@@ -238,7 +239,7 @@ fn compile(hir: Hir, limits: Limits) -> (Result<Dfa, Refusal>, usize) {
     let hir = if anchored {
         hir
     } else {
-        let any_character = Hir::class(Class::Unicode(ecma::any_character()));
+        let any_character = Hir::class(Class::Unicode(classes::any_character()));
         let prefix = Hir::repetition(Repetition {
             min: 0,
             max: None,
