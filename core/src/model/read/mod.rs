@@ -204,6 +204,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
 struct Reader {
     errors: Vec<SchemaError>,
     references: Vec<(String, String)>,
+    /// The schema's patterns, compiled within their joint budget.
+    patterns: super::pattern::SchemaPatterns,
 }
 
 /// The members of one schema object, each marked when a reader step used it.
