@@ -13,7 +13,8 @@
 //!   `#[serde(flatten)] additional_properties: BTreeMap<String, _>`); an object without
 //!   properties is a `BTreeMap<String, _>` of its `additionalProperties` (any value when
 //!   absent), constraints on the values in `#[tool(values(...))]`;
-//! - `const` is `#[tool(constant = ...)]`; an `enum` of strings is a Rust enum, any other
+//! - `const` is `#[tool(constant = ...)]` (refused when the schema's other constraints refuse
+//!   it: no value would fit); an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
 //!   the `false` schema is `toolgate::Never` (an optional property of it must be absent);
@@ -293,9 +294,18 @@ impl<'s> Lowering<'s> {
         }
         let mut lowered = self.lower_kind(scope, schema, hint, pointer, direct);
         if let Some(constant) = &schema.constant {
-            match literal(constant) {
-                Some(value) => lowered.constraints.push(quote!(constant = #value)),
-                None => scope.errors.push((
+            // A constant the schema's other constraints refuse leaves no value (the derive
+            // refuses it too).
+            let mut others = schema.clone();
+            others.constant = None;
+            let misfit = scope.model.check_against(&others, constant).err();
+            match (literal(constant), misfit) {
+                (Some(value), None) => lowered.constraints.push(quote!(constant = #value)),
+                (_, Some(report)) => scope.errors.push((
+                    format!("{pointer}/const"),
+                    format!("the `const` value {constant} does not meet the schema's other constraints, so no value fits: {report}"),
+                )),
+                (None, None) => scope.errors.push((
                     format!("{pointer}/const"),
                     format!("the `const` value {constant} is not a literal the derive takes (a string, number, bool, or an array of them)"),
                 )),
