@@ -181,3 +181,25 @@ fn the_value_checker_stops_at_a_union_that_refers_back_to_itself() {
     checker.check_value(&json!({"x": "s"}), model.input());
     assert!(checker.finish().is_err());
 }
+
+#[test]
+fn union_trials_are_bounded_by_the_values_they_read() {
+    // Found by the read_schema_references fuzz target (R2): 5,000 alternatives that each
+    // read a 150,000-item array again would read 750 million values.
+    let alternatives = (0..5_000)
+        .map(|_| Schema::array(Schema::string()))
+        .collect();
+    let model = tool_x(Schema::union(UnionMode::AnyOf, alternatives));
+    let items: Vec<Value> = (0..150_000).map(|i| json!(i)).collect();
+    let rejected = refuse(&model, json!({ "x": items }));
+    let limit = rejected
+        .report
+        .iter()
+        .find(|issue| issue.constraint == Constraint::Limit)
+        .expect("a limit issue");
+    assert!(
+        limit.message.contains("values read again"),
+        "{}",
+        limit.message
+    );
+}

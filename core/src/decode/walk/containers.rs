@@ -513,8 +513,9 @@ impl<'m> Decoder<'m> {
             return None;
         }
         let mut fits: Vec<(Value, Vec<Repair>, bool)> = Vec::new();
+        let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
         for variant in &union.variants {
-            if !self.spend_trial() {
+            if !self.spend_trial(size) {
                 return None;
             }
             let mut trial = self.trial(self.options.clone());

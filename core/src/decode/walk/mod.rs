@@ -30,6 +30,8 @@ pub(crate) struct Decoder<'m> {
     depth: usize,
     /// Union alternatives still allowed to be tried, shared with trial decoders.
     trials_left: Rc<Cell<usize>>,
+    /// JSON nodes that trials may still read, shared with trial decoders.
+    trial_nodes_left: Rc<Cell<usize>>,
     /// Trials nested at the value being decoded (a union in a union, a one-item array of a
     /// union...): none of them reads anything, so a schema that refers back to itself
     /// through them would recurse forever. Back to 0 inside containers.
@@ -53,6 +55,10 @@ pub(super) enum InnerJson {
 
 /// Most union alternatives tried while decoding one value.
 pub(crate) const MAX_UNION_TRIALS: usize = 10_000;
+
+/// Most JSON nodes read by union trials while decoding one value (each trial reads the
+/// value it tries): the work of trials is bounded, not only their count.
+pub(crate) const MAX_TRIAL_NODES: usize = 2_000_000;
 
 /// A number read from a string, and whether its digits denote an integer (a float may
 /// round digits that do not into one: `"1.0000000000000001"`).
@@ -97,13 +103,32 @@ impl<'m> Decoder<'m> {
             repairs,
             depth: 0,
             trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
+            trial_nodes_left: Rc::new(Cell::new(MAX_TRIAL_NODES)),
             nested_trials: 0,
         }
     }
 
     /// Spends one union trial; at the end of the budget, a `limit` issue and `false` (every
     /// union that cannot be tried says so: a value is never dropped without an issue).
-    fn spend_trial(&mut self) -> bool {
+    ///
+    /// A trial also costs the values it reads again (`size`, in JSON nodes), from a second
+    /// shared budget of [`MAX_TRIAL_NODES`]: ten thousand trials of a large value would
+    /// otherwise read it ten thousand times.
+    fn spend_trial(&mut self, size: usize) -> bool {
+        let nodes_left = self.trial_nodes_left.get();
+        if nodes_left < size {
+            let message = format!(
+                "the arguments need more than {MAX_TRIAL_NODES} values read again to try union alternatives"
+            );
+            self.checker.issue(
+                Constraint::Limit,
+                message,
+                Some(MAX_TRIAL_NODES.into()),
+                None,
+            );
+            return false;
+        }
+        self.trial_nodes_left.set(nodes_left - size);
         let left = self.trials_left.get();
         if left == 0 {
             let message =
@@ -129,6 +154,7 @@ impl<'m> Decoder<'m> {
             repairs: Vec::new(),
             depth: self.depth,
             trials_left: Rc::clone(&self.trials_left),
+            trial_nodes_left: Rc::clone(&self.trial_nodes_left),
             nested_trials: self.nested_trials + 1,
         }
     }
