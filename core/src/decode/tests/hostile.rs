@@ -203,3 +203,36 @@ fn union_trials_are_bounded_by_the_values_they_read() {
         limit.message
     );
 }
+
+#[test]
+fn hitting_the_nesting_cap_refuses_the_value_whatever_the_union() {
+    // Found by the read_schema_references fuzz target (R4): with A_k = oneOf[A_k+1,
+    // integer] for k < 41 and A_41 = string, the cap used to cut one alternative off
+    // silently, so the answer depended on the cap. Now it is a `schema` refusal.
+    let mut definitions = std::collections::BTreeMap::new();
+    for k in 0..41 {
+        definitions.insert(
+            format!("A{k}"),
+            Schema::union(
+                UnionMode::OneOf,
+                vec![Schema::reference(format!("A{}", k + 1)), Schema::integer()],
+            ),
+        );
+    }
+    definitions.insert("A41".to_owned(), Schema::string());
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A0"))]),
+        definitions,
+    );
+    let rejected = refuse(&model, json!({"x": 5}));
+    assert!(
+        rejected
+            .report
+            .iter()
+            .any(|issue| issue.constraint == Constraint::Schema),
+        "{}",
+        rejected.report
+    );
+}

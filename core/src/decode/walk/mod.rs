@@ -36,6 +36,8 @@ pub(crate) struct Decoder<'m> {
     /// union...): none of them reads anything, so a schema that refers back to itself
     /// through them would recurse forever. Back to 0 inside containers.
     nested_trials: usize,
+    /// Whether some trial hit [`MAX_NESTED_TRIALS`], shared with trial decoders.
+    nesting_exceeded: Rc<Cell<bool>>,
 }
 
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
@@ -105,6 +107,7 @@ impl<'m> Decoder<'m> {
             trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
             trial_nodes_left: Rc::new(Cell::new(MAX_TRIAL_NODES)),
             nested_trials: 0,
+            nesting_exceeded: Rc::new(Cell::new(false)),
         }
     }
 
@@ -156,19 +159,30 @@ impl<'m> Decoder<'m> {
             trials_left: Rc::clone(&self.trials_left),
             trial_nodes_left: Rc::clone(&self.trial_nodes_left),
             nested_trials: self.nested_trials + 1,
+            nesting_exceeded: Rc::clone(&self.nesting_exceeded),
         }
     }
 
     /// Whether another trial may nest at this value; a `schema` issue when not.
+    ///
+    /// Once the cap is hit anywhere, every union and wrap around it fails with the same
+    /// issue, up to the decoder whose report is kept: the answer never depends on which
+    /// alternatives the cap cut off.
     fn may_nest_trial(&mut self) -> bool {
-        if self.nested_trials < MAX_NESTED_TRIALS {
+        if self.nested_trials < MAX_NESTED_TRIALS && !self.nesting_exceeded.get() {
             return true;
         }
+        self.nesting_exceeded.set(true);
+        self.nesting_issue();
+        false
+    }
+
+    /// The `schema` issue of a schema that nests trials past the cap.
+    fn nesting_issue(&mut self) {
         let message = format!(
             "the schema nests unions or one-item arrays more than {MAX_NESTED_TRIALS} deep at one value: it refers back to itself without reading anything"
         );
         self.checker.issue(Constraint::Schema, message, None, None);
-        false
     }
 
     /// Runs `walk` over the members of a container: they are other values, so trials nest
