@@ -312,6 +312,12 @@ impl Reader {
                 );
             }
         }
+        // No value, or null (`anyOf: [false, {"type": "null"}]`): only null, which the
+        // model says as `null` (a nullable `false` schema would write back without its null).
+        if schema.kind == Kind::Never && schema.nullable {
+            schema.kind = Kind::Null;
+            schema.nullable = false;
+        }
         schema
     }
 

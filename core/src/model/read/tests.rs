@@ -235,3 +235,17 @@ fn enum_values_count_only_where_type_allows_them() {
         .to_string()
         .contains("does not fit"));
 }
+
+#[test]
+fn a_nullable_false_schema_is_null_and_writes_back_so() {
+    // Found by the read_schema_references fuzz target (R3): the null was lost on writing.
+    let schema = r#"{"type":"object","properties":{"x":{"anyOf":[false,{"type":"null"}]}},"required":["x"]}"#;
+    let model = ToolModel::from_definition_text(schema).unwrap();
+    let back = ToolModel::from_json_schema(model.json_schema()).unwrap();
+    assert_eq!(back, model);
+    assert!(
+        model.json_schema().contains(r#""x":{"type":"null"}"#),
+        "{}",
+        model.json_schema()
+    );
+}
