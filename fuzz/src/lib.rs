@@ -1,8 +1,30 @@
 //! Invariants shared by the fuzz targets. A failed assertion is a finding: libFuzzer reports
 //! it as a crash and saves the input under `fuzz/artifacts/<target>/`.
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 use toolgate::{Rejected, Repair, Rule};
+
+pub mod doc_check;
+pub mod hostile;
+pub mod refs;
+pub mod text;
+
+/// Whether the checks for findings already reported run too (`TOOLGATE_FUZZ_KNOWN=1`): by
+/// default a target skips the inputs of a finding it has reported (each such skip names
+/// the finding), so a long run goes on to new ones instead of stopping at the known one.
+pub fn check_known() -> bool {
+    static KNOWN: OnceLock<bool> = OnceLock::new();
+    *KNOWN.get_or_init(|| std::env::var_os("TOOLGATE_FUZZ_KNOWN").is_some())
+}
+
+/// Whether the targets print the inputs they build (`TOOLGATE_FUZZ_PRINT=1`), to read what
+/// a crash input or a seed means: `cargo fuzz run <target> <file>` with the variable set.
+pub fn print_inputs() -> bool {
+    static PRINT: OnceLock<bool> = OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os("TOOLGATE_FUZZ_PRINT").is_some())
+}
 
 /// Most issues a report holds: the cap (100) plus one closing `limit` issue.
 pub const MAX_REPORT_ISSUES: usize = 101;

@@ -1,0 +1,815 @@
+//! Tool schemas with `$defs`/`$ref` graphs built from fuzz bytes, for
+//! `read_schema_references`: recursive and mutually recursive definitions, references back
+//! to a definition through unions only (a cycle without progress, which the reader must
+//! refuse), fan-out (`D_k = {l: D_k-1, r: D_k-1}`), references inside arrays, maps, unions
+//! and `allOf`; and argument values that follow the graph as deep as it goes.
+//!
+//! The builder keeps its own small model ([`Node`]) so the target knows what it built: which
+//! definitions form a cycle without progress, and how to write a value that follows the
+//! references.
+
+use arbitrary::Unstructured;
+use serde_json::{json, Map, Value};
+
+/// Most definitions a graph holds (fan-out chains included).
+pub const MAX_DEFINITIONS: usize = 64;
+/// Most nodes one definition's schema holds.
+const MAX_NODES: usize = 48;
+/// Most JSON nodes in one argument value. Finding R2 (fuzz/README.md): a union whose
+/// alternatives fail deep inside costs up to 10,000 trials times the size of the value
+/// below it, so values of 4,000 nodes take seconds; runs cap them at
+/// [`MAX_VALUE_NODES`] (a few hundred milliseconds at worst) and check R2 with
+/// `TOOLGATE_FUZZ_KNOWN=1`, which lifts the cap to [`MAX_VALUE_NODES_KNOWN`].
+pub const MAX_VALUE_NODES: usize = 300;
+/// The cap with `TOOLGATE_FUZZ_KNOWN=1`.
+pub const MAX_VALUE_NODES_KNOWN: usize = 4000;
+/// How deep a value may go: beyond the decoder's `MAX_DEPTH` (127), so the limit is hit too.
+pub const MAX_VALUE_DEPTH: usize = 140;
+
+/// A number in `0..n` (0 when the bytes are used up).
+pub fn pick(u: &mut Unstructured<'_>, n: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    u.int_in_range(0..=n - 1).unwrap_or(0)
+}
+
+fn coin(u: &mut Unstructured<'_>) -> bool {
+    u.arbitrary::<bool>().unwrap_or(false)
+}
+
+/// A leaf schema.
+#[derive(Clone, Debug)]
+pub enum Leaf {
+    Integer { min: Option<i64>, max: Option<i64> },
+    Number,
+    String { max_length: Option<u8> },
+    Boolean,
+    Null,
+    /// `true`
+    Any,
+    /// `false`
+    Never,
+    Enum(Vec<&'static str>),
+    Const(i64),
+}
+
+/// The builder's view of one schema.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Leaf(Leaf),
+    /// `{"$ref": ...}` to a definition (by index), with optional sibling annotations.
+    Ref { target: usize, description: bool },
+    /// A reference to a name no definition has.
+    Dangling(&'static str),
+    /// `{"$ref": "#"}` (the root), or another reference the reader does not support.
+    Unsupported(&'static str),
+    Object {
+        fields: Vec<(String, Node, bool)>,
+        additional: Additional,
+    },
+    Array {
+        items: Box<Node>,
+        min_items: Option<u8>,
+        max_items: Option<u8>,
+    },
+    /// `{"type": "object", "additionalProperties": node}`
+    Map(Box<Node>),
+    Union { one_of: bool, variants: Vec<Node> },
+    /// `allOf` members.
+    AllOf(Vec<Node>),
+    /// `anyOf: [node, {"type": "null"}]`
+    Nullable(Box<Node>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Additional {
+    Unsaid,
+    False,
+    True,
+    Schema(Box<Node>),
+}
+
+/// Names of definitions: plain ones, and ones a reference must escape (`/`, `~`, `%`,
+/// space, non-ASCII), made unique with the definition's index.
+const NAME_BASES: [&str; 14] = [
+    "D", "Node", "Tree", "a/b", "a~b", "per%cent", "with space", "ünï", "Self", "$defs", "",
+    "0", "x.y", "ref",
+];
+
+/// Field names.
+const FIELD_NAMES: [&str; 14] = [
+    "l", "r", "next", "child", "children", "value", "items", "$ref", "type", "a b", "", "ñ",
+    "self", "anyOf",
+];
+
+const ENUM_VALUES: [&str; 6] = ["a", "b", "A", "a_b", "Ref", "#/$defs/D0"];
+
+/// A JSON pointer token written into a `$ref`: `~` and `/` escaped as JSON Pointer says,
+/// then `%` and space percent-encoded (URI fragment).
+pub fn ref_to(name: &str) -> String {
+    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/$defs/");
+    for c in token.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            ' ' => out.push_str("%20"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The templates a graph is built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Template {
+    /// Definitions of any shape referring to any definition.
+    General,
+    /// `D_k = {l: D_k-1, r: D_k-1}` (or through arrays and maps).
+    ObjectFanOut,
+    /// `D_k = anyOf[D_k-1, D_k-1]` (no progress, but no cycle: a DAG).
+    UnionFanOut,
+    /// `A = anyOf[$ref A, integer]` and its cousins, beside other definitions.
+    SelfUnion,
+    /// A ring `D_0 → D_1 → … → D_0`, each step through an object, array, map or union.
+    Ring,
+}
+
+/// A built graph: definitions (name, node) and the root object.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub template: Template,
+    pub names: Vec<String>,
+    pub definitions: Vec<Node>,
+    pub root: Node,
+}
+
+struct Build<'u, 'a> {
+    u: &'u mut Unstructured<'a>,
+    count: usize,
+    nodes: usize,
+}
+
+impl Build<'_, '_> {
+    fn leaf(&mut self) -> Leaf {
+        match pick(self.u, 9) {
+            0 => Leaf::Integer {
+                min: coin(self.u).then(|| pick(self.u, 5) as i64 - 2),
+                max: coin(self.u).then(|| pick(self.u, 100) as i64),
+            },
+            1 => Leaf::Number,
+            2 => Leaf::String {
+                max_length: coin(self.u).then(|| pick(self.u, 8) as u8),
+            },
+            3 => Leaf::Boolean,
+            4 => Leaf::Null,
+            5 => Leaf::Any,
+            6 => Leaf::Never,
+            7 => {
+                let count = 1 + pick(self.u, ENUM_VALUES.len());
+                Leaf::Enum(ENUM_VALUES[..count].to_vec())
+            }
+            _ => Leaf::Const(pick(self.u, 3) as i64),
+        }
+    }
+
+    fn reference(&mut self) -> Node {
+        match pick(self.u, 16) {
+            0 => Node::Dangling(["Missing", "d0", "#", ""][pick(self.u, 4)]),
+            1 => Node::Unsupported(
+                [
+                    "#",
+                    "#/properties/x",
+                    "#/definitions/D0",
+                    "https://example.com/s.json#/$defs/D0",
+                    "#/$defs/D0/properties/l",
+                    "",
+                ][pick(self.u, 6)],
+            ),
+            _ => Node::Ref {
+                target: pick(self.u, self.count),
+                description: pick(self.u, 4) == 0,
+            },
+        }
+    }
+
+    fn fields(&mut self, depth: usize) -> Vec<(String, Node, bool)> {
+        let count = pick(self.u, 4) + usize::from(depth == 0);
+        let mut fields: Vec<(String, Node, bool)> = Vec::new();
+        for index in 0..count {
+            let mut name = FIELD_NAMES[pick(self.u, FIELD_NAMES.len())].to_owned();
+            if fields.iter().any(|(n, _, _)| *n == name) {
+                name = format!("{name}{index}");
+            }
+            let node = self.node(depth + 1);
+            let required = coin(self.u);
+            fields.push((name, node, required));
+        }
+        fields
+    }
+
+    /// Any schema, references to any definition among its parts.
+    fn node(&mut self, depth: usize) -> Node {
+        self.nodes += 1;
+        if depth >= 5 || self.nodes > MAX_NODES {
+            return if self.count > 0 && coin(self.u) {
+                self.reference()
+            } else {
+                Node::Leaf(self.leaf())
+            };
+        }
+        match pick(self.u, 10) {
+            0 => Node::Leaf(self.leaf()),
+            1 | 2 => self.reference(),
+            3 => {
+                let fields = self.fields(depth);
+                let additional = self.additional(depth);
+                Node::Object { fields, additional }
+            }
+            4 => Node::Array {
+                items: Box::new(self.node(depth + 1)),
+                min_items: coin(self.u).then(|| pick(self.u, 3) as u8),
+                max_items: coin(self.u).then(|| pick(self.u, 4) as u8),
+            },
+            5 => Node::Map(Box::new(self.node(depth + 1))),
+            6 | 7 => {
+                let count = 1 + pick(self.u, 3);
+                let one_of = coin(self.u);
+                Node::Union {
+                    one_of,
+                    variants: (0..count).map(|_| self.node(depth + 1)).collect(),
+                }
+            }
+            8 => {
+                let count = 1 + pick(self.u, 2);
+                Node::AllOf((0..count).map(|_| self.node(depth + 1)).collect())
+            }
+            _ => Node::Nullable(Box::new(self.node(depth + 1))),
+        }
+    }
+
+    fn additional(&mut self, depth: usize) -> Additional {
+        match pick(self.u, 5) {
+            0 | 1 => Additional::Unsaid,
+            2 => Additional::False,
+            3 => Additional::True,
+            _ => Additional::Schema(Box::new(self.node(depth + 1))),
+        }
+    }
+
+    /// One step of a chain or ring: a schema that reaches `target` (twice when `twice`).
+    fn step(&mut self, target: usize, twice: bool, progress: bool) -> Node {
+        let to = |description| Node::Ref {
+            target,
+            description,
+        };
+        let description = pick(self.u, 8) == 7;
+        if !progress {
+            let variants = if twice {
+                vec![to(description), to(false)]
+            } else {
+                vec![to(description), Node::Leaf(self.leaf())]
+            };
+            return match pick(self.u, 4) {
+                0 => Node::Union {
+                    one_of: true,
+                    variants,
+                },
+                1 if !twice => Node::Nullable(Box::new(to(description))),
+                2 if !twice => Node::AllOf(vec![to(description)]),
+                _ => Node::Union {
+                    one_of: false,
+                    variants,
+                },
+            };
+        }
+        match pick(self.u, 4) {
+            0 => Node::Array {
+                items: Box::new(if twice {
+                    Node::Union {
+                        one_of: false,
+                        variants: vec![to(description), to(false)],
+                    }
+                } else {
+                    to(description)
+                }),
+                min_items: None,
+                max_items: coin(self.u).then_some(2),
+            },
+            1 => Node::Map(Box::new(to(description))),
+            _ => {
+                let required = coin(self.u);
+                let mut fields = vec![("l".to_owned(), to(description), required)];
+                if twice {
+                    fields.push(("r".to_owned(), to(false), required));
+                }
+                if coin(self.u) {
+                    fields.push(("v".to_owned(), Node::Leaf(self.leaf()), false));
+                }
+                Node::Object {
+                    fields,
+                    additional: if coin(self.u) {
+                        Additional::False
+                    } else {
+                        Additional::Unsaid
+                    },
+                }
+            }
+        }
+    }
+}
+
+impl Graph {
+    /// Builds a graph from the fuzz bytes.
+    pub fn build(u: &mut Unstructured<'_>) -> Graph {
+        let template = match pick(u, 5) {
+            0 => Template::General,
+            1 => Template::ObjectFanOut,
+            2 => Template::UnionFanOut,
+            3 => Template::SelfUnion,
+            _ => Template::Ring,
+        };
+        let count = match template {
+            Template::General | Template::SelfUnion => 1 + pick(u, 12),
+            _ => 1 + pick(u, MAX_DEFINITIONS),
+        };
+        let mut build = Build {
+            u,
+            count,
+            nodes: 0,
+        };
+        let mut definitions = Vec::with_capacity(count);
+        for index in 0..count {
+            build.nodes = 0;
+            let node = match template {
+                Template::General => build.node(0),
+                Template::ObjectFanOut | Template::UnionFanOut if index == 0 => {
+                    Node::Leaf(build.leaf())
+                }
+                Template::ObjectFanOut => build.step(index - 1, true, true),
+                Template::UnionFanOut => build.step(index - 1, true, false),
+                Template::SelfUnion => match pick(build.u, 3) {
+                    // A = anyOf[$ref A, integer], oneOf, nullable, allOf: a cycle of one.
+                    0 => build.step(index, false, false),
+                    // A ring of two through unions: A → B → A.
+                    1 if index > 0 => build.step(index - 1, false, false),
+                    _ => build.node(0),
+                },
+                Template::Ring => {
+                    let next = (index + 1) % count;
+                    let progress = pick(build.u, 4) != 0;
+                    build.step(next, false, progress)
+                }
+            };
+            definitions.push(node);
+        }
+        let names = (0..count)
+            .map(|index| {
+                let base = NAME_BASES[pick(build.u, NAME_BASES.len())];
+                format!("{base}{index}")
+            })
+            .collect();
+        // The root: an object whose first field reaches the last definition (the top of a
+        // chain), then any fields.
+        build.nodes = 0;
+        let mut fields = vec![(
+            "x".to_owned(),
+            Node::Ref {
+                target: count - 1,
+                description: false,
+            },
+            coin(build.u),
+        )];
+        for (name, node, required) in build.fields(1) {
+            if name != "x" {
+                fields.push((name, node, required));
+            }
+        }
+        let additional = build.additional(1);
+        Graph {
+            template,
+            names,
+            definitions,
+            root: Node::Object { fields, additional },
+        }
+    }
+
+    /// The schema of `node` as JSON Schema 2020-12 (`draft07`: `definitions` and
+    /// `#/definitions/` references instead).
+    pub fn schema(&self, node: &Node, draft07: bool) -> Value {
+        match node {
+            Node::Leaf(leaf) => match leaf {
+                Leaf::Integer { min, max } => {
+                    let mut schema = json!({"type": "integer"});
+                    if let Some(min) = min {
+                        schema["minimum"] = json!(min);
+                    }
+                    if let Some(max) = max {
+                        schema["maximum"] = json!(max);
+                    }
+                    schema
+                }
+                Leaf::Number => json!({"type": "number"}),
+                Leaf::String { max_length } => match max_length {
+                    Some(max) => json!({"type": "string", "maxLength": max}),
+                    None => json!({"type": "string"}),
+                },
+                Leaf::Boolean => json!({"type": "boolean"}),
+                Leaf::Null => json!({"type": "null"}),
+                Leaf::Any => json!(true),
+                Leaf::Never => json!(false),
+                Leaf::Enum(values) => json!({"type": "string", "enum": values}),
+                Leaf::Const(value) => json!({"const": value}),
+            },
+            Node::Ref {
+                target,
+                description,
+            } => {
+                let mut reference = ref_to(&self.names[*target]);
+                if draft07 {
+                    reference = reference.replacen("#/$defs/", "#/definitions/", 1);
+                }
+                let mut schema = json!({"$ref": reference});
+                if *description {
+                    schema["description"] = json!(format!("see {}", self.names[*target]));
+                }
+                schema
+            }
+            Node::Dangling(name) => {
+                let mut reference = ref_to(name);
+                if draft07 {
+                    reference = reference.replacen("#/$defs/", "#/definitions/", 1);
+                }
+                json!({"$ref": reference})
+            }
+            Node::Unsupported(target) => json!({"$ref": target}),
+            Node::Object { fields, additional } => {
+                let mut properties = Map::new();
+                let mut required = Vec::new();
+                for (name, node, is_required) in fields {
+                    properties.insert(name.clone(), self.schema(node, draft07));
+                    if *is_required {
+                        required.push(json!(name));
+                    }
+                }
+                let mut schema = json!({"type": "object", "properties": properties});
+                if !required.is_empty() {
+                    schema["required"] = Value::Array(required);
+                }
+                match additional {
+                    Additional::Unsaid => {}
+                    Additional::False => schema["additionalProperties"] = json!(false),
+                    Additional::True => schema["additionalProperties"] = json!(true),
+                    Additional::Schema(node) => {
+                        schema["additionalProperties"] = self.schema(node, draft07)
+                    }
+                }
+                schema
+            }
+            Node::Array {
+                items,
+                min_items,
+                max_items,
+            } => {
+                let mut schema = json!({"type": "array", "items": self.schema(items, draft07)});
+                if let Some(min) = min_items {
+                    schema["minItems"] = json!(min);
+                }
+                if let Some(max) = max_items {
+                    schema["maxItems"] = json!(max);
+                }
+                schema
+            }
+            Node::Map(values) => {
+                json!({"type": "object", "additionalProperties": self.schema(values, draft07)})
+            }
+            Node::Union { one_of, variants } => {
+                let variants: Vec<Value> =
+                    variants.iter().map(|v| self.schema(v, draft07)).collect();
+                if *one_of {
+                    json!({"oneOf": variants})
+                } else {
+                    json!({"anyOf": variants})
+                }
+            }
+            Node::AllOf(members) => {
+                let members: Vec<Value> = members.iter().map(|m| self.schema(m, draft07)).collect();
+                json!({"allOf": members})
+            }
+            Node::Nullable(inner) => {
+                json!({"anyOf": [self.schema(inner, draft07), {"type": "null"}]})
+            }
+        }
+    }
+
+    /// The whole tool definition: `wrapper` picks bare, MCP, OpenAI or Anthropic.
+    pub fn definition(&self, wrapper: usize, draft07: bool) -> Value {
+        let mut arguments = self.schema(&self.root, draft07);
+        let mut definitions = Map::new();
+        for (name, node) in self.names.iter().zip(&self.definitions) {
+            definitions.insert(name.clone(), self.schema(node, draft07));
+        }
+        let key = if draft07 { "definitions" } else { "$defs" };
+        arguments[key] = Value::Object(definitions);
+        match wrapper % 4 {
+            0 => {
+                arguments["title"] = json!("graph");
+                arguments
+            }
+            1 => json!({"name": "graph", "description": "A graph.", "inputSchema": arguments}),
+            2 => json!({"type": "function", "function": {"name": "graph", "parameters": arguments}}),
+            _ => json!({"name": "graph", "input_schema": arguments}),
+        }
+    }
+
+    /// The definitions that refer back to themselves without an object, array or map in
+    /// between (through references, union alternatives, `allOf` members and nullable
+    /// wrappers): the reader must refuse the schema when there is one.
+    pub fn cycle_without_progress(&self) -> Option<Vec<usize>> {
+        let edges: Vec<Vec<usize>> = self
+            .definitions
+            .iter()
+            .map(|node| {
+                let mut reached = Vec::new();
+                same_value_targets(node, &mut reached);
+                reached
+            })
+            .collect();
+        // Iterative DFS with colours.
+        let count = self.definitions.len();
+        let mut colour = vec![0u8; count];
+        for root in 0..count {
+            if colour[root] != 0 {
+                continue;
+            }
+            let mut stack = vec![(root, 0usize)];
+            colour[root] = 1;
+            while let Some(&mut (at, ref mut edge)) = stack.last_mut() {
+                let Some(&next) = edges[at].get(*edge) else {
+                    colour[at] = 2;
+                    stack.pop();
+                    continue;
+                };
+                *edge += 1;
+                match colour[next] {
+                    0 => {
+                        colour[next] = 1;
+                        stack.push((next, 0));
+                    }
+                    1 => {
+                        let from = stack.iter().position(|&(d, _)| d == next).unwrap_or(0);
+                        let mut cycle: Vec<usize> = stack[from..].iter().map(|&(d, _)| d).collect();
+                        cycle.push(next);
+                        return Some(cycle);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
+    /// An argument value that follows the graph: every object field present (`all_fields`)
+    /// or a coin decides, recursion followed as deep as `depth_goal`; `wrong` leaves are
+    /// sometimes of the wrong type (a string for a number...) so refusals come with deep
+    /// paths.
+    pub fn value(
+        &self,
+        u: &mut Unstructured<'_>,
+        depth_goal: usize,
+        wrong: bool,
+        max_nodes: usize,
+    ) -> Value {
+        let mut walk = ValueWalk {
+            graph: self,
+            u,
+            nodes: 0,
+            max_nodes,
+            depth_goal,
+            wrong,
+        };
+        walk.value(&self.root, 0, 0)
+    }
+}
+
+impl Graph {
+    /// Whether a reference (resolvable or not) sits inside an `allOf` member, at any depth.
+    pub fn has_reference_in_all_of(&self) -> bool {
+        std::iter::once(&self.root)
+            .chain(&self.definitions)
+            .any(|node| all_of_reference(node, false))
+    }
+}
+
+impl Graph {
+    /// The most union trials (and wraps of one item in an array, which the decoder counts
+    /// as trials) that can nest at one value, at any value: through references, union
+    /// alternatives, `allOf`, nullable wrappers and array items. 64 for a cycle of those.
+    pub fn longest_trial_chain(&self) -> usize {
+        let mut memo: Vec<Option<usize>> = vec![None; self.definitions.len()];
+        let mut on_path = vec![false; self.definitions.len()];
+        let mut longest = 0;
+        let mut pending: Vec<&Node> = std::iter::once(&self.root).chain(&self.definitions).collect();
+        while let Some(node) = pending.pop() {
+            longest = longest.max(self.chain_at(node, &mut memo, &mut on_path));
+            match node {
+                Node::Object { fields, additional } => {
+                    pending.extend(fields.iter().map(|(_, n, _)| n));
+                    if let Additional::Schema(n) = additional {
+                        pending.push(n);
+                    }
+                }
+                Node::Map(n) | Node::Nullable(n) => pending.push(n),
+                Node::Array { items, .. } => pending.push(items),
+                Node::Union { variants: nodes, .. } | Node::AllOf(nodes) => pending.extend(nodes),
+                _ => {}
+            }
+        }
+        longest
+    }
+
+    /// The trials that nest at the value of `node` (objects and maps end it: their members
+    /// are other values).
+    fn chain_at(&self, node: &Node, memo: &mut Vec<Option<usize>>, on_path: &mut Vec<bool>) -> usize {
+        const CYCLE: usize = 64;
+        let length = match node {
+            Node::Ref { target, .. } => {
+                if let Some(known) = memo[*target] {
+                    return known;
+                }
+                if on_path[*target] {
+                    return CYCLE;
+                }
+                on_path[*target] = true;
+                let length = self.chain_at(&self.definitions[*target], memo, on_path);
+                on_path[*target] = false;
+                memo[*target] = Some(length);
+                length
+            }
+            Node::Union { variants, .. } => {
+                1 + variants
+                    .iter()
+                    .map(|v| self.chain_at(v, memo, on_path))
+                    .max()
+                    .unwrap_or(0)
+            }
+            Node::AllOf(members) => members
+                .iter()
+                .map(|m| self.chain_at(m, memo, on_path))
+                .max()
+                .unwrap_or(0),
+            Node::Nullable(inner) => self.chain_at(inner, memo, on_path),
+            Node::Array { items, .. } => 1 + self.chain_at(items, memo, on_path),
+            _ => 0,
+        };
+        length.min(CYCLE)
+    }
+}
+
+fn all_of_reference(node: &Node, inside: bool) -> bool {
+    match node {
+        Node::Ref { .. } | Node::Dangling(_) => inside,
+        Node::Leaf(_) | Node::Unsupported(_) => false,
+        Node::Object { fields, additional } => {
+            fields.iter().any(|(_, n, _)| all_of_reference(n, inside))
+                || matches!(additional, Additional::Schema(n) if all_of_reference(n, inside))
+        }
+        Node::Array { items, .. } => all_of_reference(items, inside),
+        Node::Map(values) => all_of_reference(values, inside),
+        Node::Union { variants, .. } => variants.iter().any(|v| all_of_reference(v, inside)),
+        Node::AllOf(members) => members.iter().any(|m| all_of_reference(m, true)),
+        Node::Nullable(inner) => all_of_reference(inner, inside),
+    }
+}
+
+fn same_value_targets(node: &Node, reached: &mut Vec<usize>) {
+    match node {
+        Node::Ref { target, .. } => reached.push(*target),
+        Node::Union { variants, .. } => {
+            for variant in variants {
+                same_value_targets(variant, reached);
+            }
+        }
+        Node::AllOf(members) => {
+            for member in members {
+                same_value_targets(member, reached);
+            }
+        }
+        Node::Nullable(inner) => same_value_targets(inner, reached),
+        _ => {}
+    }
+}
+
+struct ValueWalk<'g, 'u, 'a> {
+    graph: &'g Graph,
+    u: &'u mut Unstructured<'a>,
+    nodes: usize,
+    max_nodes: usize,
+    depth_goal: usize,
+    wrong: bool,
+}
+
+impl ValueWalk<'_, '_, '_> {
+    /// `depth`: containers around the value; `hops`: references followed at this value.
+    fn value(&mut self, node: &Node, depth: usize, hops: usize) -> Value {
+        self.nodes += 1;
+        let spent = self.nodes > self.max_nodes;
+        let deep_enough = depth >= self.depth_goal.min(MAX_VALUE_DEPTH);
+        // (Choices are written so that used-up bytes, which read as 0, build a value that
+        // fits and goes deep.)
+        if self.wrong && pick(self.u, 16) == 15 {
+            return [json!("x"), json!(1.5), json!(null), json!([]), json!({}), json!("5")]
+                [pick(self.u, 6)]
+            .clone();
+        }
+        match node {
+            Node::Leaf(leaf) => match leaf {
+                Leaf::Integer { min, max } => {
+                    let low = min.unwrap_or(0);
+                    let high = max.unwrap_or(low + 10).max(low);
+                    json!(low + (pick(self.u, 4) as i64).min(high - low))
+                }
+                Leaf::Number => json!(0.5),
+                Leaf::String { .. } => json!("s"),
+                Leaf::Boolean => json!(true),
+                Leaf::Null => Value::Null,
+                Leaf::Any => json!({"any": [1, "two"]}),
+                Leaf::Never => json!(0),
+                Leaf::Enum(values) => json!(values[pick(self.u, values.len())]),
+                Leaf::Const(value) => json!(value),
+            },
+            Node::Ref { target, .. } => {
+                if hops > 40 {
+                    return json!(0);
+                }
+                let target = &self.graph.definitions[*target];
+                self.value(target, depth, hops + 1)
+            }
+            Node::Dangling(_) | Node::Unsupported(_) => json!("?"),
+            Node::Object { fields, additional } => {
+                let mut object = Map::new();
+                if depth >= MAX_VALUE_DEPTH || spent {
+                    return Value::Object(object);
+                }
+                for (name, node, required) in fields {
+                    // Below the goal every field is written, to follow the graph down; at
+                    // the goal only a few (required ones may go missing: issues deep down).
+                    let write = if deep_enough {
+                        pick(self.u, 4) == 0
+                    } else {
+                        *required || pick(self.u, 4) != 3
+                    };
+                    if write {
+                        let value = self.value(node, depth + 1, 0);
+                        object.insert(name.clone(), value);
+                    }
+                }
+                if let Additional::Schema(node) = additional {
+                    if pick(self.u, 3) == 0 {
+                        let value = self.value(node, depth + 1, 0);
+                        object.insert("extra".into(), value);
+                    }
+                }
+                Value::Object(object)
+            }
+            Node::Array { items, .. } => {
+                if depth >= MAX_VALUE_DEPTH || spent {
+                    return json!([]);
+                }
+                let count = if deep_enough { pick(self.u, 2) } else { 1 + pick(self.u, 2) };
+                Value::Array(
+                    (0..count)
+                        .map(|_| self.value(items, depth + 1, 0))
+                        .collect(),
+                )
+            }
+            Node::Map(values) => {
+                if depth >= MAX_VALUE_DEPTH || spent {
+                    return json!({});
+                }
+                let count = if deep_enough { pick(self.u, 2) } else { 1 + pick(self.u, 2) };
+                let mut object = Map::new();
+                for index in 0..count {
+                    let value = self.value(values, depth + 1, 0);
+                    object.insert(format!("k{index}"), value);
+                }
+                Value::Object(object)
+            }
+            Node::Union { variants, .. } => {
+                let variant = &variants[pick(self.u, variants.len())];
+                self.value(variant, depth, hops + 1)
+            }
+            Node::AllOf(members) => {
+                let member = &members[pick(self.u, members.len())];
+                self.value(member, depth, hops + 1)
+            }
+            Node::Nullable(inner) => {
+                if pick(self.u, 4) == 3 {
+                    Value::Null
+                } else {
+                    self.value(inner, depth, hops + 1)
+                }
+            }
+        }
+    }
+}
