@@ -61,7 +61,7 @@
 //! | `exclusive_range(min = .., max = ..)` | numbers | `exclusiveMinimum`, `exclusiveMaximum` |
 //! | `multiple_of = ..` | numbers | `multipleOf` |
 //! | `length(min = .., max = ..)` | strings (characters), arrays (elements) | `minLength`/`maxLength`, `minItems`/`maxItems` |
-//! | `pattern = ".."` | strings | `pattern` (checked with the `regex` crate when the derive runs) |
+//! | `pattern = ".."` | strings | `pattern` (ECMA-262, as JSON Schema says; checked when the derive runs, see [`model::Pattern`]) |
 //! | `format = ".."` | strings | `format`: `email`, `uri`, `date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`, `hostname` |
 //! | `unique` | arrays | `uniqueItems` |
 //! | `items(..)` | arrays | the same constraints, on the elements (and their `description`) |

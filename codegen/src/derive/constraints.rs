@@ -431,7 +431,7 @@ impl Planner<'_> {
                 // The same compiler, with the same limits, as the run time's.
                 self.errors.push(error_at(
                     &pattern.value,
-                    format!("the pattern does not compile: {error}"),
+                    format!("the pattern cannot be used: {error}"),
                 ));
             } else {
                 setters.push(Setter::Pattern(pattern.value.value()));

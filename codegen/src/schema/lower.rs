@@ -13,7 +13,8 @@
 //!   `#[serde(flatten)] additional_properties: BTreeMap<String, _>`); an object without
 //!   properties is a `BTreeMap<String, _>` of its `additionalProperties` (any value when
 //!   absent), constraints on the values in `#[tool(values(...))]`;
-//! - `const` is `#[tool(constant = ...)]`; an `enum` of strings is a Rust enum, any other
+//! - `const` is `#[tool(constant = ...)]` (refused when the schema's other constraints refuse
+//!   it: no value would fit); an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
 //!   the `false` schema is `toolgate::Never` (an optional property of it must be absent);
@@ -49,7 +50,9 @@ mod unions;
 
 use docs::{doc_attr, doc_reproduces};
 use literals::*;
-use references::{recursive_definitions, shared_definitions};
+use references::{
+    oversized_in_place, recursive_definitions, shared_definitions, MOST_WRITTEN_SCHEMAS,
+};
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
@@ -130,6 +133,13 @@ impl<'s> Lowering<'s> {
         model: &ToolModel,
         rust_name: &str,
     ) -> Result<String, Vec<LowerError>> {
+        // Before anything walks the definitions in place: that walk is what would explode.
+        if let Some((pointer, written)) = oversized_in_place(model) {
+            let message = format!(
+                "definitions that are not objects with properties or string enums are written in place at each use; here that writes {written} schemas, more than {MOST_WRITTEN_SCHEMAS} (make the definition an object with properties, or use it fewer times)"
+            );
+            return Err(vec![(pointer, message)]);
+        }
         let mut scope = Scope {
             model,
             named: BTreeMap::new(),
@@ -284,9 +294,18 @@ impl<'s> Lowering<'s> {
         }
         let mut lowered = self.lower_kind(scope, schema, hint, pointer, direct);
         if let Some(constant) = &schema.constant {
-            match literal(constant) {
-                Some(value) => lowered.constraints.push(quote!(constant = #value)),
-                None => scope.errors.push((
+            // A constant the schema's other constraints refuse leaves no value (the derive
+            // refuses it too).
+            let mut others = schema.clone();
+            others.constant = None;
+            let misfit = scope.model.check_against(&others, constant).err();
+            match (literal(constant), misfit) {
+                (Some(value), None) => lowered.constraints.push(quote!(constant = #value)),
+                (_, Some(report)) => scope.errors.push((
+                    format!("{pointer}/const"),
+                    format!("the `const` value {constant} does not meet the schema's other constraints, so no value fits: {report}"),
+                )),
+                (None, None) => scope.errors.push((
                     format!("{pointer}/const"),
                     format!("the `const` value {constant} is not a literal the derive takes (a string, number, bool, or an array of them)"),
                 )),

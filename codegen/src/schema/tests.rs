@@ -175,3 +175,28 @@ fn two_tools_with_one_name_are_refused_naming_both() {
         ["/1/inputSchema: the tool name \"x_output\" is also the name of the tool at t.json: /0/outputSchema; two generated types would report it"]
     );
 }
+
+/// Definitions written in place that fan out (`A_k = array of anyOf[A_k-1, A_k-1]`) would
+/// write 2^k schemas: refused, naming the definition, after work linear in the schema.
+#[test]
+fn definitions_written_in_place_that_fan_out_are_refused() {
+    let mut defs = vec![r#""A0": {"type": "integer"}"#.to_owned()];
+    for k in 1..=40 {
+        defs.push(format!(
+            r##""A{k}": {{"type": "array", "items": {{"anyOf": [{{"$ref": "#/$defs/A{0}"}}, {{"$ref": "#/$defs/A{0}"}}]}}}}"##,
+            k - 1
+        ));
+    }
+    let definition = format!(
+        r##"{{"name": "t", "parameters": {{"type": "object", "properties": {{"x": {{"$ref": "#/$defs/A40"}}}}, "$defs": {{{}}}}}}}"##,
+        defs.join(", ")
+    );
+    let found = refusals(&definition);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("/parameters/$defs/A40: "),
+        "{}",
+        found[0]
+    );
+    assert!(found[0].contains("more than 50000"), "{}", found[0]);
+}

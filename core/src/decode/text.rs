@@ -142,7 +142,12 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
     match blocks.as_slice() {
         [] => read_unfenced(text, 0, text.len(), max_depth),
         [(open, body, end, close)] => {
-            let outside = [(0, *open), (*close, text.len())];
+            // Outside the fence: the prose before it, the rest of its opening line (after
+            // the info string's first word nothing belongs there), and the prose after it.
+            let info_end = text[open + 3..*body]
+                .find(char::is_whitespace)
+                .map_or(*body, |at| open + 3 + at);
+            let outside = [(0, *open), (info_end, *body), (*close, text.len())];
             for (from, to) in outside {
                 if let Some(at) = text[from..to].find(JSON_PUNCTUATION) {
                     // Another value outside the fence makes two candidates.
@@ -156,6 +161,13 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
                     });
                 }
             }
+            // A body that is strict JSON is that value, whatever it is (a JSON string of
+            // the arguments included, which the walk then reads as `double_encoded`): the
+            // fence says nothing more than its body alone would.
+            let inner = text[*body..*end].trim();
+            if let Ok(json) = crate::decode::parse_strict(inner.as_bytes(), max_depth) {
+                return Ok(json);
+            }
             read_unfenced(text, *body, *end, max_depth)
         }
         _ => Err(TextError::Ambiguous),
@@ -166,8 +178,10 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
 fn read_unfenced(text: &str, from: usize, to: usize, max_depth: usize) -> Result<Json, TextError> {
     let region = &text[..to];
     let start = from + (text[from..to].len() - text[from..to].trim_start().len());
+    // What follows a value is looked at from its last character: a comment after it is
+    // surroundings too, and a value hidden in one (`{..} // or {..}`) is a second candidate.
     if text[start..to].starts_with(['{', '[']) {
-        let (value, end) = parse_at(region, start, max_depth)?;
+        let (value, end, _) = parse_value_at(region, start, max_depth)?;
         refuse_other_values(region, end, max_depth)?;
         return Ok(value);
     }
@@ -182,7 +196,7 @@ fn read_unfenced(text: &str, from: usize, to: usize, max_depth: usize) -> Result
             found: found_at(text, start + at),
         });
     }
-    let (value, end) = parse_at(region, open, max_depth)?;
+    let (value, end, _) = parse_value_at(region, open, max_depth)?;
     if matches!(&value, Json::Object(members) if members.is_empty()) {
         return Err(TextError::NoValue);
     }
@@ -226,6 +240,17 @@ pub fn read_lenient_value(text: &str, max_depth: usize) -> Result<Json, TextErro
 
 /// The value starting at `start`, and where it ends (after trailing space and comments).
 fn parse_at(body: &str, start: usize, max_depth: usize) -> Result<(Json, usize), TextError> {
+    let (value, _, end) = parse_value_at(body, start, max_depth)?;
+    Ok((value, end))
+}
+
+/// The value starting at `start`, where it ends (its last character), and where the white
+/// space and comments after it end.
+fn parse_value_at(
+    body: &str,
+    start: usize,
+    max_depth: usize,
+) -> Result<(Json, usize, usize), TextError> {
     let mut parser = Parser {
         bytes: body.as_bytes(),
         position: start,
@@ -233,8 +258,9 @@ fn parse_at(body: &str, start: usize, max_depth: usize) -> Result<(Json, usize),
         max_depth,
     };
     let value = parser.value()?;
+    let value_end = parser.position;
     parser.skip_space()?;
-    Ok((value, parser.position))
+    Ok((value, value_end, parser.position))
 }
 
 struct Parser<'t> {
@@ -580,6 +606,34 @@ mod tests {
             Err(TextError::Invalid { .. })
         ));
         assert_eq!(read_lenient(&"[".repeat(200), 128), Err(TextError::TooDeep));
+    }
+
+    #[test]
+    fn a_value_hidden_after_the_first_is_still_a_second_candidate() {
+        // Found by the text_stage fuzz target (T1, T3): a comment after the value, or the
+        // rest of a fence's opening line, must not hide a second value.
+        for text in [
+            "{\"a\": 1} // or {\"a\": 2}",
+            "{\"a\": 1} # {\"a\": 2}",
+            "{\"a\": 1} /* {\"a\": 2} */",
+            "```json {\"a\": 2}\n{\"a\": 1}\n```",
+        ] {
+            assert_eq!(read(text), Err(TextError::Ambiguous), "{text:?}");
+        }
+        // A comment without a value is prose, and an info string is read past.
+        let one = Ok(serde_json::json!({"a": 1}));
+        assert_eq!(read("{\"a\": 1} // the call"), one);
+        assert_eq!(read("```json title\n{\"a\": 1}\n```"), one);
+    }
+
+    #[test]
+    fn a_fence_says_what_its_body_says() {
+        // T2: a fenced JSON string of the arguments is that string (the walk reads it as
+        // `double_encoded`), as the body alone would be.
+        assert_eq!(
+            read("```json\n\"{\\\"a\\\": 1}\"\n```"),
+            Ok(serde_json::json!("{\"a\": 1}"))
+        );
     }
 
     #[test]

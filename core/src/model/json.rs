@@ -230,6 +230,25 @@ fn number_tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 impl Json {
+    /// How many values this one holds, itself included, counted up to `most` (past it,
+    /// `most` is returned), without recursion.
+    pub fn size_up_to(&self, most: usize) -> usize {
+        let mut count = 0;
+        let mut pending = vec![self];
+        while let Some(json) = pending.pop() {
+            count += 1;
+            if count >= most {
+                return most;
+            }
+            match json {
+                Json::Array(items) => pending.extend(items),
+                Json::Object(members) => pending.extend(members.iter().map(|(_, member)| member)),
+                _ => {}
+            }
+        }
+        count
+    }
+
     /// How deeply containers nest in this value (a scalar is 0), counted without recursion.
     pub fn depth(&self) -> usize {
         let mut deepest = 0;

@@ -18,6 +18,7 @@ mod build;
 mod definitions;
 mod json;
 pub mod lookup;
+mod pattern;
 pub mod read;
 mod write;
 
@@ -29,6 +30,7 @@ use serde_json::Value;
 pub use definitions::Definitions;
 pub(crate) use json::{mark_rounded_numbers, ArgumentSeed};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
+pub use pattern::Pattern;
 pub use read::{SchemaError, SchemaErrors};
 
 pub use crate::format::Format;
@@ -509,53 +511,6 @@ pub struct StringSchema {
     pub pattern: Option<Pattern>,
     /// `format`.
     pub format: Option<Format>,
-}
-
-/// A `pattern`, compiled with the `regex` crate (linear time). JSON Schema patterns are not
-/// anchored: `^` and `$` must be written to anchor them.
-///
-/// A pattern that does not compile is kept with its error; checking a value against it gives
-/// an issue with constraint `schema`, never a panic.
-#[derive(Clone, Debug)]
-pub struct Pattern {
-    source: String,
-    compiled: Result<regex::Regex, String>,
-}
-
-impl Pattern {
-    /// Compiles `source`; see [`Pattern::error`] for the outcome.
-    pub fn new(source: impl Into<String>) -> Self {
-        let source = source.into();
-        let compiled = regex::RegexBuilder::new(&source)
-            .size_limit(1 << 22)
-            .build()
-            .map_err(|error| error.to_string());
-        Pattern { source, compiled }
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.source
-    }
-
-    /// Why the pattern does not compile, if it does not.
-    pub fn error(&self) -> Option<&str> {
-        self.compiled.as_ref().err().map(String::as_str)
-    }
-
-    /// Whether `text` contains a match; `None` if the pattern does not compile.
-    pub fn is_match(&self, text: &str) -> Option<bool> {
-        self.compiled
-            .as_ref()
-            .ok()
-            .map(|regex| regex.is_match(text))
-    }
-}
-
-impl PartialEq for Pattern {
-    fn eq(&self, other: &Self) -> bool {
-        self.source == other.source
-    }
 }
 
 /// One allowed value of an enum, with the other spellings accepted for it.

@@ -46,8 +46,10 @@ pub(super) fn integer(
     errors: &mut Vec<LowerError>,
 ) -> Lowered {
     let found = errors.len();
+    // The reader fills a `format`'s range in where no bound is written; the type says those.
+    let own_bounds = without_range(&integer.bounds, integer.width.map(IntWidth::range));
     let mut values = Vec::new();
-    for (keyword, value) in written_bounds(&integer.bounds) {
+    for (keyword, value) in written_bounds(&own_bounds) {
         if value.is_integral() {
             values.push((keyword, value));
         } else {
@@ -80,10 +82,10 @@ pub(super) fn integer(
             }
             width
         }
-        None => default_width(&integer.bounds, &values, pointer, errors),
+        None => default_width(&own_bounds, &values, pointer, errors),
     };
     if errors.len() == found {
-        if let Some(message) = empty_integers(&integer.bounds, width) {
+        if let Some(message) = empty_integers(&own_bounds, width) {
             errors.push((pointer.to_owned(), message));
         }
     }
@@ -92,7 +94,7 @@ pub(super) fn integer(
     }
     let ty = format_ident!("{}", rust_type(width));
     let mut constraints = bounds(
-        &without_range(&integer.bounds, Some(width.range())),
+        &without_range(&own_bounds, Some(width.range())),
         integer_literal,
     );
     if let Some(divisor) = divisor {

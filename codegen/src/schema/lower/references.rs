@@ -141,6 +141,59 @@ pub(super) fn shared_definitions(model: &ToolModel) -> BTreeSet<String> {
         .collect()
 }
 
+/// Most schemas a tool's Rust code may write out, counting each definition written in place
+/// once per place: beyond it the code would be unreadable (and its writing exponential).
+pub(super) const MOST_WRITTEN_SCHEMAS: u64 = 50_000;
+
+/// The definition whose writing in place makes a tool's code larger than
+/// [`MOST_WRITTEN_SCHEMAS`] schemas, with how large (`A_k = array of anyOf[A_k-1, A_k-1]`
+/// doubles at every level). Each definition is sized once: linear in the model.
+pub(super) fn oversized_in_place(model: &ToolModel) -> Option<(String, u64)> {
+    fn size<'m>(
+        schema: &'m Schema,
+        model: &'m ToolModel,
+        sizes: &mut BTreeMap<&'m str, u64>,
+        sizing: &mut BTreeSet<&'m str>,
+    ) -> u64 {
+        if let Kind::Ref(key) = &schema.kind {
+            let Some((key, definition)) = model.definitions().get_key_value(key.as_str()) else {
+                return 1;
+            };
+            if is_named(definition) {
+                return 1;
+            }
+            if let Some(&known) = sizes.get(key.as_str()) {
+                return known;
+            }
+            // A loop of definitions written in place is refused by the lowering.
+            if !sizing.insert(key) {
+                return 1;
+            }
+            let written = size(definition, model, sizes, sizing);
+            sizing.remove(key.as_str());
+            sizes.insert(key, written);
+            return written;
+        }
+        children(schema).into_iter().fold(1u64, |total, child| {
+            total.saturating_add(size(child, model, sizes, sizing))
+        })
+    }
+    let mut sizes = BTreeMap::new();
+    let mut sizing = BTreeSet::new();
+    let mut total = size(model.input(), model, &mut sizes, &mut sizing);
+    for definition in model.definitions().values().filter(|d| is_named(d)) {
+        total = total.saturating_add(size(definition, model, &mut sizes, &mut sizing));
+    }
+    if total <= MOST_WRITTEN_SCHEMAS {
+        return None;
+    }
+    let largest = sizes.into_iter().max_by_key(|(_, written)| *written);
+    Some(match largest {
+        Some((key, _)) => (format!("/$defs/{}", escape_pointer_token(key)), total),
+        None => (String::new(), total),
+    })
+}
+
 /// The definitions that contain themselves, through any number of references.
 pub(super) fn recursive_definitions(model: &ToolModel) -> BTreeSet<String> {
     fn references(schema: &Schema, out: &mut BTreeSet<String>) {

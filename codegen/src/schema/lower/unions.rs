@@ -212,7 +212,7 @@ fn variant_doc(
     if !doc_reproduces(text) {
         scope.errors.push((
             pointer.to_owned(),
-            "this description cannot be written exactly as a variant's doc comment (the derive reads a variant's description from its doc comment, which holds one line of plain text)".to_owned(),
+            "this description cannot be written exactly as a variant's doc comment, and the derive reads a variant's description from its doc comment only (a doc comment gives back one line of text, without Markdown escapes or code fences)".to_owned(),
         ));
     }
     Some(doc_attr(text))

@@ -157,7 +157,7 @@ fn an_alternative_whose_description_a_doc_comment_cannot_carry_is_refused() {
             {{"type": "object", "description": {fence}, "properties": {{"kind": {{"const": "a"}}}}, "required": ["kind"]}},
             {{"type": "object", "properties": {{"kind": {{"const": "b"}}}}, "required": ["kind"]}}]}}}}"#
     );
-    let message = "this description cannot be written exactly as a variant's doc comment (the derive reads a variant's description from its doc comment, which holds one line of plain text)";
+    let message = "this description cannot be written exactly as a variant's doc comment, and the derive reads a variant's description from its doc comment only (a doc comment gives back one line of text, without Markdown escapes or code fences)";
     assert_eq!(
         refusals(&tool(&union)),
         [

@@ -44,6 +44,18 @@ fn an_integer_type_holds_every_bound() {
         field(r#"{"type": "integer", "minimum": -1e20, "maximum": 100.0}"#),
         "    #[tool(range(min = -100000000000000000000, max = 100))]\n    pub n: ::std::option::Option<i128>,"
     );
+    // A `format` is its type, whatever its range.
+    for (format, ty) in [
+        ("int8", "i8"),
+        ("uint64", "u64"),
+        ("int128", "i128"),
+        ("uint128", "u128"),
+    ] {
+        assert_eq!(
+            field(&format!(r#"{{"type": "integer", "format": "{format}"}}"#)),
+            format!("    pub n: ::std::option::Option<{ty}>,")
+        );
+    }
     assert_eq!(
         field(r#"{"type": "integer", "default": 5.0}"#),
         "    #[serde(default = \"default_t_n\")]\n    pub n: i64,"
@@ -121,7 +133,7 @@ fn unsatisfiable_bounds_are_refused_at_their_pointer() {
         ),
         (
             r#"{"type": "integer", "format": "uint8", "exclusiveMaximum": 0}"#,
-            "/parameters/properties/n: no `u8` fits these bounds (`minimum` 0, `maximum` 255, `exclusiveMaximum` 0)",
+            "/parameters/properties/n: no `u8` fits these bounds (`exclusiveMaximum` 0)",
         ),
         (
             r#"{"type": "number", "minimum": 1.5, "maximum": 1.25}"#,
@@ -155,5 +167,18 @@ fn unsatisfiable_bounds_are_refused_at_their_pointer() {
     assert_eq!(
         field(r#"{"type": "number", "minimum": 5, "maximum": 5}"#),
         "    #[tool(range(min = 5, max = 5))]\n    pub n: ::std::option::Option<f64>,"
+    );
+}
+
+/// A `const` the schema's other constraints refuse leaves no value either.
+#[test]
+fn a_constant_its_own_constraints_refuse_is_refused() {
+    assert_eq!(
+        refused(r#"{"type": "integer", "maximum": 3, "const": 5}"#),
+        ["/parameters/properties/n/const: the `const` value 5 does not meet the schema's other constraints, so no value fits: 5 is greater than the maximum 3"]
+    );
+    assert_eq!(
+        field(r#"{"type": "integer", "maximum": 5, "const": 5.0}"#),
+        "    #[tool(range(max = 5), constant = 5.0)]\n    pub n: ::std::option::Option<i64>,"
     );
 }

@@ -181,3 +181,58 @@ fn the_value_checker_stops_at_a_union_that_refers_back_to_itself() {
     checker.check_value(&json!({"x": "s"}), model.input());
     assert!(checker.finish().is_err());
 }
+
+#[test]
+fn union_trials_are_bounded_by_the_values_they_read() {
+    // Found by the read_schema_references fuzz target (R2): 5,000 alternatives that each
+    // read a 150,000-item array again would read 750 million values.
+    let alternatives = (0..5_000)
+        .map(|_| Schema::array(Schema::string()))
+        .collect();
+    let model = tool_x(Schema::union(UnionMode::AnyOf, alternatives));
+    let items: Vec<Value> = (0..150_000).map(|i| json!(i)).collect();
+    let rejected = refuse(&model, json!({ "x": items }));
+    let limit = rejected
+        .report
+        .iter()
+        .find(|issue| issue.constraint == Constraint::Limit)
+        .expect("a limit issue");
+    assert!(
+        limit.message.contains("values read again"),
+        "{}",
+        limit.message
+    );
+}
+
+#[test]
+fn hitting_the_nesting_cap_refuses_the_value_whatever_the_union() {
+    // Found by the read_schema_references fuzz target (R4): with A_k = oneOf[A_k+1,
+    // integer] for k < 41 and A_41 = string, the cap used to cut one alternative off
+    // silently, so the answer depended on the cap. Now it is a `schema` refusal.
+    let mut definitions = std::collections::BTreeMap::new();
+    for k in 0..41 {
+        definitions.insert(
+            format!("A{k}"),
+            Schema::union(
+                UnionMode::OneOf,
+                vec![Schema::reference(format!("A{}", k + 1)), Schema::integer()],
+            ),
+        );
+    }
+    definitions.insert("A41".to_owned(), Schema::string());
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("A0"))]),
+        definitions,
+    );
+    let rejected = refuse(&model, json!({"x": 5}));
+    assert!(
+        rejected
+            .report
+            .iter()
+            .any(|issue| issue.constraint == Constraint::Schema),
+        "{}",
+        rejected.report
+    );
+}

@@ -154,14 +154,15 @@ impl<'m> Decoder<'m> {
     fn wrap(&mut self, item: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
         // A wrapped item is the same value again: it counts as a nested trial, so an array
         // of itself (`A = array of A`) stops instead of wrapping forever.
-        if self.allows(Rule::WrapInArray)
-            && item != Json::Null
-            && self.nested_trials < super::MAX_NESTED_TRIALS
-        {
+        if self.allows(Rule::WrapInArray) && item != Json::Null && self.may_nest_trial() {
             let mut trial = self.trial(self.options.clone());
             trial.checker.path_push_index(0);
             let decoded = trial.decode(item.clone(), &array.items);
             let (report, repairs) = trial.finish();
+            if self.nesting_exceeded.get() {
+                self.nesting_issue();
+                return None;
+            }
             if let (Some(value), true) = (decoded, report.is_empty()) {
                 let wrapped = Value::Array(vec![value]);
                 self.repair(Rule::WrapInArray, item.into_value(), wrapped.clone());
@@ -513,13 +514,18 @@ impl<'m> Decoder<'m> {
             return None;
         }
         let mut fits: Vec<(Value, Vec<Repair>, bool)> = Vec::new();
+        let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
         for variant in &union.variants {
-            if !self.spend_trial() {
+            if !self.spend_trial(size) {
                 return None;
             }
             let mut trial = self.trial(self.options.clone());
             let value = trial.decode(json.clone(), variant);
             let (report, repairs) = trial.finish();
+            if self.nesting_exceeded.get() {
+                self.nesting_issue();
+                return None;
+            }
             if let (Some(value), true) = (value, report.is_empty()) {
                 let as_sent = repairs.iter().all(|r| r.rule == Rule::Default);
                 fits.push((value, repairs, as_sent));

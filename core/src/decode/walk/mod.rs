@@ -30,10 +30,14 @@ pub(crate) struct Decoder<'m> {
     depth: usize,
     /// Union alternatives still allowed to be tried, shared with trial decoders.
     trials_left: Rc<Cell<usize>>,
+    /// JSON nodes that trials may still read, shared with trial decoders.
+    trial_nodes_left: Rc<Cell<usize>>,
     /// Trials nested at the value being decoded (a union in a union, a one-item array of a
     /// union...): none of them reads anything, so a schema that refers back to itself
     /// through them would recurse forever. Back to 0 inside containers.
     nested_trials: usize,
+    /// Whether some trial hit [`MAX_NESTED_TRIALS`], shared with trial decoders.
+    nesting_exceeded: Rc<Cell<bool>>,
 }
 
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
@@ -53,6 +57,10 @@ pub(super) enum InnerJson {
 
 /// Most union alternatives tried while decoding one value.
 pub(crate) const MAX_UNION_TRIALS: usize = 10_000;
+
+/// Most JSON nodes read by union trials while decoding one value (each trial reads the
+/// value it tries): the work of trials is bounded, not only their count.
+pub(crate) const MAX_TRIAL_NODES: usize = 2_000_000;
 
 /// A number read from a string, and whether its digits denote an integer (a float may
 /// round digits that do not into one: `"1.0000000000000001"`).
@@ -97,13 +105,33 @@ impl<'m> Decoder<'m> {
             repairs,
             depth: 0,
             trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
+            trial_nodes_left: Rc::new(Cell::new(MAX_TRIAL_NODES)),
             nested_trials: 0,
+            nesting_exceeded: Rc::new(Cell::new(false)),
         }
     }
 
     /// Spends one union trial; at the end of the budget, a `limit` issue and `false` (every
     /// union that cannot be tried says so: a value is never dropped without an issue).
-    fn spend_trial(&mut self) -> bool {
+    ///
+    /// A trial also costs the values it reads again (`size`, in JSON nodes), from a second
+    /// shared budget of [`MAX_TRIAL_NODES`]: ten thousand trials of a large value would
+    /// otherwise read it ten thousand times.
+    fn spend_trial(&mut self, size: usize) -> bool {
+        let nodes_left = self.trial_nodes_left.get();
+        if nodes_left < size {
+            let message = format!(
+                "the arguments need more than {MAX_TRIAL_NODES} values read again to try union alternatives"
+            );
+            self.checker.issue(
+                Constraint::Limit,
+                message,
+                Some(MAX_TRIAL_NODES.into()),
+                None,
+            );
+            return false;
+        }
+        self.trial_nodes_left.set(nodes_left - size);
         let left = self.trials_left.get();
         if left == 0 {
             let message =
@@ -129,20 +157,32 @@ impl<'m> Decoder<'m> {
             repairs: Vec::new(),
             depth: self.depth,
             trials_left: Rc::clone(&self.trials_left),
+            trial_nodes_left: Rc::clone(&self.trial_nodes_left),
             nested_trials: self.nested_trials + 1,
+            nesting_exceeded: Rc::clone(&self.nesting_exceeded),
         }
     }
 
     /// Whether another trial may nest at this value; a `schema` issue when not.
+    ///
+    /// Once the cap is hit anywhere, every union and wrap around it fails with the same
+    /// issue, up to the decoder whose report is kept: the answer never depends on which
+    /// alternatives the cap cut off.
     fn may_nest_trial(&mut self) -> bool {
-        if self.nested_trials < MAX_NESTED_TRIALS {
+        if self.nested_trials < MAX_NESTED_TRIALS && !self.nesting_exceeded.get() {
             return true;
         }
+        self.nesting_exceeded.set(true);
+        self.nesting_issue();
+        false
+    }
+
+    /// The `schema` issue of a schema that nests trials past the cap.
+    fn nesting_issue(&mut self) {
         let message = format!(
             "the schema nests unions or one-item arrays more than {MAX_NESTED_TRIALS} deep at one value: it refers back to itself without reading anything"
         );
         self.checker.issue(Constraint::Schema, message, None, None);
-        false
     }
 
     /// Runs `walk` over the members of a container: they are other values, so trials nest

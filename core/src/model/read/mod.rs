@@ -204,6 +204,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
 struct Reader {
     errors: Vec<SchemaError>,
     references: Vec<(String, String)>,
+    /// The schema's patterns, compiled within their joint budget.
+    patterns: super::pattern::SchemaPatterns,
 }
 
 /// The members of one schema object, each marked when a reader step used it.
@@ -309,6 +311,12 @@ impl Reader {
                     format!("keyword `{key}` is not supported here"),
                 );
             }
+        }
+        // No value, or null (`anyOf: [false, {"type": "null"}]`): only null, which the
+        // model says as `null` (a nullable `false` schema would write back without its null).
+        if schema.kind == Kind::Never && schema.nullable {
+            schema.kind = Kind::Null;
+            schema.nullable = false;
         }
         schema
     }

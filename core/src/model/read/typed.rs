@@ -130,12 +130,16 @@ impl Reader {
                 })
             }
             "string" => {
-                let pattern = self.string(m, "pattern", pointer).map(Pattern::new);
-                if let Some(error) = pattern.as_ref().and_then(Pattern::error) {
-                    self.error(
-                        &format!("{pointer}/pattern"),
-                        format!("the pattern does not compile: {error}"),
-                    );
+                let pattern = self
+                    .string(m, "pattern", pointer)
+                    .map(|source| self.patterns.compile(source));
+                if let Some(pattern) = &pattern {
+                    if let Some(error) = pattern.error() {
+                        self.error(
+                            &format!("{pointer}/pattern"),
+                            format!("the pattern {:?} cannot be used: {error}", pattern.as_str()),
+                        );
+                    }
                 }
                 let format = self.string(m, "format", pointer).and_then(|name| {
                     let format = Format::from_name(&name);
