@@ -392,35 +392,17 @@ impl Text {
         })
     }
 
-    /// Whether a comment marker (`#`, `//`, `/*`) sits outside the objects, after the
-    /// first complete object starts (finding T1: the lenient reader skips comments after
-    /// the value, and what they hold).
-    pub fn comment_after_first_object(&self) -> bool {
-        let Some(first) = self
-            .pieces
-            .iter()
-            .find(|piece| self.complete(piece) && matches!(piece.kind, Kind::Object(_)))
-        else {
-            return false;
-        };
-        self.pieces.iter().any(|piece| {
-            piece.start >= first.end
-                && !matches!(piece.kind, Kind::Object(_))
-                && ["#", "//", "/*"]
-                    .iter()
-                    .any(|marker| self.text[piece.start..piece.end.min(self.text.len())].contains(marker))
-        })
-    }
-
-    /// Whether a fence marker has JSON punctuation or a backtick after it on its line
-    /// (finding T3: the rest of an opening fence's line is skipped as its info string, a
-    /// value there included, and a one-line "```{...}```" is taken for an opening fence).
-    pub fn something_on_a_fence_line(&self) -> bool {
+    /// Whether the first word after a fence marker (up to white space or the line's end)
+    /// holds JSON punctuation or a backtick (finding T3b: that word is skipped as the info
+    /// string, a value in it included, and "```{...}```" on one line opens a fence).
+    pub fn value_in_fence_info_word(&self) -> bool {
         let mut from = 0;
         while let Some(found) = self.text[from..].find("```") {
             let after = from + found + 3;
-            let line_end = self.text[after..].find('\n').map_or(self.text.len(), |n| after + n);
-            if self.text[after..line_end].contains(['{', '}', '[', ']', '`']) {
+            let word_end = self.text[after..]
+                .find(char::is_whitespace)
+                .map_or(self.text.len(), |n| after + n);
+            if self.text[after..word_end].contains(['{', '}', '[', ']', '`']) {
                 return true;
             }
             from = after;
