@@ -17,7 +17,7 @@ use toolgate::model::Json;
 
 /// The suite's files of the keywords the issue names (`prefixItems` included: the reader
 /// refuses it, and the listing says so).
-const FILES: [&str; 26] = [
+const FILES: [&str; 28] = [
     "type",
     "enum",
     "const",
@@ -41,6 +41,8 @@ const FILES: [&str; 26] = [
     "oneOf",
     "allOf",
     "ref",
+    "refRemote",
+    "anchor",
     "defs",
     "default",
     "boolean_schema",

@@ -10,6 +10,7 @@ use std::fmt;
 mod all_of;
 mod cycles;
 mod dialect;
+mod references;
 mod typed;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
@@ -144,6 +145,9 @@ pub fn read_value_schema(json: &Json) -> Result<ToolModel, SchemaErrors> {
 
 fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     let mut reader = Reader::default();
+    let resolved = references::resolve(json);
+    reader.errors = resolved.errors;
+    let json = resolved.document.as_ref().unwrap_or(json);
     let name = match json.get("title") {
         Some(Json::String(title)) => title.clone(),
         Some(_) => {
@@ -156,8 +160,12 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     if let Some(defs) = json.get("$defs") {
         match defs {
             Json::Object(members) => {
+                reader.bodies = members.iter().cloned().collect();
                 for (name, schema) in members {
-                    let pointer = format!("/$defs/{}", escape_pointer_token(name));
+                    let pointer = match resolved.origins.get(name) {
+                        Some(origin) => origin.clone(),
+                        None => format!("/$defs/{}", escape_pointer_token(name)),
+                    };
                     definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
                 }
             }
@@ -165,6 +173,11 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
         }
     }
     let input = reader.schema(json, "", &["title", "$defs"]);
+    // Definitions of references with sibling keywords; reading one may ask for more.
+    while let Some((name, body, pointer)) = reader.pending.pop() {
+        let schema = reader.schema(&body, &pointer, &["title"]);
+        definitions.insert(name, schema);
+    }
     for (pointer, name) in std::mem::take(&mut reader.references) {
         if !definitions.contains_key(&name) {
             reader.error(
@@ -180,6 +193,14 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
                 format!(
                     "the definition refers back to itself through {path} without an object or array in between: no value can be read"
                 ),
+            );
+        }
+    }
+    if reader.errors.is_empty() {
+        for name in references::long_reference_chains(&definitions) {
+            reader.error(
+                &format!("/$defs/{}", escape_pointer_token(&name)),
+                "the definition is a reference to a reference… more than 32 in a row",
             );
         }
     }
@@ -204,6 +225,12 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
 struct Reader {
     errors: Vec<SchemaError>,
     references: Vec<(String, String)>,
+    /// The root's `$defs` as written (after [`references::resolve`]).
+    bodies: BTreeMap<String, Json>,
+    /// Definitions made for a `$ref` with sibling constraints: (target, constraints) → name.
+    made: std::collections::HashMap<String, String>,
+    /// Such definitions still to read: name, body, pointer of the first use.
+    pending: Vec<(String, Json, String)>,
     /// The schema's patterns, compiled within their joint budget.
     patterns: super::pattern::SchemaPatterns,
 }
@@ -437,7 +464,7 @@ impl Reader {
                     let name = percent_decode(name).replace("~1", "/").replace("~0", "~");
                     self.references
                         .push((format!("{pointer}/$ref"), name.clone()));
-                    Schema::reference(name)
+                    Schema::reference(self.with_siblings(m, name, pointer))
                 }
                 None => {
                     self.error(
