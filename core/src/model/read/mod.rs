@@ -3,6 +3,11 @@
 //! Every keyword is either held by the model, an annotation the model has no use for
 //! (`$schema`, `$id`, `$comment`, `title` below the root, `deprecated`, `readOnly`,
 //! `writeOnly`), or an error naming its JSON pointer. No constraint is dropped.
+//!
+//! Before reading, every local `$ref` (JSON pointers, `#`, `$anchor`, `$id`-relative,
+//! `#/definitions/…`) is made a reference to a named definition of the root's `$defs`, so
+//! the model and the writer only know `#/$defs/<name>`; a `$ref` beside constraints applies
+//! them too; a remote reference is an error. See `references` for the rules.
 
 use std::collections::BTreeMap;
 use std::fmt;
