@@ -79,7 +79,7 @@ fn output_schema_problems_are_at_their_pointer() {
     let definition = r#"{"name": "t", "inputSchema": {"type": "object", "properties": {}}, "outputSchema": {"type": "string"}}"#;
     assert_eq!(
         refusals(definition),
-        ["/outputSchema: the arguments of a tool must be an object (`\"type\": \"object\"`)"]
+        ["/outputSchema: the arguments of a tool must be an object (`\"type\": \"object\"`), or a union of objects"]
     );
 }
 

@@ -209,13 +209,10 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
             );
         }
     }
-    if arguments
-        && !matches!(input.kind, Kind::Object(_) | Kind::Map(_))
-        && reader.errors.is_empty()
-    {
+    if arguments && !object_shaped(&input, &definitions, 0) && reader.errors.is_empty() {
         reader.error(
             "",
-            "the arguments of a tool must be an object (`\"type\": \"object\"`)",
+            "the arguments of a tool must be an object (`\"type\": \"object\"`), or a union of objects",
         );
     }
     if reader.errors.is_empty() {
@@ -223,6 +220,26 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
         Ok(ToolModel::new(name, description, input, definitions))
     } else {
         Err(SchemaErrors(reader.errors))
+    }
+}
+
+/// Whether the values of `schema` are objects: an object or a map, a reference to one, or a
+/// union of such (`{"type": "object", "anyOf": [{...}, {...}]}`: a tool that takes one of
+/// several argument shapes, as Cloudflare's generated MCP tools do).
+fn object_shaped(schema: &Schema, definitions: &BTreeMap<String, Schema>, depth: usize) -> bool {
+    match &schema.kind {
+        Kind::Object(_) | Kind::Map(_) => true,
+        Kind::Ref(name) if depth < 32 => definitions
+            .get(name)
+            .is_some_and(|target| object_shaped(target, definitions, depth + 1)),
+        Kind::Union(union) if depth < 32 => {
+            !union.variants.is_empty()
+                && union
+                    .variants
+                    .iter()
+                    .all(|variant| object_shaped(variant, definitions, depth + 1))
+        }
+        _ => false,
     }
 }
 
