@@ -145,9 +145,8 @@ pub fn miss(
     if hint.missing_fields.len() > 3 || hint.fields.len() > 3 {
         return Some(format!("hint over its caps: {}", hint.to_json()));
     }
-    let over_cap = |values: &[Value]| {
-        values.len() > 6 || (values.len() == 6 && values[5] != Value::from(ELLIPSIS))
-    };
+    let over_cap =
+        |values: &[Value]| values.len() > 6 || (values.len() == 6 && values[5] != ELLIPSIS);
     if hint
         .fields
         .iter()
