@@ -152,12 +152,25 @@ impl<'s> Lowering<'s> {
     ) -> Result<String, Vec<LowerError>> {
         // Before anything walks the definitions in place: that walk is what would explode.
         // Held as JSON, each definition is written once.
-        let oversized = oversized_in_place(model).map(|(pointer, written)| {
+        let name = self.types.claim(rust_name, "");
+        let mut errors = Vec::new();
+        if !valid_tool_name(model.name()) {
+            errors.push((
+                String::new(),
+                format!("{TOOL_NAME_RULE} (the name is {:?})", model.name()),
+            ));
+        }
+        if let Some((pointer, written)) = oversized_in_place(model) {
             let message = format!(
                 "definitions that are not objects with properties or string enums are written in place at each use; here that writes {written} schemas, more than {MOST_WRITTEN_SCHEMAS}"
             );
-            (pointer, message)
-        });
+            if !errors.is_empty() || self.style.typed_only {
+                errors.push((pointer, message));
+                return Err(errors);
+            }
+            self.checked_tool(model, &name, &(pointer, message));
+            return Ok(name);
+        }
         let mut scope = Scope {
             model,
             named: BTreeMap::new(),
@@ -167,23 +180,8 @@ impl<'s> Lowering<'s> {
             open_structs: 0,
             loop_objects: BTreeMap::new(),
             json_model: None,
-            errors: Vec::new(),
+            errors,
         };
-        let name = self.types.claim(rust_name, "");
-        if !valid_tool_name(model.name()) {
-            scope.errors.push((
-                String::new(),
-                format!("{TOOL_NAME_RULE} (the name is {:?})", model.name()),
-            ));
-        }
-        if let Some(why) = oversized {
-            if !scope.errors.is_empty() || self.style.typed_only {
-                scope.errors.push(why);
-                return Err(scope.errors);
-            }
-            self.checked_tool(model, &name, &why);
-            return Ok(name);
-        }
         let input = model.input();
         let attempt = self.attempt(&scope);
         match model.resolve(input).map(|s| &s.kind) {
