@@ -169,6 +169,10 @@ impl Definitions {
         }
         let mut root = model.input().clone();
         rename_references(&mut root, &keys);
+        // The reader keeps a root's description on the model: here it is the value's.
+        if root.description.is_none() {
+            root.description = model.description().map(str::to_owned);
+        }
         root
     }
 
