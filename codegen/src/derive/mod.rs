@@ -154,11 +154,11 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
             data_enum::refuse_on_struct(&serde, &mut errors);
             match checked::plan_tool(data, text, tool_name, &mut errors) {
                 Some(tool) => Body::Checked(tool),
+                // `plan_tool` said why.
                 None => {
-                    return Err(fail(
-                        errors,
-                        error_at(text, "this struct cannot hold the arguments"),
-                    ))
+                    return Err(errors.finish().err().unwrap_or_else(|| {
+                        error_at(text, "this struct cannot hold the arguments")
+                    }))
                 }
             }
         }

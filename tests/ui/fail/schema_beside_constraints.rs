@@ -2,7 +2,7 @@ use toolgate::Tool;
 
 #[derive(Tool, serde::Deserialize)]
 struct Move {
-    #[tool(schema = r#"{"type": "string"}"#, length(max = 3))]
+    #[tool(schema = r#"{"type": "string"}"#, constant = "a")]
     parent: serde_json::Value,
 }
 
