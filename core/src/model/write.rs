@@ -321,7 +321,7 @@ impl ToolModel {
     /// ```
     /// use toolgate_core::model::ToolModel;
     ///
-    /// let model = ToolModel::from_json_schema(r#"{"type": "object", "properties": {"p": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}}"#).unwrap();
+    /// let model = ToolModel::from_json_schema(r##"{"type": "object", "properties": {"p": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}}"##).unwrap();
     /// let toolgate_core::model::Kind::Object(object) = &model.input().kind else { unreachable!() };
     /// assert_eq!(model.schema_text(&object.fields[0].schema), r##"{"$ref":"#/$defs/n","$defs":{"n":{"type":"integer"}}}"##);
     /// ```
