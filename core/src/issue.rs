@@ -357,6 +357,26 @@ impl Report {
     pub fn into_issues(self) -> Vec<Issue> {
         self.issues
     }
+
+    /// Adds the issues of `other` (a report of a part of the value, kept apart while it was
+    /// tried), counting those its cap left out as left out here too.
+    pub(crate) fn append(&mut self, other: Report) {
+        let left_out = other.left_out;
+        let mut issues = other.issues;
+        if left_out > 0 {
+            // The closing `limit` summary: this report writes its own.
+            issues.pop();
+        }
+        let last = issues.last().cloned();
+        for issue in issues {
+            self.push(issue);
+        }
+        if let Some(last) = last {
+            for _ in 0..left_out {
+                self.push(last.clone());
+            }
+        }
+    }
 }
 
 impl fmt::Display for Report {

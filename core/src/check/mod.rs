@@ -5,6 +5,7 @@
 //! of each constraint: `Tool::validate` on Rust values and the decoders use the same ones.
 
 mod containers;
+mod unions;
 mod value;
 
 use std::borrow::Cow;
@@ -14,6 +15,9 @@ use serde_json::Value;
 use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
+
+pub(crate) use unions::{chosen_alternative, union_literals, JsonKind, Sent};
+pub use unions::union_alternatives;
 
 #[derive(Clone, Debug)]
 enum Step<'m> {

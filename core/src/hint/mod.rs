@@ -56,6 +56,10 @@ pub struct FieldHint {
     /// The upper bound, for bound and size constraints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<Num>,
+    /// For a union no alternative of which takes the value: what the alternatives want (their
+    /// types, tag values or constants; at most 5, then `"…"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Value>,
     /// The pattern the string must match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
@@ -211,12 +215,39 @@ fn capped_values(values: Vec<Value>) -> Vec<Value> {
     shown
 }
 
+/// The values an issue's `expected` lists, without the `"… N more"` entry a long list ends
+/// with (see [`crate::check::shorten_list`]): the hint writes its own `"…"`.
+fn listed(values: &[Value]) -> Vec<Value> {
+    let mut values = values.to_vec();
+    if values.len() > crate::check::LISTED_VALUES {
+        values.truncate(crate::check::LISTED_VALUES);
+    }
+    values
+}
+
+/// An `enum` issue whose path does not lead to an enum schema (inside a union's
+/// alternative): the values the issue says it expected still tell the model what to send.
+fn allowed_from_issue(mut hint: FieldHint, issue: &Issue) -> FieldHint {
+    if let (Constraint::Enum, Some(Value::Array(values)), true) = (
+        issue.constraint,
+        &issue.expected,
+        hint.allowed_values.is_empty(),
+    ) {
+        hint.allowed_values = capped_values(listed(values));
+        let names = hint.allowed_values.iter().filter_map(Value::as_str);
+        let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+        hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+    }
+    hint
+}
+
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let mut hint = FieldHint {
         path: issue.path.clone(),
         constraint: issue.constraint,
         description: description_at(model, &issue.path),
         allowed_values: Vec::new(),
+        alternatives: Vec::new(),
         min: None,
         max: None,
         pattern: None,
@@ -239,8 +270,13 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         hint.did_you_mean = Some(suggest::nearest(got, keys).map(str::to_owned));
         return hint;
     }
+    if matches!(issue.constraint, Constraint::OneOf | Constraint::AnyOf) {
+        if let Some(Value::Array(alternatives)) = &issue.expected {
+            hint.alternatives = capped_values(listed(alternatives));
+        }
+    }
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
-        return hint;
+        return allowed_from_issue(hint, issue);
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
     if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
@@ -294,7 +330,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         _ => {}
     }
-    hint
+    allowed_from_issue(hint, issue)
 }
 
 /// A description as a phrase inside a question: its first sentence, without the final
@@ -367,10 +403,18 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
                 |f| f.describe().to_owned(),
             )
         }
-        Constraint::Type => expected
-            .and_then(Value::as_str)
-            .unwrap_or("another type")
-            .to_owned(),
+        Constraint::Type => match expected {
+            Some(Value::String(name)) => name.clone(),
+            // A type list: `["string", "number"]`.
+            Some(Value::Array(names)) if !names.is_empty() => {
+                let names: Vec<String> = names.iter().map(|n| list_values(std::slice::from_ref(n))).collect();
+                join_words(&names, "or")
+            }
+            _ => "another type".to_owned(),
+        },
+        Constraint::OneOf | Constraint::AnyOf if !field.alternatives.is_empty() => {
+            format!("one of {}", list_values(&field.alternatives))
+        }
         Constraint::Const => format!("exactly {}", bound()),
         _ => return None,
     })
@@ -517,6 +561,9 @@ impl fmt::Display for RetryHint {
             }
             if !field.allowed_values.is_empty() {
                 parts.push(format!("allowed: {}", list_values(&field.allowed_values)));
+            }
+            if !field.alternatives.is_empty() {
+                parts.push(format!("one of: {}", list_values(&field.alternatives)));
             }
             if let Some(Some(near)) = &field.did_you_mean {
                 parts.push(format!("did you mean {near:?}?"));
