@@ -104,9 +104,13 @@ fn tagged_and_untagged_values_decode_with_repairs() {
 }
 
 #[test]
-fn a_value_no_alternative_accepts_is_refused() {
+fn a_value_no_alternative_accepts_is_refused_inside_the_alternative_meant() {
+    // Only the slug takes a string: its own `minLength`, not the union.
     let empty = Draw::decode(r#"{"shapes": [], "target": ""}"#).unwrap_err();
-    assert_eq!(empty.report.issues()[0].constraint, Constraint::AnyOf);
+    assert_eq!(
+        issue_list(&empty.report),
+        [("target".to_owned(), Constraint::MinLength)]
+    );
     let rejected = Draw::decode(
         r#"{"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}"#,
     )
@@ -114,11 +118,25 @@ fn a_value_no_alternative_accepts_is_refused() {
     assert_eq!(
         issue_list(&rejected.report),
         [
-            ("shapes[0]".to_owned(), Constraint::OneOf),
+            // The tag names the circle: its bound, at its path.
+            ("shapes[0].radius".to_owned(), Constraint::Minimum),
+            // A tag that names no variant: the union, with the tags it wants.
             ("shapes[1]".to_owned(), Constraint::OneOf),
-            ("target".to_owned(), Constraint::AnyOf),
+            // No alternative takes an object: the type, with the types wanted.
+            ("target".to_owned(), Constraint::Type),
         ]
     );
+    let issues = rejected.report.issues();
+    assert_eq!(issues[1].expected, Some(json!(["circle", "rectangle", "dot"])));
+    assert_eq!(issues[2].expected, Some(json!(["integer", "string"])));
+    // The value checker, which `validate()` and examples use, agrees on JSON values.
+    let checked = Draw::model()
+        .check_against(
+            Draw::model().input(),
+            &json!({"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}),
+        )
+        .unwrap_err();
+    assert_eq!(checked.issues(), issues);
 }
 
 #[test]
