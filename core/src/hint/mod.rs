@@ -3,7 +3,7 @@
 //!
 //! Caps: at most 3 `missing_fields`, at most 3 `fields` (one per path: the first issue at a
 //! path is shown, later ones at the same path are counted as omitted), at most 5
-//! `allowed_values` (then `"…"`). `omitted` counts the issues the caps left out, including
+//! `allowed_values` and at most 5 union `alternatives` (then `"…"`). `omitted` counts the issues the caps left out, including
 //! those a capped [`Report`] itself left out.
 
 use std::fmt;
