@@ -16,8 +16,8 @@ use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
-pub(crate) use unions::{chosen_alternative, union_literals, JsonKind, Sent};
 pub use unions::union_alternatives;
+pub(crate) use unions::{chosen_alternative, union_literals, JsonKind, Sent};
 
 #[derive(Clone, Debug)]
 enum Step<'m> {

@@ -23,9 +23,7 @@
 use serde_json::Value;
 
 use super::{json_type, list_values, shorten_list, Checker, LISTED_VALUES};
-use crate::model::{
-    EnumSchema, EnumValue, Json, Kind, Schema, ToolModel, UnionMode, UnionSchema,
-};
+use crate::model::{EnumSchema, EnumValue, Json, Kind, Schema, ToolModel, UnionMode, UnionSchema};
 use crate::path::Path;
 use crate::{Constraint, Report};
 
@@ -212,9 +210,11 @@ pub(crate) fn chosen_alternative(
     } else {
         admitting
     };
-    let mut shaped = candidates
-        .into_iter()
-        .filter(|&i| reports.get(i).is_some_and(|r| !structural_mismatch(r, here)));
+    let mut shaped = candidates.into_iter().filter(|&i| {
+        reports
+            .get(i)
+            .is_some_and(|r| !structural_mismatch(r, here))
+    });
     let first = shaped.next()?;
     shaped.next().is_none().then_some(first)
 }
@@ -336,9 +336,18 @@ impl<'m> Checker<'m> {
     /// The issue of a value that no alternative of `union` accepts, when the alternative it
     /// was meant for cannot be told: `type` when no alternative takes its JSON type `kind`
     /// (a type list), `enum` when every alternative is a literal, else the union's own issue.
-    pub(crate) fn no_alternative_issue(&mut self, union: &UnionSchema, kind: JsonKind, value: Value) {
+    pub(crate) fn no_alternative_issue(
+        &mut self,
+        union: &UnionSchema,
+        kind: JsonKind,
+        value: Value,
+    ) {
         let model = self.model();
-        if !union.variants.iter().any(|variant| admits(model, variant, kind, 0)) {
+        if !union
+            .variants
+            .iter()
+            .any(|variant| admits(model, variant, kind, 0))
+        {
             let mut names = Vec::new();
             for variant in &union.variants {
                 type_names(self.model(), variant, &mut names, 0);

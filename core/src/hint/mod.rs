@@ -407,7 +407,10 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
             Some(Value::String(name)) => name.clone(),
             // A type list: `["string", "number"]`.
             Some(Value::Array(names)) if !names.is_empty() => {
-                let names: Vec<String> = names.iter().map(|n| list_values(std::slice::from_ref(n))).collect();
+                let names: Vec<String> = names
+                    .iter()
+                    .map(|n| list_values(std::slice::from_ref(n)))
+                    .collect();
                 join_words(&names, "or")
             }
             _ => "another type".to_owned(),

@@ -22,14 +22,16 @@ fn only_issue(rejected: &Rejected) -> &crate::Issue {
 
 /// A classifier's `labels`: items that are an object with an enum, or a bare label string.
 fn labels_tool() -> ToolModel {
-    schema_tool(json!({"type": "object", "properties": {"labels": {"type": "array", "items": {
+    schema_tool(
+        json!({"type": "object", "properties": {"labels": {"type": "array", "items": {
         "oneOf": [
             {"type": "object", "properties": {
                 "name": {"type": "string"},
                 "confidence": {"type": "string", "enum": ["low", "medium", "high"]}},
              "required": ["name", "confidence"]},
             {"type": "string"}
-        ]}}}, "required": ["labels"]}))
+        ]}}}, "required": ["labels"]}),
+    )
 }
 
 #[test]
@@ -61,7 +63,8 @@ fn an_enum_inside_the_only_object_alternative_is_named_at_its_own_path() {
 
 /// Cloudflare's R2 bucket lock rules: `condition` is told apart by `type`, a one-value `enum`.
 fn lock_rules_tool() -> ToolModel {
-    schema_tool(json!({"type": "object", "properties": {"condition": {"oneOf": [
+    schema_tool(
+        json!({"type": "object", "properties": {"condition": {"oneOf": [
         {"type": "object", "properties": {"type": {"type": "string", "enum": ["Indefinite"]}},
          "required": ["type"]},
         {"type": "object", "properties": {"type": {"type": "string", "enum": ["Date"]},
@@ -70,7 +73,8 @@ fn lock_rules_tool() -> ToolModel {
         {"type": "object", "properties": {"type": {"type": "string", "enum": ["Age"]},
                                           "maxAgeSeconds": {"type": "integer"}},
          "required": ["type", "maxAgeSeconds"]}
-    ]}}, "required": ["condition"]}))
+    ]}}, "required": ["condition"]}),
+    )
 }
 
 #[test]
@@ -93,12 +97,14 @@ fn a_discriminator_sent_names_the_alternative() {
 
 /// Firecrawl's `webhook`: a URL string, or an object with the URL and headers.
 fn webhook_tool() -> ToolModel {
-    schema_tool(json!({"type": "object", "properties": {"webhook": {"anyOf": [
-        {"type": "string"},
-        {"type": "object", "properties": {"url": {"type": "string"},
-                                          "headers": {"type": "object", "additionalProperties": {"type": "string"}}},
-         "required": ["url"]}
-    ]}}}))
+    schema_tool(
+        json!({"type": "object", "properties": {"webhook": {"anyOf": [
+            {"type": "string"},
+            {"type": "object", "properties": {"url": {"type": "string"},
+                                              "headers": {"type": "object", "additionalProperties": {"type": "string"}}},
+             "required": ["url"]}
+        ]}}}),
+    )
 }
 
 #[test]
@@ -115,7 +121,10 @@ fn a_union_none_of_whose_alternatives_can_be_told_lists_what_they_want() {
         "the value fits 0 of the 2 alternatives (string, object); at least one must fit"
     );
     let hint = crate::RetryHint::new(&model, &rejected.report);
-    assert_eq!(hint.fields[0].alternatives, [json!("string"), json!("object")]);
+    assert_eq!(
+        hint.fields[0].alternatives,
+        [json!("string"), json!("object")]
+    );
     // The object alternative by its keys: its own issue, at its own path.
     let rejected = refuse(
         &model,
@@ -133,7 +142,8 @@ fn the_alternatives_listed_are_capped_like_allowed_values() {
     let variants: Vec<Value> = (0..25)
         .map(|i| json!({"type": "object", "properties": {"kind": {"const": format!("k{i}")}}, "required": ["kind"]}))
         .collect();
-    let model = schema_tool(json!({"type": "object", "properties": {"block": {"oneOf": variants}}}));
+    let model =
+        schema_tool(json!({"type": "object", "properties": {"block": {"oneOf": variants}}}));
     let rejected = refuse(&model, json!({"block": {"kind": "nope"}}));
     let expected = only_issue(&rejected).expected.clone().unwrap();
     let listed = expected.as_array().unwrap();
@@ -166,8 +176,10 @@ fn a_type_list_is_a_type_issue_with_the_list() {
 #[test]
 fn a_union_of_string_consts_is_an_enum() {
     // A news tool's `region`: `anyOf: [{"const": "uk"}, {"const": "world"}, ...]`.
-    let model = schema_tool(json!({"type": "object", "properties": {"region": {"anyOf": [
-        {"const": "uk"}, {"const": "world"}, {"const": "us-canada"}]}}}));
+    let model = schema_tool(
+        json!({"type": "object", "properties": {"region": {"anyOf": [
+        {"const": "uk"}, {"const": "world"}, {"const": "us-canada"}]}}}),
+    );
     let decoded = accept(&model, json!({"region": "US_Canada"}));
     assert_eq!(decoded.value, json!({"region": "us-canada"}));
     assert_eq!(
@@ -194,7 +206,10 @@ fn an_empty_array_under_a_union_whose_only_array_has_min_items_is_min_items() {
         {"type": "integer", "minimum": 1},
         {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}]}}}));
     let rejected = refuse(&model, json!({"pages": []}));
-    assert_eq!(issues(&rejected), expect(&[("pages", Constraint::MinItems)]));
+    assert_eq!(
+        issues(&rejected),
+        expect(&[("pages", Constraint::MinItems)])
+    );
 }
 
 /// PostHog's `properties`: a group object, or a list of them.
@@ -202,8 +217,10 @@ fn property_groups_tool() -> ToolModel {
     let group = json!({"type": "object", "properties": {
         "type": {"type": "string", "enum": ["AND", "OR"]},
         "values": {"type": "array", "items": {}}}, "required": ["type", "values"]});
-    schema_tool(json!({"type": "object", "properties": {"properties": {"anyOf": [
-        {"type": "array", "items": group}, group]}}}))
+    schema_tool(
+        json!({"type": "object", "properties": {"properties": {"anyOf": [
+        {"type": "array", "items": group}, group]}}}),
+    )
 }
 
 #[test]

@@ -6,9 +6,7 @@ use serde_json::{Map, Value};
 use super::{Decoder, InnerJson};
 use crate::decode::{Rule, UnknownKeys};
 use crate::model::lookup::FoldedMatch;
-use crate::model::{
-    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema,
-};
+use crate::model::{Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema};
 
 /// What a key of an object names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -89,7 +89,10 @@ impl<'m> Decoder<'m> {
             .collect();
         let chosen = match union.mode {
             UnionMode::AnyOf => match as_sent.is_empty() {
-                false => as_sent.iter().copied().min_by_key(|&i| trials[i].default_count()),
+                false => as_sent
+                    .iter()
+                    .copied()
+                    .min_by_key(|&i| trials[i].default_count()),
                 true => fits
                     .iter()
                     .copied()
