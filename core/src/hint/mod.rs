@@ -17,6 +17,8 @@ use crate::num::Num;
 use crate::path::Segment;
 use crate::{suggest, Constraint, Issue, Path, Report};
 
+mod expected;
+
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
 /// Most fields described.
@@ -215,32 +217,6 @@ fn capped_values(values: Vec<Value>) -> Vec<Value> {
     shown
 }
 
-/// The values an issue's `expected` lists, without the `"… N more"` entry a long list ends
-/// with (see [`crate::check::shorten_list`]): the hint writes its own `"…"`.
-fn listed(values: &[Value]) -> Vec<Value> {
-    let mut values = values.to_vec();
-    if values.len() > crate::check::LISTED_VALUES {
-        values.truncate(crate::check::LISTED_VALUES);
-    }
-    values
-}
-
-/// An `enum` issue whose path does not lead to an enum schema (inside a union's
-/// alternative): the values the issue says it expected still tell the model what to send.
-fn allowed_from_issue(mut hint: FieldHint, issue: &Issue) -> FieldHint {
-    if let (Constraint::Enum, Some(Value::Array(values)), true) = (
-        issue.constraint,
-        &issue.expected,
-        hint.allowed_values.is_empty(),
-    ) {
-        hint.allowed_values = capped_values(listed(values));
-        let names = hint.allowed_values.iter().filter_map(Value::as_str);
-        let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-        hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
-    }
-    hint
-}
-
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let mut hint = FieldHint {
         path: issue.path.clone(),
@@ -270,13 +246,9 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         hint.did_you_mean = Some(suggest::nearest(got, keys).map(str::to_owned));
         return hint;
     }
-    if matches!(issue.constraint, Constraint::OneOf | Constraint::AnyOf) {
-        if let Some(Value::Array(alternatives)) = &issue.expected {
-            hint.alternatives = capped_values(listed(alternatives));
-        }
-    }
+    hint.alternatives = expected::alternatives(issue);
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
-        return allowed_from_issue(hint, issue);
+        return expected::allowed_values(hint, issue);
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
     if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
@@ -330,7 +302,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         _ => {}
     }
-    allowed_from_issue(hint, issue)
+    expected::allowed_values(hint, issue)
 }
 
 /// A description as a phrase inside a question: its first sentence, without the final
