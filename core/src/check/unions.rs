@@ -64,11 +64,18 @@ impl JsonKind {
     }
 }
 
-/// Whether `schema` takes values of JSON type `kind` at all (whatever its other constraints).
-fn admits(model: &ToolModel, schema: &Schema, kind: JsonKind, depth: usize) -> bool {
-    if depth > crate::decode::MAX_NESTED_UNIONS {
-        return false;
+/// Most schemas [`admits`] and [`type_names`] look at for one union: alternatives that are
+/// unions again are looked through, and a schema may share them many times over (`A =
+/// anyOf[B, B]`, `B = anyOf[C, C]`...), so the walk is bounded, not only its depth.
+const MAX_SCHEMAS_VISITED: usize = 1024;
+
+/// Whether `schema` takes values of JSON type `kind` at all (whatever its other constraints),
+/// looking at no more than `budget` schemas; past it, `true` (it may).
+fn admits(model: &ToolModel, schema: &Schema, kind: JsonKind, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return true;
     }
+    *budget -= 1;
     if kind == JsonKind::Null && model.accepts_null(schema) {
         return true;
     }
@@ -94,8 +101,14 @@ fn admits(model: &ToolModel, schema: &Schema, kind: JsonKind, depth: usize) -> b
         Kind::Union(union) => union
             .variants
             .iter()
-            .any(|variant| admits(model, variant, kind, depth + 1)),
+            .any(|variant| admits(model, variant, kind, budget)),
     }
+}
+
+/// [`admits`] within a budget of its own.
+fn admits_within(model: &ToolModel, schema: &Schema, kind: JsonKind) -> bool {
+    let mut budget = MAX_SCHEMAS_VISITED;
+    admits(model, schema, kind, &mut budget)
 }
 
 /// Whether a trial's report shows that the value does not have the alternative's shape at
@@ -199,7 +212,7 @@ pub(crate) fn chosen_alternative(
         return literals.iter().position(|literal| *literal == tag_sent);
     }
     let admitting: Vec<usize> = (0..union.variants.len())
-        .filter(|&i| admits(model, &union.variants[i], sent.kind, 0))
+        .filter(|&i| admits_within(model, &union.variants[i], sent.kind))
         .collect();
     if let [only] = admitting.as_slice() {
         // An object that shares no key with the only object alternative is not that object.
@@ -245,8 +258,13 @@ pub(crate) fn union_literals(model: &ToolModel, union: &UnionSchema) -> Option<V
     (!all.is_empty()).then_some(all)
 }
 
-/// The JSON type names a schema takes, added to `names` once each.
-fn type_names(model: &ToolModel, schema: &Schema, names: &mut Vec<String>, depth: usize) {
+/// The JSON type names a schema takes, added to `names` once each, looking at no more than
+/// `budget` schemas.
+fn type_names(model: &ToolModel, schema: &Schema, names: &mut Vec<String>, budget: &mut usize) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
     fn add(names: &mut Vec<String>, name: &str) {
         if !names.iter().any(|n| n == name) {
             names.push(name.to_owned());
@@ -264,9 +282,9 @@ fn type_names(model: &ToolModel, schema: &Schema, names: &mut Vec<String>, depth
                     add(names, json_type(&value.value));
                 }
             }
-            Kind::Union(union) if depth < crate::decode::MAX_NESTED_UNIONS => {
+            Kind::Union(union) => {
                 for variant in &union.variants {
-                    type_names(model, variant, names, depth + 1);
+                    type_names(model, variant, names, budget);
                 }
             }
             kind => add(names, kind.type_name().unwrap_or("any value")),
@@ -290,12 +308,13 @@ pub fn union_alternatives(model: &ToolModel, union: &UnionSchema) -> Vec<Value> 
             listed.push(value);
         }
     };
+    let mut budget = MAX_SCHEMAS_VISITED;
     for variant in &union.variants {
         match literals(model, variant) {
             Some(values) => values.into_iter().for_each(&mut push),
             None => {
                 let mut names = Vec::new();
-                type_names(model, variant, &mut names, 0);
+                type_names(model, variant, &mut names, &mut budget);
                 names.into_iter().map(Value::String).for_each(&mut push);
             }
         }
@@ -346,11 +365,12 @@ impl<'m> Checker<'m> {
         if !union
             .variants
             .iter()
-            .any(|variant| admits(model, variant, kind, 0))
+            .any(|variant| admits_within(model, variant, kind))
         {
             let mut names = Vec::new();
+            let mut budget = MAX_SCHEMAS_VISITED;
             for variant in &union.variants {
-                type_names(self.model(), variant, &mut names, 0);
+                type_names(self.model(), variant, &mut names, &mut budget);
             }
             let expected = match names.as_slice() {
                 [one] => Value::String(one.clone()),

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::check::LISTED_VALUES;
+use crate::model::UnionMode;
 
 /// A tool read from a JSON Schema definition, as `DynamicTool` reads one.
 fn schema_tool(definition: Value) -> ToolModel {
@@ -85,6 +86,10 @@ fn a_discriminator_sent_names_the_alternative() {
         issues(&rejected),
         expect(&[("condition.maxAgeSeconds", Constraint::Required)])
     );
+    let checked = model
+        .check_against(model.input(), &json!({"condition": {"type": "Age"}}))
+        .unwrap_err();
+    assert_eq!(checked.issues(), rejected.report.issues());
     // A tag that names no alternative: the union, with the tag values it wants.
     let rejected = refuse(&model, json!({"condition": {"type": "Forever"}}));
     let issue = only_issue(&rejected);
@@ -299,4 +304,34 @@ fn one_of_counts_a_repaired_fit_only_when_the_repaired_value_fits_one_alternativ
         {"type": "integer"}, {"type": "object"}]}}}));
     let decoded = accept(&model, json!({"n": "5"}));
     assert_eq!(decoded.value, json!({"n": 5}));
+}
+
+#[test]
+fn choosing_an_alternative_stays_bounded_on_unions_shared_many_times_over() {
+    // Hostile: D_k = anyOf[D_k+1, D_k+1], twenty deep, read once each but 2^20 paths; what
+    // an alternative takes (its JSON types, for the choice and the issue) is looked up within
+    // a bound, and the trials within theirs.
+    let mut definitions = std::collections::BTreeMap::new();
+    for k in 0..20 {
+        let next = Schema::reference(format!("D{}", k + 1));
+        definitions.insert(
+            format!("D{k}"),
+            Schema::union(UnionMode::AnyOf, vec![next.clone(), next]),
+        );
+    }
+    definitions.insert("D20".to_owned(), Schema::integer().maximum(1));
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("x", Schema::reference("D0"))]),
+        definitions.into_iter().collect(),
+    );
+    let started = std::time::Instant::now();
+    let rejected = refuse(&model, json!({"x": "many"}));
+    assert!(!rejected.report.is_empty());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }
