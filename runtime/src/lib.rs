@@ -97,6 +97,12 @@
 
 pub use toolgate_core::*;
 
+/// The `serde_json` toolgate is built with. Code written by the schema compiler names its
+/// types through this path (`::toolgate::serde_json::Value` for a field of any value), so a
+/// crate using generated tools needs no `serde_json` dependency of its own, and the version
+/// always matches.
+pub use serde_json;
+
 #[cfg(feature = "derive")]
 pub use toolgate_macros::Tool;
 

@@ -16,8 +16,9 @@ use toolgate::model::read::read_value_schema;
 use toolgate::model::Json;
 
 /// The suite's files of the keywords the issue names (`prefixItems` included: the reader
-/// refuses it, and the listing says so).
-const FILES: [&str; 26] = [
+/// refuses it, and the listing says so; `refRemote` too: every case there is a remote
+/// reference, refused with its pointer).
+const FILES: [&str; 28] = [
     "type",
     "enum",
     "const",
@@ -41,6 +42,8 @@ const FILES: [&str; 26] = [
     "oneOf",
     "allOf",
     "ref",
+    "refRemote",
+    "anchor",
     "defs",
     "default",
     "boolean_schema",
@@ -127,10 +130,10 @@ fn accepted_schemas_get_the_suites_answers() {
         wrong.len(),
         wrong.join("\n")
     );
-    // What the reader accepted when this test was written (484 of 618): fewer is a
-    // regression of the reader.
+    // What the reader accepted when this test was last changed (527 of 657, after local
+    // references; remote references stay refused): fewer is a regression of the reader.
     assert!(
-        all.accepted >= 484,
+        all.accepted >= 527,
         "accepted {} of {}",
         all.accepted,
         all.total

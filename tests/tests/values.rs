@@ -114,7 +114,7 @@ fn validate_checks_values_built_in_rust() {
         "sides: 5 is not one of 4, 6, 8, 12, 20\n\
          version: expected \"v2\", got \"v3\"\n\
          bonus.bob: -6 is less than the minimum -5\n\
-         marker: false is not one of 1, one, true"
+         marker: false is not one of 1, \"one\", true"
     );
 }
 

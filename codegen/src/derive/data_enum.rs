@@ -252,7 +252,7 @@ pub(crate) fn emit(
                 #check_body
             }
 
-            fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
+            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
                 #write_body
             }
         }
@@ -289,7 +289,7 @@ fn tag_field(tag: &str, wire_name: &str) -> TokenStream {
     quote!(::toolgate::model::Field::required(
         #tag,
         ::toolgate::model::Schema::string()
-            .with_constant(::toolgate::__private::serde_json::Value::from(#wire_name)),
+            .with_constant(::toolgate::serde_json::Value::from(#wire_name)),
     ))
 }
 

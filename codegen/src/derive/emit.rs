@@ -174,7 +174,7 @@ fn emit_struct(plan: &Plan) -> TokenStream {
                 #check_additional
             }
 
-            fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
+            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
                 ::toolgate::ObjectWriter::new()
                     #write_additional
                     #(#members)*
@@ -213,7 +213,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
         let name = quote!(match self { #(#arms)* });
         (
             quote!(checker.check_variant(#name, schema);),
-            quote!(::toolgate::__private::serde_json::Value::from(#name)),
+            quote!(::toolgate::serde_json::Value::from(#name)),
         )
     };
     quote! {
@@ -227,7 +227,7 @@ fn emit_enum(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
                 #check
             }
 
-            fn to_json_value(&self) -> ::toolgate::__private::serde_json::Value {
+            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
                 #to_json
             }
         }

@@ -13,7 +13,7 @@ use super::shape::Shape;
 /// A JSON value as an expression (objects do not occur: attributes hold literals and
 /// arrays of them).
 pub fn json(value: &Value) -> TokenStream {
-    let value_type = quote!(::toolgate::__private::serde_json::Value);
+    let value_type = quote!(::toolgate::serde_json::Value);
     match value {
         Value::Null => quote!(#value_type::Null),
         Value::Bool(flag) => quote!(#value_type::Bool(#flag)),

@@ -78,7 +78,7 @@ impl Lowered {
     /// Any JSON value: the type of values that take any value, and the stand-in where a
     /// schema error was recorded.
     fn any() -> Self {
-        Self::plain(quote!(::toolgate::__private::serde_json::Value))
+        Self::plain(quote!(::toolgate::serde_json::Value))
     }
 }
 

@@ -79,7 +79,7 @@ fn output_schema_problems_are_at_their_pointer() {
     let definition = r#"{"name": "t", "inputSchema": {"type": "object", "properties": {}}, "outputSchema": {"type": "string"}}"#;
     assert_eq!(
         refusals(definition),
-        ["/outputSchema: the arguments of a tool must be an object (`\"type\": \"object\"`)"]
+        ["/outputSchema: the arguments of a tool must be an object (`\"type\": \"object\"`), or a union of objects"]
     );
 }
 
@@ -113,7 +113,7 @@ fn undeclared_keys_are_kept_only_when_asked_and_allowed() {
         .keep_undeclared_keys(true)
         .generate_text("t.json", schema)
         .unwrap();
-    assert!(kept.contains("#[serde(flatten)]\n    pub additional_properties: ::std::collections::BTreeMap<\n        ::std::string::String,\n        ::toolgate::__private::serde_json::Value,\n    >,"), "{kept}");
+    assert!(kept.contains("#[serde(flatten)]\n    pub additional_properties: ::std::collections::BTreeMap<\n        ::std::string::String,\n        ::toolgate::serde_json::Value,\n    >,"), "{kept}");
     let denied = schema.replace(
         r#""required": ["a"]"#,
         r#""required": ["a"], "additionalProperties": false"#,
@@ -199,4 +199,24 @@ fn definitions_written_in_place_that_fan_out_are_refused() {
         found[0]
     );
     assert!(found[0].contains("more than 50000"), "{}", found[0]);
+}
+
+/// Issue 11 §4: the types of public fields are named through public paths (the
+/// `::toolgate::serde_json` re-export), never through `__private`, which is not an API.
+#[test]
+fn public_fields_use_public_paths() {
+    let schema = r#"{"name": "t", "parameters": {"type": "object", "properties": {
+        "anything": {}, "labels": {"type": "object", "additionalProperties": {}},
+        "items": {"type": "array", "items": true}}}}"#;
+    let code = Builder::new()
+        .keep_undeclared_keys(true)
+        .generate_text("t.json", schema)
+        .unwrap();
+    assert!(code.contains("::toolgate::serde_json::Value"), "{code}");
+    let fields: Vec<&str> = code
+        .lines()
+        .filter(|line| line.trim_start().starts_with("pub "))
+        .collect();
+    assert!(fields.len() >= 3, "{code}");
+    assert!(!code.contains("__private::serde_json"), "{code}");
 }

@@ -563,10 +563,12 @@ impl<'m> Checker<'m> {
         }
         let allowed = || enumeration.values.iter().map(|v| &v.value);
         let shown: Vec<Value> = allowed().take(LISTED_VALUES).cloned().collect();
+        // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.
+        let listed: Vec<String> = shown.iter().map(Value::to_string).collect();
         let mut message = format!(
             "{} is not one of {}",
             crate::issue::shorten(value.clone()),
-            list_values(&shown)
+            listed.join(", ")
         );
         if enumeration.values.len() > LISTED_VALUES {
             message.push_str(&format!(", … ({} values in all)", enumeration.values.len()));

@@ -22,7 +22,7 @@ fn enum_misses_name_the_nearest_value() {
     assert_eq!(issues[0].constraint, Constraint::Enum);
     assert_eq!(
         issues[0].message,
-        r#""buisness" is not one of economy, business (did you mean "business"?)"#
+        r#""buisness" is not one of "economy", "business" (did you mean "business"?)"#
     );
     assert_eq!(issues[0].expected, Some(json!(["economy", "business"])));
     assert!(issues_of(cabins.clone(), &"business".to_owned()).is_empty());

@@ -9,10 +9,10 @@
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::check::list_values;
-use crate::model::{Kind, Schema, ToolModel};
+use crate::model::{Json, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::path::Segment;
 use crate::{suggest, Constraint, Issue, Path, Report};
@@ -48,6 +48,10 @@ pub struct FieldHint {
     /// The field's description from the schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// For a `type` issue: the JSON type wanted (`"integer"`), or the list of them where
+    /// several are allowed (`["string", "number"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_type: Option<Value>,
     /// The allowed values (at most 5, then `"…"`), when the field is an enum.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_values: Vec<Value>,
@@ -104,8 +108,9 @@ pub struct RetryHint {
     pub omitted: usize,
     /// One question, built from the schema's descriptions (at most 300 characters).
     pub clarifying_question: Option<String>,
-    /// Placeholders for the missing fields, nested as the arguments nest.
-    pub example_input: Option<Value>,
+    /// Placeholders for the missing fields, nested as the arguments nest, members in the
+    /// order of the schema's fields (a [`Json`] keeps that order when written).
+    pub example_input: Option<Json>,
 }
 
 impl RetryHint {
@@ -222,6 +227,9 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         path: issue.path.clone(),
         constraint: issue.constraint,
         description: description_at(model, &issue.path),
+        expected_type: (issue.constraint == Constraint::Type)
+            .then(|| issue.expected.clone())
+            .flatten(),
         allowed_values: Vec::new(),
         alternatives: Vec::new(),
         min: None,
@@ -248,6 +256,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     }
     hint.alternatives = expected::alternatives(issue);
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
+        bound_from_issue(&mut hint, issue);
         return expected::allowed_values(hint, issue);
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
@@ -302,7 +311,50 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         _ => {}
     }
+    bound_from_issue(&mut hint, issue);
     expected::allowed_values(hint, issue)
+}
+
+/// A bound or size the schema lookup did not give (a value inside a union's branch, say):
+/// the one the issue names, so that every such entry says what was wanted.
+fn bound_from_issue(hint: &mut FieldHint, issue: &Issue) {
+    let bound = || match &issue.expected {
+        Some(Value::Number(number)) => Some(Num::from_json(number)),
+        _ => None,
+    };
+    match issue.constraint {
+        Constraint::Minimum
+        | Constraint::ExclusiveMinimum
+        | Constraint::MinLength
+        | Constraint::MinItems
+            if hint.min.is_none() =>
+        {
+            hint.min = bound()
+        }
+        Constraint::Maximum
+        | Constraint::ExclusiveMaximum
+        | Constraint::MaxLength
+        | Constraint::MaxItems
+            if hint.max.is_none() =>
+        {
+            hint.max = bound()
+        }
+        Constraint::Format if hint.format.is_none() => {
+            hint.format = issue
+                .expected
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }
+        Constraint::Pattern if hint.pattern.is_none() => {
+            hint.pattern = issue
+                .expected
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }
+        _ => {}
+    }
 }
 
 /// A description as a phrase inside a question: its first sentence, without the final
@@ -375,18 +427,7 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
                 |f| f.describe().to_owned(),
             )
         }
-        Constraint::Type => match expected {
-            Some(Value::String(name)) => name.clone(),
-            // A type list: `["string", "number"]`.
-            Some(Value::Array(names)) if !names.is_empty() => {
-                let names: Vec<String> = names
-                    .iter()
-                    .map(|n| list_values(std::slice::from_ref(n)))
-                    .collect();
-                join_words(&names, "or")
-            }
-            _ => "another type".to_owned(),
-        },
+        Constraint::Type => expected.map_or_else(|| "another type".to_owned(), type_list),
         Constraint::OneOf | Constraint::AnyOf if !field.alternatives.is_empty() => {
             format!("one of {}", list_values(&field.alternatives))
         }
@@ -458,64 +499,6 @@ fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String
     }
 }
 
-fn placeholder(model: &ToolModel, path: &Path) -> Value {
-    let Some((schema, resolved)) = schema_pair(model, path) else {
-        return Value::String("<value>".into());
-    };
-    let kind = match &resolved.kind {
-        Kind::Enum(enumeration) => format!(
-            "one of {}",
-            list_values(&capped_values(enumeration.value_list()))
-        ),
-        other => other.type_name().unwrap_or("value").to_owned(),
-    };
-    let description = schema
-        .description
-        .as_ref()
-        .or(resolved.description.as_ref());
-    Value::String(match description {
-        Some(description) => format!("<{kind}: {}>", phrase(description)),
-        None => format!("<{kind}>"),
-    })
-}
-
-/// Puts `value` at `parents.last`, making the parent objects on the way.
-fn insert_at(object: &mut Map<String, Value>, parents: &[&str], last: &str, value: Value) {
-    match parents.split_first() {
-        None => {
-            object.insert(last.to_owned(), value);
-        }
-        Some((key, rest)) => {
-            let entry = object
-                .entry(key.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(next) = entry {
-                insert_at(next, rest, last, value);
-            }
-        }
-    }
-}
-
-fn example_input(model: &ToolModel, missing: &[&Issue]) -> Option<Value> {
-    let mut root = Map::new();
-    for issue in missing {
-        let keys: Option<Vec<&str>> = issue
-            .path
-            .segments()
-            .iter()
-            .map(|s| match s {
-                Segment::Key(key) => Some(key.as_str()),
-                Segment::Index(_) => None,
-            })
-            .collect();
-        let Some((last, parents)) = keys.as_deref().and_then(<[&str]>::split_last) else {
-            continue;
-        };
-        insert_at(&mut root, parents, last, placeholder(model, &issue.path));
-    }
-    (!root.is_empty()).then_some(Value::Object(root))
-}
-
 impl fmt::Display for RetryHint {
     /// A few lines: what is wrong, what is missing, what to fix per field, a question and an
     /// example.
@@ -531,6 +514,9 @@ impl fmt::Display for RetryHint {
         for field in &self.fields {
             write!(f, "\n- {} ({})", field.path, field.constraint)?;
             let mut parts = Vec::new();
+            if let Some(expected) = &field.expected_type {
+                parts.push(format!("expected {}", type_list(expected)));
+            }
             if let Some(description) = &field.description {
                 parts.push(description.clone());
             }
@@ -576,6 +562,25 @@ impl fmt::Display for RetryHint {
         Ok(())
     }
 }
+
+/// `integer`, or `string or number` for a list of types.
+fn type_list(expected: &Value) -> String {
+    match expected {
+        Value::Array(names) => {
+            let names: Vec<String> = names
+                .iter()
+                .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
+                .collect();
+            join_words(&names, "or")
+        }
+        Value::String(name) => name.clone(),
+        other => other.to_string(),
+    }
+}
+
+mod example;
+
+use example::example_input;
 
 #[cfg(test)]
 mod tests;

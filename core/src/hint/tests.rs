@@ -71,11 +71,12 @@ fn caps_missing_fields_and_fields_and_counts_the_rest() {
         hint.clarifying_question.as_deref(),
         Some("What are the wall to paint, `room` and `finish`?")
     );
+    // In the schema's order, which `serde_json::Value` would have sorted.
     assert_eq!(
-        hint.example_input,
-        Some(
-            json!({"wall": "<string: the wall to paint>", "room": "<string>", "finish": "<string>"})
-        )
+        hint.example_input
+            .map(|example| example.to_string())
+            .as_deref(),
+        Some(r#"{"wall":"<string: the wall to paint>","room":"<string>","finish":"<string>"}"#)
     );
 }
 
@@ -174,7 +175,9 @@ fn nested_missing_fields_nest_in_the_example() {
     assert_eq!(hint.message, "missing required field contact.email");
     assert_eq!(
         hint.example_input,
-        Some(json!({"contact": {"email": "<string: email address>"}}))
+        Some(Json::from(
+            &json!({"contact": {"email": "<string: email address>"}})
+        ))
     );
     assert_eq!(
         hint.clarifying_question.as_deref(),
@@ -189,6 +192,98 @@ fn phrases_keep_acronyms() {
         "IATA code of the airport"
     );
     assert_eq!(phrase("Departure day. More words."), "departure day");
+}
+
+/// Issue 11 §3: a `type` issue that is not the first one reached the model as
+/// `{"path":"m","constraint":"type"}`; every entry now says what was wanted.
+#[test]
+fn type_entries_say_the_type_wanted_and_bounds_come_from_the_issue() {
+    let model = model();
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Type,
+            "expected number, got string \"x\"",
+        )
+        .with_expected(json!("number")),
+    );
+    report.push(
+        Issue::new(
+            Path::root().key("room"),
+            Constraint::Type,
+            "expected string or number, got true",
+        )
+        .with_expected(json!(["string", "number"])),
+    );
+    // A value the schema lookup does not reach (below a union, say): the issue's bound.
+    report.push(
+        Issue::new(
+            Path::root().key("mauve").index(0),
+            Constraint::MinLength,
+            "shorter than 3 characters",
+        )
+        .with_expected(json!(3)),
+    );
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(hint.fields[0].expected_type, Some(json!("number")));
+    assert_eq!(
+        hint.fields[1].expected_type,
+        Some(json!(["string", "number"]))
+    );
+    assert_eq!(hint.fields[2].min, Some(Num::Int(3)));
+    assert_eq!(hint.fields[2].expected_type, None);
+    let json: Value = serde_json::from_str(&hint.to_json()).unwrap();
+    assert_eq!(
+        json["fields"][1]["expected_type"],
+        json!(["string", "number"])
+    );
+    let text = hint.to_string();
+    assert!(
+        text.contains("- litres (type): expected number; Litres of paint"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- room (type): expected string or number"),
+        "{text}"
+    );
+}
+
+/// Issue 11 §3: `example_input` keeps the schema's field order, whatever the order of the
+/// issues (a decoder reports nested missing fields before the root's).
+#[test]
+fn the_example_follows_the_schema_order_not_the_report_order() {
+    let model = ToolModel::new(
+        "book",
+        None,
+        Schema::object(vec![
+            Field::required("zeta", Schema::string()),
+            Field::required(
+                "contact",
+                Schema::object(vec![
+                    Field::required("name", Schema::string()),
+                    Field::required("email", Schema::string()),
+                ]),
+            ),
+            Field::required("alpha", Schema::string()),
+        ]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    for path in [
+        Path::root().key("contact").key("email"),
+        Path::root().key("contact").key("name"),
+        Path::root().key("alpha"),
+    ] {
+        report.push(Issue::new(path, Constraint::Required, "is required"));
+    }
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(
+        hint.example_input
+            .map(|example| example.to_string())
+            .as_deref(),
+        Some(r#"{"contact":{"name":"<string>","email":"<string>"},"alpha":"<string>"}"#)
+    );
 }
 
 /// Notion's `icon` (an emoji object, a file object or null) refused as a string, and a

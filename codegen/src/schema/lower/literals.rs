@@ -127,7 +127,7 @@ pub(super) fn value_type(values: &[Value]) -> TokenStream {
     } else if values.iter().all(Value::is_number) {
         quote!(f64)
     } else {
-        quote!(::toolgate::__private::serde_json::Value)
+        quote!(::toolgate::serde_json::Value)
     }
 }
 

@@ -132,6 +132,35 @@ fn float_to_integer_repairs_an_integral_float() {
     assert_eq!(decoded.repairs, vec![]);
 }
 
+/// Issue 11 §4: `{"type": "integer", "enum": [1, 2, 3]}` (a level or a page size in real
+/// tool schemas) took `1.0` unchanged and unlogged, while a plain integer normalised it.
+#[test]
+fn float_to_integer_repairs_an_integral_float_for_an_integer_enum() {
+    let value = |value: Value| EnumValue {
+        value,
+        aliases: Vec::new(),
+    };
+    let levels = Schema::enumeration([1, 2, 3].map(|n| value(json!(n))).to_vec());
+    let model = tool_x(levels.clone());
+    let decoded = accept_text(&model, r#"{"x": 1.0}"#);
+    assert!(decoded.value["x"].is_i64(), "{}", decoded.value);
+    assert_eq!(
+        decoded.repairs,
+        vec![repair("x", Rule::FloatToInteger, json!(1.0), json!(1))]
+    );
+    assert_eq!(accept_text(&model, r#"{"x": 2}"#).repairs, vec![]);
+    // With the rule off it is refused, as the plain integer is.
+    let options = Options::default().without(Rule::FloatToInteger);
+    let rejected = refuse_text_with(&model, br#"{"x": 1.0}"#, &options);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Enum)]));
+    // An enum of floats takes its floats as they are.
+    let ratios = Schema::enumeration([0.5, 1.0].map(|n| value(json!(n))).to_vec());
+    assert_eq!(
+        accept_text(&tool_x(ratios), r#"{"x": 1.0}"#).repairs,
+        vec![]
+    );
+}
+
 #[test]
 fn float_to_integer_repairs_an_integral_float_in_a_width() {
     let decoded = accept_text(&tool_x(u8_schema()), r#"{"x": 255.0}"#);

@@ -528,7 +528,7 @@ impl<'m> Decoder<'m> {
             _ => enumeration.contains(&value),
         };
         if sent_as_is {
-            return Some(value);
+            return self.enum_integer_sent_as_float(value, enumeration);
         }
         // A declared alias is part of the schema, as serde takes it: no repair to log.
         let aliased = value.as_str().and_then(|text| match index {
@@ -547,6 +547,47 @@ impl<'m> Decoder<'m> {
         }
         self.checker.check_enum(&value, enumeration);
         None
+    }
+
+    /// An allowed value as sent, but `1.0` for the integer `1`: normalised and logged
+    /// `float_to_integer`, as for a plain integer (issue 11 §4: an integer field whose
+    /// schema also has an integer `enum` took `1.0` unchanged and unlogged). With the rule
+    /// off, refused as the integer would be.
+    fn enum_integer_sent_as_float(
+        &mut self,
+        value: Value,
+        enumeration: &EnumSchema,
+    ) -> Option<Value> {
+        let Value::Number(number) = &value else {
+            return Some(value);
+        };
+        if number.is_i64() || number.is_u64() {
+            return Some(value);
+        }
+        let integer = enumeration.values.iter().find(|allowed| {
+            allowed.value.as_number().is_some_and(|n| {
+                (n.is_i64() || n.is_u64()) && crate::check::json_equal(&allowed.value, &value)
+            })
+        });
+        let Some(integer) = integer else {
+            return Some(value);
+        };
+        if !self.allows(Rule::FloatToInteger) {
+            let message = format!(
+                "{value} is not one of the allowed values as sent: the integer {} is written without a fraction",
+                integer.value
+            );
+            let expected = crate::check::shorten_list(
+                enumeration.values.iter().map(|v| v.value.clone()),
+                enumeration.values.len(),
+            );
+            self.checker
+                .issue(Constraint::Enum, message, Some(expected), Some(value));
+            return None;
+        }
+        let integer = integer.value.clone();
+        self.repair(Rule::FloatToInteger, value, integer.clone());
+        Some(integer)
     }
 
     /// The one allowed value `value` means, and by which rule.

@@ -3,6 +3,11 @@
 //! Every keyword is either held by the model, an annotation the model has no use for
 //! (`$schema`, `$id`, `$comment`, `title` below the root, `deprecated`, `readOnly`,
 //! `writeOnly`), or an error naming its JSON pointer. No constraint is dropped.
+//!
+//! Before reading, every local `$ref` (JSON pointers, `#`, `$anchor`, `$id`-relative,
+//! `#/definitions/…`) is made a reference to a named definition of the root's `$defs`, so
+//! the model and the writer only know `#/$defs/<name>`; a `$ref` beside constraints applies
+//! them too; a remote reference is an error. See `references` for the rules.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,6 +15,7 @@ use std::fmt;
 mod all_of;
 mod cycles;
 mod dialect;
+mod references;
 mod typed;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
@@ -144,6 +150,9 @@ pub fn read_value_schema(json: &Json) -> Result<ToolModel, SchemaErrors> {
 
 fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     let mut reader = Reader::default();
+    let resolved = references::resolve(json);
+    reader.errors = resolved.errors;
+    let json = resolved.document.as_ref().unwrap_or(json);
     let name = match json.get("title") {
         Some(Json::String(title)) => title.clone(),
         Some(_) => {
@@ -156,8 +165,12 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     if let Some(defs) = json.get("$defs") {
         match defs {
             Json::Object(members) => {
+                reader.bodies = members.iter().cloned().collect();
                 for (name, schema) in members {
-                    let pointer = format!("/$defs/{}", escape_pointer_token(name));
+                    let pointer = match resolved.origins.get(name) {
+                        Some(origin) => origin.clone(),
+                        None => format!("/$defs/{}", escape_pointer_token(name)),
+                    };
                     definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
                 }
             }
@@ -165,6 +178,11 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
         }
     }
     let input = reader.schema(json, "", &["title", "$defs"]);
+    // Definitions of references with sibling keywords; reading one may ask for more.
+    while let Some((name, body, pointer)) = reader.pending.pop() {
+        let schema = reader.schema(&body, &pointer, &["title"]);
+        definitions.insert(name, schema);
+    }
     for (pointer, name) in std::mem::take(&mut reader.references) {
         if !definitions.contains_key(&name) {
             reader.error(
@@ -183,13 +201,18 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
             );
         }
     }
-    if arguments
-        && !matches!(input.kind, Kind::Object(_) | Kind::Map(_))
-        && reader.errors.is_empty()
-    {
+    if reader.errors.is_empty() {
+        for name in references::long_reference_chains(&definitions) {
+            reader.error(
+                &format!("/$defs/{}", escape_pointer_token(&name)),
+                "the definition is a reference to a reference… more than 32 in a row",
+            );
+        }
+    }
+    if arguments && !object_shaped(&input, &definitions, 0) && reader.errors.is_empty() {
         reader.error(
             "",
-            "the arguments of a tool must be an object (`\"type\": \"object\"`)",
+            "the arguments of a tool must be an object (`\"type\": \"object\"`), or a union of objects",
         );
     }
     if reader.errors.is_empty() {
@@ -200,10 +223,36 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     }
 }
 
+/// Whether the values of `schema` are objects: an object or a map, a reference to one, or a
+/// union of such (`{"type": "object", "anyOf": [{...}, {...}]}`: a tool that takes one of
+/// several argument shapes, as Cloudflare's generated MCP tools do).
+fn object_shaped(schema: &Schema, definitions: &BTreeMap<String, Schema>, depth: usize) -> bool {
+    match &schema.kind {
+        Kind::Object(_) | Kind::Map(_) => true,
+        Kind::Ref(name) if depth < 32 => definitions
+            .get(name)
+            .is_some_and(|target| object_shaped(target, definitions, depth + 1)),
+        Kind::Union(union) if depth < 32 => {
+            !union.variants.is_empty()
+                && union
+                    .variants
+                    .iter()
+                    .all(|variant| object_shaped(variant, definitions, depth + 1))
+        }
+        _ => false,
+    }
+}
+
 #[derive(Default)]
 struct Reader {
     errors: Vec<SchemaError>,
     references: Vec<(String, String)>,
+    /// The root's `$defs` as written (after [`references::resolve`]).
+    bodies: BTreeMap<String, Json>,
+    /// Definitions made for a `$ref` with sibling constraints: (target, constraints) → name.
+    made: std::collections::HashMap<String, String>,
+    /// Such definitions still to read: name, body, pointer of the first use.
+    pending: Vec<(String, Json, String)>,
     /// The schema's patterns, compiled within their joint budget.
     patterns: super::pattern::SchemaPatterns,
 }
@@ -437,7 +486,7 @@ impl Reader {
                     let name = percent_decode(name).replace("~1", "/").replace("~0", "~");
                     self.references
                         .push((format!("{pointer}/$ref"), name.clone()));
-                    Schema::reference(name)
+                    Schema::reference(self.with_siblings(m, name, pointer))
                 }
                 None => {
                     self.error(

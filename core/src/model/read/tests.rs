@@ -53,7 +53,7 @@ fn reads_nullable_forms() {
 fn refuses_non_objects_and_bad_text() {
     assert_eq!(
         errors(r#"{"type": "string"}"#),
-        ["(root): the arguments of a tool must be an object (`\"type\": \"object\"`)"]
+        ["(root): the arguments of a tool must be an object (`\"type\": \"object\"`), or a union of objects"]
     );
     assert!(errors("{")
         .iter()
@@ -247,5 +247,31 @@ fn a_nullable_false_schema_is_null_and_writes_back_so() {
         model.json_schema().contains(r#""x":{"type":"null"}"#),
         "{}",
         model.json_schema()
+    );
+}
+
+/// Cloudflare's generated MCP tools (`purge_cache`: one shape per way to purge) take one of
+/// several object shapes: `{"type": "object", "anyOf": [{...}, {...}], "properties": ...}`.
+#[test]
+fn a_root_union_of_objects_is_a_tool() {
+    let model = ToolModel::from_json_schema(
+        r#"{"type": "object", "anyOf": [
+            {"type": "object", "properties": {"zone_id": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}, "required": ["zone_id"]},
+            {"type": "object", "properties": {"zone_id": {"type": "string"}, "purge_everything": {"type": "boolean"}}, "required": ["zone_id"]}],
+          "properties": {"jq_filter": {"type": "string"}}}"#,
+    )
+    .unwrap();
+    let Kind::Union(union) = &model.input().kind else {
+        panic!("{:?}", model.input().kind)
+    };
+    assert_eq!(union.variants.len(), 2);
+    let check = |value| model.check_against(model.input(), &value).is_ok();
+    assert!(check(serde_json::json!({"zone_id": "z", "jq_filter": "."})));
+    assert!(!check(serde_json::json!({"jq_filter": "."})));
+    assert!(!check(serde_json::json!({"zone_id": "z", "jq_filter": 1})));
+    // A shape that is not an object is still refused.
+    assert!(
+        ToolModel::from_json_schema(r#"{"anyOf": [{"type": "object"}, {"type": "string"}]}"#)
+            .is_err()
     );
 }
