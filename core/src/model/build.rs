@@ -15,6 +15,7 @@ impl Schema {
             default: None,
             examples: Vec::new(),
             constant: None,
+            annotations: Vec::new(),
         }
     }
 

@@ -31,6 +31,7 @@ pub use definitions::Definitions;
 pub(crate) use json::{mark_rounded_numbers, ArgumentSeed};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use pattern::Pattern;
+pub use read::keywords::{SchemaWarning, WarningKind};
 pub use read::{SchemaError, SchemaErrors};
 
 pub use crate::format::Format;
@@ -59,6 +60,9 @@ pub struct ToolModel {
     description: Option<String>,
     input: Schema,
     definitions: BTreeMap<String, Schema>,
+    /// What the reader read past (not part of equality: two models that check the same
+    /// values are equal, whatever text they were read from).
+    warnings: Vec<SchemaWarning>,
     json_schema: OnceLock<String>,
     plain: OnceLock<bool>,
     lookups: OnceLock<lookup::Lookups>,
@@ -72,6 +76,7 @@ impl Clone for ToolModel {
             self.input.clone(),
             self.definitions.clone(),
         )
+        .with_schema_warnings(self.warnings.clone())
     }
 }
 
@@ -102,10 +107,54 @@ impl ToolModel {
             description,
             input,
             definitions,
+            warnings: Vec::new(),
             json_schema: OnceLock::new(),
             plain: OnceLock::new(),
             lookups: OnceLock::new(),
         }
+    }
+
+    /// The model with these warnings (see [`ToolModel::schema_warnings`]).
+    pub fn with_schema_warnings(mut self, warnings: Vec<SchemaWarning>) -> Self {
+        self.warnings = warnings;
+        self
+    }
+
+    /// What the reader read past in the schema this model was read from, each at its JSON
+    /// pointer: unknown keywords (ignored), keywords of other types (they constrain
+    /// nothing), unknown formats (kept as annotations), contradictions (values that can
+    /// never be valid). At most [`read::keywords::MAX_WARNINGS`], then one counting the
+    /// rest. Empty for models built by hand or by the derive.
+    ///
+    /// ```
+    /// use toolgate_core::model::{ToolModel, WarningKind};
+    ///
+    /// let model = ToolModel::from_json_schema(
+    ///     r#"{"type": "object", "discriminator": {"propertyName": "kind"}, "properties": {}}"#,
+    /// ).unwrap();
+    /// assert_eq!(model.schema_warnings()[0].kind, WarningKind::UnknownKeyword);
+    /// assert_eq!(model.schema_warnings()[0].pointer, "/discriminator");
+    /// assert!(model.clone().deny_warnings().is_err());
+    /// ```
+    pub fn schema_warnings(&self) -> &[SchemaWarning] {
+        &self.warnings
+    }
+
+    /// The model, or its warnings as errors (for those who want every keyword of a schema
+    /// understood): each error has the warning's pointer and says it is a warning denied.
+    pub fn deny_warnings(self) -> Result<ToolModel, SchemaErrors> {
+        if self.warnings.is_empty() {
+            return Ok(self);
+        }
+        Err(SchemaErrors(
+            self.warnings
+                .iter()
+                .map(|warning| SchemaError {
+                    pointer: warning.pointer.clone(),
+                    message: format!("{} (warnings are denied)", warning.message),
+                })
+                .collect(),
+        ))
     }
 
     /// Whether serde alone reads this tool's arguments the way the decoder does when nothing
@@ -331,6 +380,11 @@ pub struct Schema {
     pub examples: Vec<Value>,
     /// The one value allowed (`const`).
     pub constant: Option<Value>,
+    /// Annotations kept as written, keyword and value, written back in this order after the
+    /// other keywords: `title` (below the root), `$comment`, `deprecated`, `readOnly`,
+    /// `writeOnly`, `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format`
+    /// the model does not know (see [`read::keywords`]). They constrain nothing.
+    pub annotations: Vec<(String, Value)>,
 }
 
 /// The kinds of values the model describes.

@@ -1,8 +1,10 @@
 //! The JSON Schema reader: draft 2020-12 text → [`ToolModel`].
 //!
-//! Every keyword is either held by the model, an annotation the model has no use for
-//! (`$schema`, `$id`, `$comment`, `title` below the root, `deprecated`, `readOnly`,
-//! `writeOnly`), or an error naming its JSON pointer. No constraint is dropped.
+//! Every keyword is held by the model, kept as an annotation, ignored with a warning (a
+//! keyword JSON Schema does not define, or one that applies to values of other types), or an
+//! error naming its JSON pointer (a known constraint the model does not hold): no constraint
+//! is dropped in silence. [`keywords`] lists the classes; the warnings are
+//! [`ToolModel::schema_warnings`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,6 +12,7 @@ use std::fmt;
 mod all_of;
 mod cycles;
 mod dialect;
+pub mod keywords;
 mod typed;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
@@ -71,15 +74,13 @@ impl SchemaErrors {
     }
 }
 
-/// Keywords that annotate and constrain nothing; the model does not keep them.
-const IGNORED_ANNOTATIONS: [&str; 6] = [
-    "$schema",
-    "$id",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
+/// How a schema is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Warnings ([`ToolModel::schema_warnings`]) are errors: a schema is read only when the
+    /// reader understands every keyword of it.
+    pub deny_warnings: bool,
+}
 
 /// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
@@ -113,12 +114,37 @@ pub fn read_parts(
     let name = name.unwrap_or_else(|| model.name().to_owned());
     let description = description.or_else(|| model.description().map(str::to_owned));
     let definitions = model.definitions().clone();
-    Ok(ToolModel::new(
-        name,
-        description,
-        model.input().clone(),
-        definitions,
-    ))
+    Ok(
+        ToolModel::new(name, description, model.input().clone(), definitions)
+            .with_schema_warnings(model.schema_warnings().to_vec()),
+    )
+}
+
+/// [`read_parts`] with options: under [`ReadOptions::deny_warnings`] every warning is an
+/// error.
+///
+/// ```
+/// use toolgate_core::model::read::{read_parts_with, ReadOptions};
+/// use toolgate_core::model::Json;
+///
+/// let schema: Json = serde_json::from_str(r#"{"type": "object", "x-order": 1}"#).unwrap();
+/// let strict = ReadOptions { deny_warnings: true };
+/// let errors = read_parts_with(None, None, schema.clone(), strict).unwrap_err();
+/// assert_eq!(errors.0[0].pointer, "/x-order");
+/// assert_eq!(read_parts_with(None, None, schema, ReadOptions::default()).unwrap().schema_warnings().len(), 1);
+/// ```
+pub fn read_parts_with(
+    name: Option<String>,
+    description: Option<String>,
+    schema: Json,
+    options: ReadOptions,
+) -> Result<ToolModel, SchemaErrors> {
+    let model = read_parts(name, description, schema)?;
+    if options.deny_warnings {
+        model.deny_warnings()
+    } else {
+        Ok(model)
+    }
 }
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
@@ -158,7 +184,7 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
             Json::Object(members) => {
                 for (name, schema) in members {
                     let pointer = format!("/$defs/{}", escape_pointer_token(name));
-                    definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
+                    definitions.insert(name.clone(), reader.schema(schema, &pointer, &[]));
                 }
             }
             _ => reader.error("/$defs", "`$defs` must be an object"),
@@ -194,7 +220,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     }
     if reader.errors.is_empty() {
         let description = input.description.clone();
-        Ok(ToolModel::new(name, description, input, definitions))
+        Ok(ToolModel::new(name, description, input, definitions)
+            .with_schema_warnings(reader.warnings.finish()))
     } else {
         Err(SchemaErrors(reader.errors))
     }
@@ -204,6 +231,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
 struct Reader {
     errors: Vec<SchemaError>,
     references: Vec<(String, String)>,
+    /// What the reader read past.
+    warnings: keywords::Warnings,
     /// The schema's patterns, compiled within their joint budget.
     patterns: super::pattern::SchemaPatterns,
 }
@@ -227,6 +256,34 @@ impl<'j> Members<'j> {
 }
 
 impl Reader {
+    /// The members no reader step used: an unknown keyword is ignored with a warning, a
+    /// keyword of other types than `type` allows too; a known keyword is an error.
+    fn unused(&mut self, m: &Members<'_>, pointer: &str) {
+        let type_names: Vec<&str> = match m.members.iter().find(|(key, _)| key == "type") {
+            Some((_, Json::String(name))) => vec![name.as_str()],
+            Some((_, Json::Array(names))) => names.iter().filter_map(Json::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for (position, (key, _)) in m.members.iter().enumerate() {
+            if m.used[position] {
+                continue;
+            }
+            let at = format!("{pointer}/{}", escape_pointer_token(key));
+            if !keywords::is_known(key) {
+                self.warnings
+                    .push(&at, key, WarningKind::UnknownKeyword, || {
+                        keywords::unknown_message(key)
+                    });
+            } else if keywords::inapplicable(key, &type_names) {
+                self.warnings.push(&at, key, WarningKind::Inapplicable, || {
+                    keywords::inapplicable_message(key, &type_names)
+                });
+            } else {
+                self.error(&at, format!("keyword `{key}` is not supported here"));
+            }
+        }
+    }
+
     fn error(&mut self, pointer: &str, message: impl Into<String>) {
         self.errors.push(SchemaError {
             pointer: pointer.to_owned(),
@@ -271,10 +328,20 @@ impl Reader {
                 );
             }
         }
-        for key in IGNORED_ANNOTATIONS.iter().chain(also_allowed) {
+        for key in keywords::SILENT.iter().chain(also_allowed) {
             m.take(key);
         }
         let mut schema = self.kind(&mut m, pointer);
+        let annotations: Vec<(String, Value)> = keywords::ANNOTATIONS
+            .iter()
+            .filter(|keyword| !also_allowed.contains(keyword))
+            .filter_map(|keyword| Some((keyword.to_string(), m.take(keyword)?.to_value())))
+            .collect();
+        // This schema's own annotations win over those of a one-alternative `anyOf` folded in.
+        schema
+            .annotations
+            .retain(|(key, _)| !annotations.iter().any(|(own, _)| own == key));
+        schema.annotations.splice(0..0, annotations);
         if let Some(description) = self.string(&mut m, "description", pointer) {
             schema.description = Some(description);
         }
@@ -304,14 +371,7 @@ impl Reader {
                 _ => schema.constant = Some(constant),
             }
         }
-        for (position, (key, _)) in members.iter().enumerate() {
-            if !m.used[position] {
-                self.error(
-                    &format!("{pointer}/{}", escape_pointer_token(key)),
-                    format!("keyword `{key}` is not supported here"),
-                );
-            }
-        }
+        self.unused(&m, pointer);
         // No value, or null (`anyOf: [false, {"type": "null"}]`): only null, which the
         // model says as `null` (a nullable `false` schema would write back without its null).
         if schema.kind == Kind::Never && schema.nullable {
@@ -535,8 +595,13 @@ impl Reader {
         let mut nullable = false;
         let mut schemas = Vec::new();
         for (index, variant) in variants.iter().enumerate() {
-            let schema = self.schema(variant, &format!("{pointer}/{index}"), &["title"]);
-            if schema.kind == Kind::Null && schema == Schema::new(Kind::Null) {
+            let schema = self.schema(variant, &format!("{pointer}/{index}"), &[]);
+            // `{"type": "null"}`, annotations aside: the union takes `null`.
+            let plain_null = Schema {
+                annotations: Vec::new(),
+                ..schema.clone()
+            } == Schema::new(Kind::Null);
+            if plain_null {
                 nullable = true;
             } else {
                 schemas.push(schema);
@@ -574,10 +639,11 @@ fn distribute_into_union(members: &[(String, Json)], also_allowed: &[&str]) -> O
     if unions.next().is_some() {
         return None;
     }
+    // Annotations and unknown keywords stay on the union (reported once, there).
     let stays = |key: &str| {
         is_union(key)
             || UNION_ANNOTATIONS.contains(&key)
-            || IGNORED_ANNOTATIONS.contains(&key)
+            || keywords::constrains_nothing(key)
             || also_allowed.contains(&key)
     };
     let moved: Vec<(String, Json)> = members
