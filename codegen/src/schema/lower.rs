@@ -43,6 +43,7 @@ use super::names::{field_name, type_name, variant_name, Taken};
 
 mod docs;
 mod fields;
+mod keys;
 mod literals;
 mod numbers;
 mod references;
@@ -66,6 +67,16 @@ struct Lowered {
 }
 
 impl Lowered {
+    /// Adds `keys(...)` for a map's `propertyNames` (at `pointer`'s `/propertyNames`).
+    fn keys(&mut self, keys: Option<&Schema>, pointer: &str, scope: &mut Scope<'_>) {
+        if let Some(keys) = keys {
+            let at = format!("{pointer}/propertyNames");
+            if let Some(constraint) = keys::key_constraints(keys, &at, &mut scope.errors) {
+                self.constraints.push(constraint);
+            }
+        }
+    }
+
     /// A type without constraints.
     fn plain(ty: TokenStream) -> Self {
         Lowered {
@@ -261,8 +272,14 @@ impl<'s> Lowering<'s> {
             });
         }
         let derives = self.derives(quote!(Copy, Eq, Hash,));
+        // `{"type": "string", "enum": [true, false]}`: the reader kept no value, and an enum
+        // without variants can hold none (an optional field of it must be absent).
+        let empty = enumeration.values.is_empty().then(|| {
+            quote!(#[doc = " No value fits: the schema's `type` rules out every `enum` value, so any value sent is refused."])
+        });
         self.items.push(quote! {
             #doc
+            #empty
             #derives
             #described
             pub enum #ident {
@@ -395,21 +412,29 @@ impl<'s> Lowering<'s> {
                     nullable: false,
                 }
             }
-            Kind::Map(map) => self.map(
-                scope,
-                &map.values,
-                hint,
-                &format!("{pointer}/additionalProperties"),
-            ),
-            Kind::Object(object) if object.fields.is_empty() => match &object.additional {
-                Additional::Schema(values) => self.map(
+            Kind::Map(map) => {
+                let mut lowered = self.map(
                     scope,
-                    values,
+                    &map.values,
                     hint,
                     &format!("{pointer}/additionalProperties"),
-                ),
-                _ => self.map(scope, &Schema::any(), hint, pointer),
-            },
+                );
+                lowered.keys(map.property_names.as_deref(), pointer, scope);
+                lowered
+            }
+            Kind::Object(object) if object.fields.is_empty() => {
+                let mut lowered = match &object.additional {
+                    Additional::Schema(values) => self.map(
+                        scope,
+                        values,
+                        hint,
+                        &format!("{pointer}/additionalProperties"),
+                    ),
+                    _ => self.map(scope, &Schema::any(), hint, pointer),
+                };
+                lowered.keys(object.property_names.as_deref(), pointer, scope);
+                lowered
+            }
             Kind::Object(object) => {
                 let name = self.types.claim(hint, "");
                 self.structure(

@@ -71,7 +71,7 @@ fn a_tagged_alternative_cannot_keep_undeclared_keys_in_a_map() {
 #[test]
 fn output_schema_problems_are_at_their_pointer() {
     let definition = r#"[{"name": "t", "inputSchema": {"type": "object", "properties": {}},
-        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minProperties": 1}}}}]"#;
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "object", "minProperties": 1}}}}]"#;
     assert_eq!(
         refusals(definition),
         ["/0/outputSchema/properties/n/minProperties: keyword `minProperties` is not supported here"]

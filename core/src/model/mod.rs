@@ -615,6 +615,8 @@ pub struct ArraySchema {
 pub struct MapSchema {
     /// The schema of every value.
     pub values: Box<Schema>,
+    /// `propertyNames`: the schema of every key, a string (see [`ObjectSchema::property_names`]).
+    pub property_names: Option<Box<Schema>>,
 }
 
 /// What an object does with keys it does not declare.
@@ -637,6 +639,12 @@ pub struct ObjectSchema {
     pub fields: Vec<Field>,
     /// What happens to other keys.
     pub additional: Additional,
+    /// `propertyNames`: the schema every key (declared or not) must meet, a string schema
+    /// (`pattern`, `minLength`/`maxLength`, `format`, `enum`...). `None` when it constrains
+    /// nothing: the reader leaves out a `propertyNames` that any string meets. A key that
+    /// fails it is a `propertyNames` issue at the key's path; a key is never repaired to meet
+    /// it (only `key_case` renames keys, towards declared fields).
+    pub property_names: Option<Box<Schema>>,
 }
 
 impl ObjectSchema {

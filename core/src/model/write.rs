@@ -282,6 +282,9 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
         Kind::Map(values) => {
             type_entry(map, "object", nullable)?;
             map.serialize_entry("additionalProperties", &Out::plain(&values.values))?;
+            if let Some(keys) = &values.property_names {
+                map.serialize_entry("propertyNames", &Out::plain(keys))?;
+            }
         }
         Kind::Object(object) => {
             type_entry(map, "object", nullable)?;
@@ -312,6 +315,9 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
                 Additional::Schema(extra) => {
                     map.serialize_entry("additionalProperties", &Out::plain(extra))?
                 }
+            }
+            if let Some(keys) = &object.property_names {
+                map.serialize_entry("propertyNames", &Out::plain(keys))?;
             }
         }
         Kind::Union(union) => {

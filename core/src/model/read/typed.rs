@@ -263,9 +263,15 @@ impl Reader {
                 &[],
             ))),
         };
+        let property_names = m
+            .take("propertyNames")
+            .and_then(|keys| self.property_names(keys, &format!("{pointer}/propertyNames")));
         if !m.has("properties") && !m.has("required") {
             if let Additional::Schema(values) = additional {
-                return Kind::Map(MapSchema { values });
+                return Kind::Map(MapSchema {
+                    values,
+                    property_names,
+                });
             }
         }
         let mut fields = Vec::new();
@@ -312,7 +318,32 @@ impl Reader {
             ),
             None => {}
         }
-        Kind::Object(ObjectSchema { fields, additional })
+        Kind::Object(ObjectSchema {
+            fields,
+            additional,
+            property_names,
+        })
+    }
+
+    /// `propertyNames`: keys are strings, so a schema without `type` (`{"enum": [...]}`,
+    /// `{"pattern": "..."}`) is read as a string schema; one that every string meets
+    /// (`{"type": "string"}`, `true`) constrains nothing and gives `None`.
+    fn property_names(&mut self, keys: &Json, pointer: &str) -> Option<Box<Schema>> {
+        let keys = match keys {
+            Json::Object(members) if !members.iter().any(|(key, _)| is_type_or_union(key)) => {
+                let mut typed = vec![("type".to_owned(), Json::String("string".into()))];
+                typed.extend(members.iter().cloned());
+                self.schema(&Json::Object(typed), pointer, &[])
+            }
+            other => self.schema(other, pointer, &[]),
+        };
+        let plain = Schema {
+            description: None,
+            annotations: Vec::new(),
+            examples: Vec::new(),
+            ..keys.clone()
+        };
+        (plain != Schema::string() && plain != Schema::any()).then(|| Box::new(keys))
     }
 
     fn field(&mut self, name: &str, property: &Json, pointer: &str) -> Field {
@@ -357,4 +388,12 @@ impl Reader {
         field.rust_name = rust_name;
         field
     }
+}
+
+/// Keywords that give a schema its type or its alternatives.
+fn is_type_or_union(key: &str) -> bool {
+    matches!(
+        key,
+        "type" | "$ref" | "anyOf" | "oneOf" | "allOf" | "not" | "const"
+    )
 }
