@@ -277,3 +277,101 @@ fn a_schema_of_many_unknown_keywords_is_read_with_a_capped_report() {
         .message
         .starts_with("49900 more warnings"));
 }
+
+#[test]
+fn posthog_property_names_enum_limits_the_keys_of_a_map() {
+    // PostHog's survey tools: `responseValues` keys limited to a response scale.
+    let model = read(
+        r#"{"type": "object", "properties": {"responseValues": {"type": "object",
+            "additionalProperties": {"type": "number"},
+            "propertyNames": {"enum": ["negative", "neutral", "positive"]}}}}"#,
+    );
+    assert!(model.schema_warnings().is_empty());
+    assert!(accepts(
+        &model,
+        json!({"responseValues": {"negative": 1, "positive": 2}})
+    ));
+    let report = model
+        .check_against(
+            model.input(),
+            &json!({"responseValues": {"bad": 1, "neutral": "x"}}),
+        )
+        .unwrap_err();
+    let found: Vec<(String, &str)> = report
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.constraint.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("responseValues.bad".to_owned(), "propertyNames"),
+            ("responseValues.neutral".to_owned(), "type"),
+        ]
+    );
+    let issue = &report.issues()[0];
+    assert!(
+        issue
+            .message
+            .starts_with(r#"the key "bad" is not allowed: "bad" is not one of"#),
+        "{}",
+        issue.message
+    );
+    assert_eq!(issue.got, Some(json!("bad")));
+    assert_eq!(
+        issue.expected,
+        Some(json!(["negative", "neutral", "positive"]))
+    );
+    // Written back with a `type` (keys are strings), read back to the same model.
+    let written = model.json_schema();
+    assert!(written
+        .contains(r#""propertyNames":{"type":"string","enum":["negative","neutral","positive"]}"#));
+    assert_eq!(ToolModel::from_json_schema(written).unwrap(), model);
+}
+
+#[test]
+fn mongodb_property_names_of_type_string_constrain_nothing() {
+    // MongoDB's MCP `find`: `sort` is `{"type": "object", "propertyNames": {"type": "string"}}`.
+    let model = read(
+        r#"{"type": "object", "properties": {"sort": {"type": "object",
+            "propertyNames": {"type": "string", "description": "The field name"},
+            "additionalProperties": {"enum": [1, -1]}}}}"#,
+    );
+    assert!(model.schema_warnings().is_empty());
+    let Kind::Object(object) = &model.input().kind else {
+        panic!("an object")
+    };
+    let Kind::Map(map) = &object.fields[0].schema.kind else {
+        panic!("a map")
+    };
+    assert_eq!(map.property_names, None);
+    assert!(accepts(&model, json!({"sort": {"name": 1}})));
+}
+
+#[test]
+fn property_names_hold_for_declared_and_other_keys_of_an_object() {
+    // As the JSON-Schema-Test-Suite's `propertyNames` file has it: no `type` on the key
+    // schema, `false` for no key at all, and every key of the object checked.
+    let model = read(
+        r#"{"type": "object", "properties": {"banana": {"type": "string"}},
+            "propertyNames": {"pattern": "^[a-b]", "maxLength": 6}}"#,
+    );
+    assert!(accepts(&model, json!({"banana": "x", "apple": 4})));
+    assert!(!accepts(&model, json!({"banana": "x", "avocado": 1})));
+    assert!(!accepts(&model, json!({"cherry": 1})));
+    let none = read(r#"{"type": "object", "propertyNames": false}"#);
+    assert!(accepts(&none, json!({})));
+    assert!(!accepts(&none, json!({"a": 1})));
+    let untyped =
+        read_value_schema(&serde_json::from_str(r#"{"propertyNames": {"maxLength": 3}}"#).unwrap())
+            .unwrap();
+    assert!(untyped
+        .check_against(untyped.input(), &json!({"foo": 1}))
+        .is_ok());
+    assert!(untyped
+        .check_against(untyped.input(), &json!({"food": 1}))
+        .is_err());
+    assert!(untyped
+        .check_against(untyped.input(), &json!("food"))
+        .is_ok());
+}

@@ -548,7 +548,7 @@ impl Reader {
     /// is the union of every JSON type, each with its own keywords, and `null` — exactly what
     /// JSON Schema means. `format` and `x-enum-aliases` are refused without a `type`.
     fn untyped(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
-        const TYPED: [&str; 15] = [
+        const TYPED: [&str; 16] = [
             "minimum",
             "maximum",
             "exclusiveMinimum",
@@ -564,6 +564,7 @@ impl Reader {
             "properties",
             "required",
             "additionalProperties",
+            "propertyNames",
         ];
         for keyword in ["format", "x-enum-aliases"] {
             if m.take(keyword).is_some() {
