@@ -17,7 +17,13 @@
 //!   it: no value would fit); an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
-//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent);
+//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent); an
+//!   `enum` left without values (`{"type": "string", "enum": [true, false]}`: the reader drops
+//!   the values `type` rules out) is an enum without variants, which no value decodes into
+//!   and whose model is the same empty `enum`, so both roads refuse any value with the same
+//!   issue;
+//! - `propertyNames` on a map is `#[tool(keys(...))]` (`keys.rs`); beside declared
+//!   properties it is refused;
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;

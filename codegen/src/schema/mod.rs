@@ -181,9 +181,10 @@ impl Builder {
         self
     }
 
-    /// Removes the keyword `keyword` from every schema before reading it, where the
-    /// compiler would otherwise refuse it (vendor keywords such as `x-order`). Property
-    /// names are not keywords: a property called `keyword` stays.
+    /// Removes the keyword `keyword` from every schema before reading it: a known keyword
+    /// the compiler would refuse, or a vendor keyword (such as `x-order`) that would
+    /// otherwise be ignored with a warning. Property names are not keywords: a property
+    /// called `keyword` stays.
     ///
     /// ```no_run
     /// // build.rs

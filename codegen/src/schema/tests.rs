@@ -200,3 +200,38 @@ fn definitions_written_in_place_that_fan_out_are_refused() {
     );
     assert!(found[0].contains("more than 50000"), "{}", found[0]);
 }
+
+#[test]
+fn property_names_the_derive_cannot_say_are_refused_at_their_pointer() {
+    // `propertyNames` beside declared properties (a struct), and a key schema that is a union.
+    assert_eq!(
+        refusals(&tool(
+            r#"{"o": {"type": "object", "properties": {"a": {"type": "string"}}, "propertyNames": {"maxLength": 3}}}"#
+        )),
+        ["/parameters/properties/o/propertyNames: `propertyNames` beside `properties` is not supported by the schema compiler (a struct's keys cannot be checked against it)"]
+    );
+    assert_eq!(
+        refusals(&tool(
+            r#"{"m": {"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"anyOf": [{"maxLength": 1}, {"pattern": "^x"}]}}}"#
+        )),
+        ["/parameters/properties/m/propertyNames: this `propertyNames` is not supported by the schema compiler: it takes a string schema (length, pattern, format) or an `enum` of strings"]
+    );
+}
+
+#[test]
+fn property_names_of_a_map_become_keys() {
+    // PostHog's survey tools: response keys limited by `propertyNames`.
+    let code = Builder::new()
+        .generate_text(
+            "t.json",
+            &tool(
+                r#"{"m": {"type": "object", "propertyNames": {"enum": ["low", "high"]}}, "n": {"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"format": "uuid"}}}"#,
+            ),
+        )
+        .unwrap();
+    assert!(
+        code.contains(r#"#[tool(keys(enum_values = ["low", "high"]))]"#),
+        "{code}"
+    );
+    assert!(code.contains(r#"#[tool(keys(format = "uuid"))]"#), "{code}");
+}

@@ -12,7 +12,9 @@
 //! | `x-rust-name` | a property's schema | the Rust field name, when it differs from the wire name |
 //! | `x-enum-aliases` | an `enum` schema | other spellings accepted for each value: `{"business": ["biz"]}` |
 //!
-//! The root of a tool's JSON Schema carries the tool's name as `title`.
+//! The root of a tool's JSON Schema carries the tool's name as `title`. Annotations
+//! ([`Schema::annotations`]) are written back as read; keywords JSON Schema does not define are
+//! dropped when read and listed in [`ToolModel::schema_warnings`] (see [`read::keywords`]).
 
 mod build;
 mod definitions;

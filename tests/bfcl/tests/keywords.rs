@@ -6,7 +6,7 @@
 use serde_json::Value;
 use toolgate::model::read::{read_parts, unwrap_definition};
 use toolgate::model::Json;
-use toolgate::{DynamicTool, Tool, ToolArg};
+use toolgate::{DynamicTool, Tool};
 use toolgate_bfcl::goldens::{DnsRecordCreate, RenderPayload, SurveyBranching};
 
 /// The tool of that name in the golden file, on the run-time road.

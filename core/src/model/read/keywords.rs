@@ -163,15 +163,12 @@ fn applies_to(keyword: &str) -> Option<&'static [&'static str]> {
 }
 
 /// Whether `keyword` applies to none of the types `type_names` allows (so it constrains
-/// nothing): `maxLength` beside `"type": "integer"`. `integer` is a `number`.
+/// nothing): `maxLength` beside `"type": "integer"`. Number keywords apply to `integer` too.
 pub fn inapplicable(keyword: &str, type_names: &[&str]) -> bool {
     let Some(types) = applies_to(keyword) else {
         return false;
     };
-    !type_names.is_empty()
-        && type_names
-            .iter()
-            .all(|name| !types.contains(name) && !(*name == "integer" && types.contains(&"number")))
+    !type_names.is_empty() && type_names.iter().all(|name| !types.contains(name))
 }
 
 /// What a warning is about.
