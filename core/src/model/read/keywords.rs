@@ -36,6 +36,9 @@
 
 use std::fmt;
 
+use super::{escape_pointer_token, read_parts, Json, Members, Reader, SchemaErrors};
+use crate::model::ToolModel;
+
 /// Annotations the model keeps as they are written, in this order when written back (an
 /// unknown `format`, kept too, comes after them).
 pub const ANNOTATIONS: [&str; 8] = [
@@ -283,6 +286,71 @@ pub(super) fn inapplicable_message(keyword: &str, type_names: &[&str]) -> String
         "keyword `{keyword}` applies to {types} values only, and `type` is {}: ignored",
         type_names.join(", ")
     )
+}
+
+/// How a schema is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Warnings ([`ToolModel::schema_warnings`]) are errors: a schema is read only when the
+    /// reader understands every keyword of it.
+    pub deny_warnings: bool,
+}
+
+/// [`read_parts`] with options: under [`ReadOptions::deny_warnings`] every warning is an
+/// error.
+///
+/// ```
+/// use toolgate_core::model::read::{read_parts_with, ReadOptions};
+/// use toolgate_core::model::Json;
+///
+/// let schema: Json = serde_json::from_str(r#"{"type": "object", "x-order": 1}"#).unwrap();
+/// let strict = ReadOptions { deny_warnings: true };
+/// let errors = read_parts_with(None, None, schema.clone(), strict).unwrap_err();
+/// assert_eq!(errors.0[0].pointer, "/x-order");
+/// assert_eq!(read_parts_with(None, None, schema, ReadOptions::default()).unwrap().schema_warnings().len(), 1);
+/// ```
+pub fn read_parts_with(
+    name: Option<String>,
+    description: Option<String>,
+    schema: Json,
+    options: ReadOptions,
+) -> Result<ToolModel, SchemaErrors> {
+    let model = read_parts(name, description, schema)?;
+    if options.deny_warnings {
+        model.deny_warnings()
+    } else {
+        Ok(model)
+    }
+}
+
+impl Reader {
+    /// The members no reader step used: an unknown keyword is ignored with a warning, a
+    /// keyword of other types than `type` allows too; a known keyword is an error.
+    pub(super) fn unused(&mut self, m: &Members<'_>, pointer: &str) {
+        let type_names: Vec<&str> = match m.members.iter().find(|(key, _)| key == "type") {
+            Some((_, Json::String(name))) => vec![name.as_str()],
+            Some((_, Json::Array(names))) => names.iter().filter_map(Json::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for (position, (key, _)) in m.members.iter().enumerate() {
+            if m.used[position] {
+                continue;
+            }
+            let at = format!("{pointer}/{}", escape_pointer_token(key));
+            if !is_known(key) {
+                self.warnings
+                    .push(&at, key, WarningKind::UnknownKeyword, || {
+                        unknown_message(key)
+                    });
+            } else if inapplicable(key, &type_names) {
+                self.warnings.push(&at, key, WarningKind::Inapplicable, || {
+                    inapplicable_message(key, &type_names)
+                });
+            } else {
+                self.error(&at, format!("keyword `{key}` is not supported here"));
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod keywords;
 mod typed;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
+pub use keywords::{read_parts_with, ReadOptions};
 
 use super::json::Json;
 use super::write::DEFS_PREFIX;
@@ -74,14 +75,6 @@ impl SchemaErrors {
     }
 }
 
-/// How a schema is read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReadOptions {
-    /// Warnings ([`ToolModel::schema_warnings`]) are errors: a schema is read only when the
-    /// reader understands every keyword of it.
-    pub deny_warnings: bool,
-}
-
 /// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
     let Unwrapped {
@@ -118,33 +111,6 @@ pub fn read_parts(
         ToolModel::new(name, description, model.input().clone(), definitions)
             .with_schema_warnings(model.schema_warnings().to_vec()),
     )
-}
-
-/// [`read_parts`] with options: under [`ReadOptions::deny_warnings`] every warning is an
-/// error.
-///
-/// ```
-/// use toolgate_core::model::read::{read_parts_with, ReadOptions};
-/// use toolgate_core::model::Json;
-///
-/// let schema: Json = serde_json::from_str(r#"{"type": "object", "x-order": 1}"#).unwrap();
-/// let strict = ReadOptions { deny_warnings: true };
-/// let errors = read_parts_with(None, None, schema.clone(), strict).unwrap_err();
-/// assert_eq!(errors.0[0].pointer, "/x-order");
-/// assert_eq!(read_parts_with(None, None, schema, ReadOptions::default()).unwrap().schema_warnings().len(), 1);
-/// ```
-pub fn read_parts_with(
-    name: Option<String>,
-    description: Option<String>,
-    schema: Json,
-    options: ReadOptions,
-) -> Result<ToolModel, SchemaErrors> {
-    let model = read_parts(name, description, schema)?;
-    if options.deny_warnings {
-        model.deny_warnings()
-    } else {
-        Ok(model)
-    }
 }
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
@@ -256,34 +222,6 @@ impl<'j> Members<'j> {
 }
 
 impl Reader {
-    /// The members no reader step used: an unknown keyword is ignored with a warning, a
-    /// keyword of other types than `type` allows too; a known keyword is an error.
-    fn unused(&mut self, m: &Members<'_>, pointer: &str) {
-        let type_names: Vec<&str> = match m.members.iter().find(|(key, _)| key == "type") {
-            Some((_, Json::String(name))) => vec![name.as_str()],
-            Some((_, Json::Array(names))) => names.iter().filter_map(Json::as_str).collect(),
-            _ => Vec::new(),
-        };
-        for (position, (key, _)) in m.members.iter().enumerate() {
-            if m.used[position] {
-                continue;
-            }
-            let at = format!("{pointer}/{}", escape_pointer_token(key));
-            if !keywords::is_known(key) {
-                self.warnings
-                    .push(&at, key, WarningKind::UnknownKeyword, || {
-                        keywords::unknown_message(key)
-                    });
-            } else if keywords::inapplicable(key, &type_names) {
-                self.warnings.push(&at, key, WarningKind::Inapplicable, || {
-                    keywords::inapplicable_message(key, &type_names)
-                });
-            } else {
-                self.error(&at, format!("keyword `{key}` is not supported here"));
-            }
-        }
-    }
-
     fn error(&mut self, pointer: &str, message: impl Into<String>) {
         self.errors.push(SchemaError {
             pointer: pointer.to_owned(),
