@@ -261,6 +261,13 @@ fn keys_of_a_map_are_property_names() {
         "{}",
         messages(&rejected.report)
     );
+    // The hint lists the keys allowed (not the values' schema, which the path leads to).
+    let hint: serde_json::Value = serde_json::from_str(&rejected.hint().to_json()).unwrap();
+    assert_eq!(hint["fields"][2]["constraint"], "propertyNames");
+    assert_eq!(
+        hint["fields"][2]["allowed_values"],
+        json!(["negative", "neutral", "positive"])
+    );
     // A key is never renamed to fit (no repair for keys but `key_case`, towards fields).
     assert!(Scores::decode(r#"{"by_player": {}, "by_response": {"Neutral": 1}}"#).is_err());
     let built = Scores {
