@@ -13,7 +13,7 @@ impl ToolModel {
     /// What the reader read past in the schema this model was read from, each at its JSON
     /// pointer: unknown keywords (ignored), keywords of other types (they constrain
     /// nothing), unknown formats (kept as annotations), contradictions (values that can
-    /// never be valid). At most [`read::keywords::MAX_WARNINGS`], then one counting the
+    /// never be valid). At most [`MAX_WARNINGS`](super::read::keywords::MAX_WARNINGS), then one counting the
     /// rest. Empty for models built by hand or by the derive.
     ///
     /// ```
