@@ -58,6 +58,9 @@ pub enum Constraint {
     UniqueItems,
     /// An object holds a key its schema does not allow.
     AdditionalProperties,
+    /// An object holds a key that does not meet `propertyNames` (the issue is at the key's
+    /// path; `expected` is what the key schema's failing keyword wanted, `got` the key).
+    PropertyNames,
     /// A value matches none, or more than one, of the `oneOf` alternatives.
     OneOf,
     /// A value matches none of the `anyOf` alternatives.
@@ -72,7 +75,7 @@ pub enum Constraint {
 
 impl Constraint {
     /// Every constraint, in declaration order.
-    pub const ALL: [Constraint; 22] = [
+    pub const ALL: [Constraint; 23] = [
         Self::Required,
         Self::Type,
         Self::Enum,
@@ -90,6 +93,7 @@ impl Constraint {
         Self::MaxItems,
         Self::UniqueItems,
         Self::AdditionalProperties,
+        Self::PropertyNames,
         Self::OneOf,
         Self::AnyOf,
         Self::Syntax,
@@ -117,6 +121,7 @@ impl Constraint {
             Self::MaxItems => "maxItems",
             Self::UniqueItems => "uniqueItems",
             Self::AdditionalProperties => "additionalProperties",
+            Self::PropertyNames => "propertyNames",
             Self::OneOf => "oneOf",
             Self::AnyOf => "anyOf",
             Self::Syntax => "syntax",

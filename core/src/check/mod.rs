@@ -561,6 +561,19 @@ impl<'m> Checker<'m> {
         if self.skip_when_full(Constraint::Enum) {
             return;
         }
+        if enumeration.values.is_empty() {
+            // `{"type": "string", "enum": [true, false]}`: the reader kept no value.
+            self.issue(
+                Constraint::Enum,
+                format!(
+                    "the tool's schema allows no value here: its `enum` lists no value that its `type` allows, so {} is refused (leave the field out if it is optional)",
+                    crate::issue::shorten(value.clone())
+                ),
+                Some(Value::Array(Vec::new())),
+                Some(crate::issue::shorten(value.clone())),
+            );
+            return;
+        }
         let allowed = || enumeration.values.iter().map(|v| &v.value);
         let shown: Vec<Value> = allowed().take(LISTED_VALUES).cloned().collect();
         // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.

@@ -141,6 +141,11 @@ impl<'m> Checker<'m> {
                 .iter()
                 .any(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
         };
+        if let Some(keys) = object.property_names.as_deref() {
+            for key in members.keys() {
+                self.check_key(key, Some(keys));
+            }
+        }
         for (key, member) in members.iter().filter(|(key, _)| !declared(key)) {
             match &object.additional {
                 Additional::Allow => {}

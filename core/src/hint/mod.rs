@@ -255,6 +255,17 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         return hint;
     }
     hint.alternatives = expected::alternatives(issue);
+    if issue.constraint == Constraint::PropertyNames {
+        // The path names the key; the schema there is the value's, not the key's: what the
+        // key should be is the issue's `expected` (the allowed keys, for an `enum`).
+        if let Some(Value::Array(keys)) = &issue.expected {
+            let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+            let names = keys.iter().filter_map(Value::as_str);
+            hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+            hint.allowed_values = capped_values(keys.clone());
+        }
+        return hint;
+    }
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
         bound_from_issue(&mut hint, issue);
         return expected::allowed_values(hint, issue);

@@ -201,6 +201,7 @@ impl<'m> Decoder<'m> {
         let mut out = Map::new();
         self.in_members(|this| {
             for (key, member) in this.unique_members(members) {
+                this.checker.check_key(&key, map.property_names.as_deref());
                 this.checker.path_push_key(&key);
                 if let Some(value) = this.decode(member, &map.values) {
                     out.insert(key, value);
@@ -418,6 +419,12 @@ impl<'m> Decoder<'m> {
                 this.checker.path_pop();
             }
         });
+        // Keys as they come out (after `key_case`), each against `propertyNames`.
+        if let Some(keys) = object.property_names.as_deref() {
+            for key in out.keys() {
+                self.checker.check_key(key, Some(keys));
+            }
+        }
         for (field, _) in object
             .fields
             .iter()
