@@ -17,7 +17,7 @@ use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
 pub use unions::union_alternatives;
-pub(crate) use unions::{chosen_alternative, union_literals, JsonKind, Sent};
+pub(crate) use unions::{admits_within, chosen_alternative, union_literals, JsonKind, Sent};
 
 #[derive(Clone, Debug)]
 enum Step<'m> {

@@ -106,7 +106,7 @@ fn admits(model: &ToolModel, schema: &Schema, kind: JsonKind, budget: &mut usize
 }
 
 /// [`admits`] within a budget of its own.
-fn admits_within(model: &ToolModel, schema: &Schema, kind: JsonKind) -> bool {
+pub(crate) fn admits_within(model: &ToolModel, schema: &Schema, kind: JsonKind) -> bool {
     let mut budget = MAX_SCHEMAS_VISITED;
     admits(model, schema, kind, &mut budget)
 }

@@ -335,3 +335,58 @@ fn choosing_an_alternative_stays_bounded_on_unions_shared_many_times_over() {
         started.elapsed()
     );
 }
+
+/// The Anthropic cookbook's `batch_tool` writes `"types": "object"` (a typo) for its
+/// invocations, so each item is untyped: an object must have `name`, any other value passes.
+/// An object without `name` was wrapped into the array alternative (`wrap_in_array`) and
+/// accepted; a repair that changes the JSON type is no fit where an alternative takes that
+/// type.
+#[test]
+fn a_repair_never_moves_a_value_to_another_json_type_an_alternative_takes() {
+    let model = schema_tool(json!({"type": "object", "properties": {"invocations": {
+        "type": "array", "items": {"types": "object", "properties": {
+            "name": {"types": "string"}, "arguments": {"types": "string"}},
+        "required": ["name", "arguments"]}}}, "required": ["invocations"]}));
+    let rejected = refuse(&model, json!({"invocations": [{"arguments": "x"}]}));
+    let issue = only_issue(&rejected);
+    assert_eq!(issue.path.to_string(), "invocations[0].name");
+    assert_eq!(issue.constraint, Constraint::Required);
+    assert!(rejected.repairs.is_empty(), "{:?}", rejected.repairs);
+    let decoded = accept(
+        &model,
+        json!({"invocations": [{"name": "n", "arguments": "x"}, 7]}),
+    );
+    assert_eq!(decoded.repairs, vec![]);
+
+    // A number below an integer alternative's minimum is not the string of a string one.
+    let model = schema_tool(json!({"type": "object", "properties": {"limit": {"anyOf": [
+        {"type": "integer", "minimum": 5}, {"type": "string", "pattern": "^[0-9]+$"}]}}}));
+    let rejected = refuse(&model, json!({"limit": 3}));
+    let issue = only_issue(&rejected);
+    assert_eq!(
+        (issue.path.to_string(), issue.constraint),
+        ("limit".to_owned(), Constraint::Minimum)
+    );
+    // Text that holds a value of another type is read as ever, though a string alternative
+    // exists (Firecrawl's `formats`: a format name, or an object sent as JSON text).
+    let model = schema_tool(
+        json!({"type": "object", "properties": {"formats": {"type": "array",
+        "items": {"anyOf": [{"type": "string", "enum": ["markdown", "html"]},
+        {"type": "object", "properties": {"type": {"type": "string", "const": "json"},
+        "prompt": {"type": "string"}}, "required": ["type"]}]}}}}),
+    );
+    let decoded = accept(
+        &model,
+        json!({"formats": ["{\"type\": \"json\", \"prompt\": \"p\"}"]}),
+    );
+    assert_eq!(
+        decoded.value,
+        json!({"formats": [{"type": "json", "prompt": "p"}]})
+    );
+    // Where no alternative takes the type sent, the repair stands.
+    let model = schema_tool(json!({"type": "object", "properties": {"limit": {"anyOf": [
+        {"type": "integer", "minimum": 5}, {"type": "boolean"}]}}}));
+    let decoded = accept(&model, json!({"limit": "6"}));
+    assert_eq!(decoded.value, json!({"limit": 6}));
+    assert_eq!(decoded.repairs.len(), 1, "{:?}", decoded.repairs);
+}

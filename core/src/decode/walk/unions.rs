@@ -9,6 +9,13 @@
 //! - `oneOf` needs exactly one fit as sent; else exactly one fit after repairs whose repaired
 //!   value, sent again, fits exactly one alternative (a repair never hands out a value its
 //!   own schema refuses).
+//! - A repair that changes the value's JSON type without reading it from text
+//!   (`wrap_in_array`, `scalar_to_string`, `number_to_bool`) counts as a fit only where no
+//!   alternative takes values of the type sent: `{"b": 1}` for `anyOf[{object, required:
+//!   [a]}, array]` is the object missing `a`, not wrapped into the array; `3` for
+//!   `anyOf[{integer, minimum: 5}, string]` is below the minimum, not the string `"3"`.
+//!   Text that holds a value of another type (`json_string`, `string_to_number`,
+//!   `string_to_bool`) is read as ever.
 //! - No fit: the issues of the alternative the value was meant for, at their own paths, or
 //!   one issue for the union (see [`crate::check::chosen_alternative`]). A string that
 //!   folds to exactly one string of a union of literals is repaired by `enum_case`.
@@ -19,7 +26,7 @@
 use serde_json::Value;
 
 use super::Decoder;
-use crate::check::{chosen_alternative, union_literals, JsonKind, Sent};
+use crate::check::{admits_within, chosen_alternative, union_literals, JsonKind, Sent};
 use crate::decode::{Options, Repair, Rule};
 use crate::model::{Json, UnionMode, UnionSchema};
 use crate::{suggest, Report};
@@ -81,7 +88,34 @@ impl<'m> Decoder<'m> {
                 break;
             }
         }
-        let fits: Vec<usize> = (0..trials.len()).filter(|&i| trials[i].fits()).collect();
+        // A repair that gives the value another JSON type without reading it from text
+        // (wrapping it into an array, writing a number as a string, a number as a boolean) is
+        // no fit where an alternative takes values of the type sent: the value was meant for
+        // that one, whose issues say what is wrong. Text that holds the value
+        // (`"{\"type\": \"json\"}"`, `"1"`) is read as ever.
+        let sent_kind = JsonKind::of_json(&json);
+        let kind_taken = union
+            .variants
+            .iter()
+            .any(|variant| admits_within(self.model, variant, sent_kind));
+        let here = self.checker.path();
+        let retyped_blindly = |trial: &Trial| {
+            trial
+                .value
+                .as_ref()
+                .is_some_and(|value| JsonKind::of_value(value) != sent_kind)
+                && !trial.repairs.iter().any(|repair| {
+                    repair.path == here
+                        && matches!(
+                            repair.rule,
+                            Rule::JsonString | Rule::StringToNumber | Rule::StringToBool
+                        )
+                })
+        };
+        let fits: Vec<usize> = (0..trials.len())
+            .filter(|&i| trials[i].fits())
+            .filter(|&i| !kind_taken || !retyped_blindly(&trials[i]))
+            .collect();
         let as_sent: Vec<usize> = fits
             .iter()
             .copied()
