@@ -36,6 +36,51 @@ pub fn dynamic_tools() -> Vec<DynamicTool> {
         .collect()
 }
 
+/// Removes the members of `value` that were filled in from defaults (a `default` repair at
+/// `filled`) or that are `null` where the expected value has no such member, at the root
+/// only: the BFCL corpus is flat. As the judge does: filling in is not a difference (a field
+/// of type `any` takes `null` as a value, so it is kept).
+fn strip_filled_at_root(value: &mut Value, expected: &Value, filled: &[&Path]) {
+    if let (Value::Object(members), Some(expected)) = (value, expected.as_object()) {
+        members.retain(|key, member| {
+            let filled_in = filled
+                .iter()
+                .any(|path| **path == Path::root().key(key.clone()));
+            let null_extra = member.is_null() && !expected.contains_key(key);
+            !filled_in && !null_extra
+        });
+    }
+}
+
+/// Why accepted arguments miss an expectation of acceptance, if they do: the value (after
+/// `strip` removed what was filled in) differs, or a repair was expected and not logged, or
+/// logged on a valid payload.
+pub fn miss_accepted(
+    decoded: &Decoded<Value>,
+    expect: &Value,
+    strip: fn(&mut Value, &Value, &[&Path]),
+) -> Option<String> {
+    let filled: Vec<&Path> = decoded
+        .repairs
+        .iter()
+        .filter(|r| r.rule == Rule::Default)
+        .map(|r| &r.path)
+        .collect();
+    let mut value = decoded.value.clone();
+    strip(&mut value, &expect["value"], &filled);
+    if !json_equal(&value, &expect["value"]) {
+        return Some(format!("value {value} != {}", expect["value"]));
+    }
+    let logged = decoded.repairs.iter().any(|r| r.rule != Rule::Default);
+    if expect["repair_logged"] == true && !logged {
+        return Some("repair not logged".into());
+    }
+    if expect["nothing_logged"] == true && logged {
+        return Some(format!("logged on a valid payload: {:?}", decoded.repairs));
+    }
+    None
+}
+
 /// Why a result misses its expectation, if it does.
 pub fn miss(result: Result<Decoded<Value>, Rejected>, expect: &Value) -> Option<String> {
     if expect["ok"] == true {
@@ -43,36 +88,7 @@ pub fn miss(result: Result<Decoded<Value>, Rejected>, expect: &Value) -> Option<
             Ok(decoded) => decoded,
             Err(rejected) => return Some(format!("refused: {}", rejected.report)),
         };
-        let filled: Vec<&Path> = decoded
-            .repairs
-            .iter()
-            .filter(|r| r.rule == Rule::Default)
-            .map(|r| &r.path)
-            .collect();
-        let mut value = decoded.value.clone();
-        // As the judge does: keys filled from defaults, and `null` for a key the expected value
-        // lacks (a field of type `any` takes `null` as a value, so it is kept), are not counted.
-        if let (Value::Object(members), Some(expected)) = (&mut value, expect["value"].as_object())
-        {
-            members.retain(|key, member| {
-                let filled_in = filled
-                    .iter()
-                    .any(|path| **path == Path::root().key(key.clone()));
-                let null_extra = member.is_null() && !expected.contains_key(key);
-                !filled_in && !null_extra
-            });
-        }
-        if !json_equal(&value, &expect["value"]) {
-            return Some(format!("value {value} != {}", expect["value"]));
-        }
-        let logged = decoded.repairs.iter().any(|r| r.rule != Rule::Default);
-        if expect["repair_logged"] == true && !logged {
-            return Some("repair not logged".into());
-        }
-        if expect["nothing_logged"] == true && logged {
-            return Some(format!("logged on a valid payload: {:?}", decoded.repairs));
-        }
-        return None;
+        return miss_accepted(&decoded, expect, strip_filled_at_root);
     }
     let rejected = match result {
         Ok(decoded) => return Some(format!("accepted: {}", decoded.value)),

@@ -9,6 +9,7 @@ use toolgate::{Constraint, Report, Tool};
 
 pub mod corpus;
 pub mod roundtrip;
+pub mod tools_dev;
 
 pub mod fixtures {
     //! The fixture types, one file per theme.
