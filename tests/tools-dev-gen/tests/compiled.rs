@@ -11,7 +11,7 @@ use toolgate_tools_dev_gen::{decode, LINE_TOOLS, REFUSED, TOOLS};
 
 /// How many distinct tools the compiler takes today. Issue 11 §5 wants all of them: raise
 /// this as refusals go, never lower it.
-const COMPILED_AT_LEAST: usize = 714;
+const COMPILED_AT_LEAST: usize = 724;
 
 #[test]
 fn the_compiler_takes_the_corpus_tools() {
