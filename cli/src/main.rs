@@ -5,6 +5,10 @@
 //!   stdin and stdout; what external scorers speak.
 //! - `toolgate gen FILE... [-o OUT]`: the schema compiler of `build.rs`, for people without
 //!   one: JSON Schema tool files → Rust types (stdout, or the file `OUT`).
+//!
+//! A schema's warnings (keywords JSON Schema does not define, unknown formats, `enum` values
+//! that `type` rules out) go to stderr as `warning: <file or tool>: <pointer>: <message>`;
+//! `--deny-warnings` makes them errors.
 
 mod batch;
 mod single;
@@ -45,6 +49,9 @@ struct GenArgs {
     /// Remove this keyword from the schemas before reading them (repeatable).
     #[arg(long = "ignore-keyword", value_name = "KEYWORD")]
     ignore_keywords: Vec<String>,
+    /// Make the schemas' warnings (unknown keywords, unknown formats, contradictions) errors.
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 #[derive(clap::Args)]
@@ -67,6 +74,10 @@ struct CheckArgs {
     /// issue, and the rest of it is dropped unread.
     #[arg(long, value_name = "BYTES", conflicts_with_all = ["schema", "arguments", "json"])]
     max_line: Option<usize>,
+    /// Refuse a tool whose schema has warnings (a keyword JSON Schema does not define, an
+    /// unknown format, an `enum` value its `type` rules out) instead of printing them on stderr.
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 fn main() -> ExitCode {
@@ -74,7 +85,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) if args.batch => {
             let max_line = args.max_line.unwrap_or(batch::DEFAULT_MAX_LINE_BYTES);
-            batch::Batch::new(max_line).run(std::io::stdin().lock(), std::io::stdout().lock())
+            batch::Batch::new(max_line)
+                .deny_warnings(args.deny_warnings)
+                .run(std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Check(args) => {
             single::run(&args, std::io::stdin().lock(), std::io::stdout().lock())
@@ -91,6 +104,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// A schema warning as one line: `<where>: <pointer>: <message>`, line ends made spaces.
+fn warning_line(place: &str, warning: &toolgate_core::model::SchemaWarning) -> String {
+    let place = if place.is_empty() {
+        "(unnamed tool)"
+    } else {
+        place
+    };
+    format!("{place}: {warning}").replace(['\r', '\n'], " ")
+}
+
 /// `toolgate gen`: errors name the file, the JSON pointer and the reason, one a line.
 fn generate(args: &GenArgs) -> anyhow::Result<ExitCode> {
     let mut builder = toolgate_codegen::Builder::new();
@@ -100,8 +123,15 @@ fn generate(args: &GenArgs) -> anyhow::Result<ExitCode> {
     for keyword in &args.ignore_keywords {
         builder.ignore_keyword(keyword);
     }
-    let code = match builder.generate() {
-        Ok(code) => code,
+    builder.deny_warnings(args.deny_warnings);
+    let code = match builder.generate_tools() {
+        Ok(generated) => {
+            let mut stderr = std::io::stderr().lock();
+            for warning in &generated.warnings {
+                let _ = writeln!(stderr, "warning: {warning}");
+            }
+            generated.code
+        }
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "{error}");
             return Ok(ExitCode::from(1));

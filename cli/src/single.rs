@@ -30,7 +30,19 @@ pub fn run(args: &CheckArgs, stdin: impl Read, mut out: impl Write) -> anyhow::R
     let path = args.schema.as_ref().context("--schema FILE is needed")?;
     let definition =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let tool = match ToolModel::from_definition_text(&definition) {
+    let read = ToolModel::from_definition_text(&definition).and_then(|model| {
+        if !args.deny_warnings {
+            let mut stderr = std::io::stderr().lock();
+            for warning in model.schema_warnings() {
+                let shown = crate::warning_line(&path.display().to_string(), warning);
+                // A closed stderr loses the warnings, not the answer.
+                let _ = writeln!(stderr, "warning: {shown}");
+            }
+            return Ok(model);
+        }
+        model.deny_warnings()
+    });
+    let tool = match read {
         Ok(model) => DynamicTool::from_model(model),
         Err(errors) => {
             if args.json {

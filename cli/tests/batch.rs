@@ -112,3 +112,29 @@ fn a_self_referencing_union_is_a_schema_issue_and_the_batch_goes_on() {
     }
     assert_eq!(answers[2]["ok"], true);
 }
+
+#[test]
+fn schema_warnings_go_to_stderr_once_per_tool() {
+    // Cloudflare's `{"type": "string", "enum": [true, false]}`, sent on three lines: stdout
+    // stays the protocol, stderr says it once.
+    let tool = r#"{"name": "dns", "parameters": {"type": "object", "properties": {"proxied": {"type": "string", "enum": [true, false]}}}}"#;
+    let line = |id: &str, arguments: &str| {
+        serde_json::json!({"id": id, "tool": serde_json::from_str::<Value>(tool).unwrap(), "arguments": arguments})
+            .to_string()
+            + "\n"
+    };
+    let input = line("1", "{}") + &line("2", r#"{"proxied": true}"#) + &line("3", "{}");
+    let (code, answers, stderr) = batch(&[], input.as_bytes());
+    assert_eq!(code, 0);
+    let ok: Vec<&Value> = answers.iter().map(|a| &a["ok"]).collect();
+    assert_eq!(ok, [true, false, true]);
+    assert_eq!(
+        stderr.trim(),
+        "warning: dns: /properties/proxied/enum: `type` string contradicts the `enum` values true, false: no value fits: the value refuses whatever is sent for it"
+    );
+    let (_, answers, stderr) = batch(&["--deny-warnings"], input.as_bytes());
+    assert!(answers
+        .iter()
+        .all(|a| a["ok"] == false && a["issues"][0]["constraint"] == "schema"));
+    assert_eq!(stderr, "");
+}

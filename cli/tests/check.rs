@@ -91,15 +91,45 @@ fn json_output_is_the_protocol_answer() {
 #[test]
 fn an_unusable_schema_names_the_pointer() {
     let path = std::env::temp_dir().join(format!("toolgate-bad-{}.json", std::process::id()));
-    std::fs::write(&path, r#"{"type": "object", "properties": {"x": {"type": "string", "contentEncoding": "base64"}}}"#).unwrap();
+    std::fs::write(&path, r#"{"type": "object", "properties": {"x": {"type": "array", "contains": {"type": "string"}}}}"#).unwrap();
     let (code, out) = toolgate(&["check", "--schema", path.to_str().unwrap(), "{}"]);
     assert_eq!(code, 2, "{out}");
     assert!(
-        out.contains(
-            "/properties/x/contentEncoding: keyword `contentEncoding` is not supported here"
-        ),
+        out.contains("/properties/x/contains: keyword `contains` is not supported here"),
         "{out}"
     );
+}
+
+#[test]
+fn schema_warnings_go_to_stderr_and_deny_warnings_makes_them_errors() {
+    // A tools-dev schema with `"format": "json"` on a string and a vendor `x-order`.
+    let path = std::env::temp_dir().join(format!("toolgate-warn-{}.json", std::process::id()));
+    std::fs::write(&path, r#"{"type": "object", "x-order": ["body"], "properties": {"body": {"type": "string", "format": "json"}}}"#).unwrap();
+    let shown = path.display().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--schema", &shown, "--json", r#"{"body": "x"}"#])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(answer["ok"], true);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "warning: {shown}: /properties/body/format: unknown string format \"json\""
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "warning: {shown}: /x-order: keyword `x-order` is not JSON Schema: ignored"
+        )),
+        "{stderr}"
+    );
+    let (code, out) = toolgate(&["check", "--schema", &shown, "--deny-warnings", "{}"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("(warnings are denied)"), "{out}");
 }
 
 /// Runs `toolgate args…` with `stdin` written from another thread; gives the exit code,

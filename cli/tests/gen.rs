@@ -54,7 +54,7 @@ fn errors_name_the_file_and_pointer_and_exit_1() {
         "errors",
         "bad.json",
         r#"{"name": "t", "parameters": {"type": "object", "properties": {
-            "a": {"type": "string", "minProperties": 1},
+            "a": {"type": "object", "minProperties": 1},
             "b": {"oneOf": [{"type": "string"}, {"type": "string", "minLength": 2}]}}}}"#,
     );
     let (code, stdout, stderr) = toolgate(&["gen", schema.to_str().unwrap()]);
@@ -127,4 +127,28 @@ fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
     ] {
         assert!(stderr.contains(&expected), "{expected}\nin\n{stderr}");
     }
+}
+
+#[test]
+fn warnings_go_to_stderr_and_deny_warnings_makes_them_errors() {
+    // OpenAPI's `discriminator` beside a tagged `oneOf`: read past, reported.
+    let schema = file(
+        "warnings",
+        "shape.json",
+        r#"{"name": "t", "parameters": {"type": "object", "properties": {"shape": {
+            "oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+                      {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}],
+            "discriminator": {"propertyName": "kind"}}}}}"#,
+    );
+    let shown = schema.display().to_string();
+    let (code, stdout, stderr) = toolgate(&["gen", &shown]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pub enum TShape"), "{stdout}");
+    assert_eq!(
+        stderr.trim(),
+        format!("warning: {shown}: /parameters/properties/shape/discriminator: keyword `discriminator` is not JSON Schema: ignored")
+    );
+    let (code, stdout, stderr) = toolgate(&["gen", &shown, "--deny-warnings"]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(stderr.contains("(warnings are denied)"), "{stderr}");
 }

@@ -315,7 +315,7 @@ mod tests {
     /// A definition the reader refuses (`contentEncoding` is not supported).
     fn unusable_definition(n: usize) -> String {
         format!(
-            r#"{{"type": "object", "properties": {{"x": {{"type": "string", "contentEncoding": "base64"}}}}, "description": "tool {n:05}"}}"#
+            r#"{{"type": "object", "properties": {{"x": {{"type": "string", "if": {{}}}}}}, "description": "tool {n:05}"}}"#
         )
     }
 

@@ -58,6 +58,9 @@ pub enum Constraint {
     UniqueItems,
     /// An object holds a key its schema does not allow.
     AdditionalProperties,
+    /// An object holds a key that does not meet `propertyNames` (the issue is at the key's
+    /// path; `expected` is what the key schema's failing keyword wanted, `got` the key).
+    PropertyNames,
     /// A value matches none, or more than one, of the `oneOf` alternatives.
     OneOf,
     /// A value matches none of the `anyOf` alternatives.
@@ -72,7 +75,7 @@ pub enum Constraint {
 
 impl Constraint {
     /// Every constraint, in declaration order.
-    pub const ALL: [Constraint; 22] = [
+    pub const ALL: [Constraint; 23] = [
         Self::Required,
         Self::Type,
         Self::Enum,
@@ -90,6 +93,7 @@ impl Constraint {
         Self::MaxItems,
         Self::UniqueItems,
         Self::AdditionalProperties,
+        Self::PropertyNames,
         Self::OneOf,
         Self::AnyOf,
         Self::Syntax,
@@ -117,6 +121,7 @@ impl Constraint {
             Self::MaxItems => "maxItems",
             Self::UniqueItems => "uniqueItems",
             Self::AdditionalProperties => "additionalProperties",
+            Self::PropertyNames => "propertyNames",
             Self::OneOf => "oneOf",
             Self::AnyOf => "anyOf",
             Self::Syntax => "syntax",
@@ -356,6 +361,26 @@ impl Report {
     /// Takes the issues out.
     pub fn into_issues(self) -> Vec<Issue> {
         self.issues
+    }
+
+    /// Adds the issues of `other` (a report of a part of the value, kept apart while it was
+    /// tried), counting those its cap left out as left out here too.
+    pub(crate) fn append(&mut self, other: Report) {
+        let left_out = other.left_out;
+        let mut issues = other.issues;
+        if left_out > 0 {
+            // The closing `limit` summary: this report writes its own.
+            issues.pop();
+        }
+        let last = issues.last().cloned();
+        for issue in issues {
+            self.push(issue);
+        }
+        if let Some(last) = last {
+            for _ in 0..left_out {
+                self.push(last.clone());
+            }
+        }
     }
 }
 

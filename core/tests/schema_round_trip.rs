@@ -152,7 +152,8 @@ fn schema() -> impl Strategy<Value = Schema> {
                     }
                 )),
             inner.clone().prop_map(|values| Kind::Map(MapSchema {
-                values: Box::new(values)
+                values: Box::new(values),
+                property_names: None,
             })),
             (
                 proptest::collection::btree_map(
@@ -186,6 +187,7 @@ fn schema() -> impl Strategy<Value = Schema> {
                         1 => Additional::Deny,
                         _ => Additional::Schema(Box::new(extra)),
                     },
+                    property_names: None,
                 })),
             (
                 proptest::collection::vec(inner.clone(), 2..4),

@@ -27,7 +27,7 @@ use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
-use toolgate::{Constraint, DynamicTool, Rule};
+use toolgate::DynamicTool;
 use toolgate_fuzz::refs::{pick, Graph, MAX_VALUE_NODES, MAX_VALUE_NODES_KNOWN};
 use toolgate_fuzz::{check_known, check_only_default_repairs, check_rejected, print_inputs};
 
@@ -152,17 +152,6 @@ fn check_model(model: &ToolModel, definition: &str, arguments: &[String]) {
                         );
                         check_only_default_repairs(&again.repairs, &encoded);
                     }
-                    // Finding R5 (reported): `oneOf` takes the one alternative that fits
-                    // after a repair, though the repaired value, sent again, fits more
-                    // than one alternative as sent. Skipped (a repaired first decode, a
-                    // `oneOf` issue on the second) unless TOOLGATE_FUZZ_KNOWN=1.
-                    Err(rejected)
-                        if !check_known()
-                            && decoded.repairs.iter().any(|r| r.rule != Rule::Default)
-                            && rejected
-                                .report
-                                .iter()
-                                .any(|issue| issue.constraint == Constraint::OneOf) => {}
                     Err(rejected) => panic!(
                         "re-encoded value is refused: {}\nencoded: {}\ndefinition: {definition}",
                         rejected.report,

@@ -104,9 +104,13 @@ fn tagged_and_untagged_values_decode_with_repairs() {
 }
 
 #[test]
-fn a_value_no_alternative_accepts_is_refused() {
+fn a_value_no_alternative_accepts_is_refused_inside_the_alternative_meant() {
+    // Only the slug takes a string: its own `minLength`, not the union.
     let empty = Draw::decode(r#"{"shapes": [], "target": ""}"#).unwrap_err();
-    assert_eq!(empty.report.issues()[0].constraint, Constraint::AnyOf);
+    assert_eq!(
+        issue_list(&empty.report),
+        [("target".to_owned(), Constraint::MinLength)]
+    );
     let rejected = Draw::decode(
         r#"{"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}"#,
     )
@@ -114,11 +118,28 @@ fn a_value_no_alternative_accepts_is_refused() {
     assert_eq!(
         issue_list(&rejected.report),
         [
-            ("shapes[0]".to_owned(), Constraint::OneOf),
+            // The tag names the circle: its bound, at its path.
+            ("shapes[0].radius".to_owned(), Constraint::Minimum),
+            // A tag that names no variant: the union, with the tags it wants.
             ("shapes[1]".to_owned(), Constraint::OneOf),
-            ("target".to_owned(), Constraint::AnyOf),
+            // No alternative takes an object: the type, with the types wanted.
+            ("target".to_owned(), Constraint::Type),
         ]
     );
+    let issues = rejected.report.issues();
+    assert_eq!(
+        issues[1].expected,
+        Some(json!(["circle", "rectangle", "dot"]))
+    );
+    assert_eq!(issues[2].expected, Some(json!(["integer", "string"])));
+    // The value checker, which `validate()` and examples use, agrees on JSON values.
+    let checked = Draw::model()
+        .check_against(
+            Draw::model().input(),
+            &json!({"shapes": [{"kind": "circle", "radius": -1}, {"kind": "hexagon"}], "target": {"id": 1}}),
+        )
+        .unwrap_err();
+    assert_eq!(checked.issues(), issues);
 }
 
 #[test]
@@ -173,4 +194,42 @@ fn a_nullable_field_is_required_and_takes_null() {
         rejected.report.issues()[0].constraint,
         Constraint::MinLength
     );
+}
+
+/// The typed road (`Draw::decode`) and the run-time road (a `DynamicTool` of `Draw`'s
+/// schema) choose the same alternative and name the same issues and hints.
+#[test]
+fn both_roads_choose_the_same_alternative() {
+    let dynamic = toolgate::DynamicTool::from_model(
+        toolgate::model::ToolModel::from_json_schema(Draw::json_schema()).unwrap(),
+    )
+    .with_options(toolgate::decode::Options::typed());
+    for text in [
+        r#"{"shapes": [{"kind": "circle", "radius": -1}], "target": 3}"#,
+        r#"{"shapes": [{"kind": "hexagon"}, {"kind": "rectangle", "width": 2}], "target": [1]}"#,
+        r#"{"shapes": [], "target": "", "backup": true}"#,
+        r#"{"shapes": [{"kind": "dot"}, {"kind": "circle", "radius": "2"}], "target": "7", "backup": "12"}"#,
+    ] {
+        match (Draw::decode(text), dynamic.decode(text)) {
+            (Err(typed), Err(run_time)) => {
+                assert_eq!(typed.report, run_time.report, "{text}");
+                assert_eq!(typed.hint(), run_time.hint(), "{text}");
+            }
+            (Ok(typed), Ok(run_time)) => {
+                // Equal as JSON (a typed `f64` writes `2.0` for the `2` read).
+                let typed_value = typed.value.to_json_value();
+                assert!(
+                    toolgate::check::json_equal(&typed_value, &run_time.value),
+                    "{text}: {typed_value} / {}",
+                    run_time.value
+                );
+                assert_eq!(typed.repairs, run_time.repairs, "{text}");
+            }
+            (typed, run_time) => panic!(
+                "the roads disagree on {text}: {:?} / {:?}",
+                typed.map(|d| d.repairs),
+                run_time.map(|d| d.repairs)
+            ),
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! Value constraints beyond bounds and lengths, through `#[derive(Tool)]`: `constant`,
-//! `enum_values`, `values(...)` on maps, `description` inside `items(...)`, `()` for a
+//! `enum_values`, `values(...)` and `keys(...)` on maps, `description` inside `items(...)`, `()` for a
 //! `null`-only field, and a `#[serde(flatten)]` map that keeps undeclared keys.
 
 use std::collections::{BTreeMap, HashMap};
@@ -212,5 +212,70 @@ fn never_is_a_value_no_schema_allows() {
         [Constraint::Type, Constraint::Type],
         "{}",
         messages(&rejected.report)
+    );
+}
+
+/// Scores by player name (JSON Schema's `propertyNames`, as PostHog's survey tools limit
+/// response keys).
+#[derive(Tool, Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Scores {
+    #[tool(keys(pattern = "^[a-z]+$", length(max = 8)))]
+    by_player: BTreeMap<String, u32>,
+    #[tool(keys(enum_values = ["negative", "neutral", "positive"]))]
+    by_response: Option<HashMap<String, u32>>,
+}
+
+#[test]
+fn keys_of_a_map_are_property_names() {
+    let schema: serde_json::Value = serde_json::from_str(Scores::json_schema()).unwrap();
+    assert_eq!(
+        schema["properties"]["by_player"]["propertyNames"],
+        json!({"type": "string", "maxLength": 8, "pattern": "^[a-z]+$"})
+    );
+    assert_eq!(
+        schema["properties"]["by_response"]["propertyNames"],
+        json!({"type": "string", "enum": ["negative", "neutral", "positive"]})
+    );
+    let decoded = Scores::decode(r#"{"by_player": {"ada": 3}, "by_response": {"neutral": 1}}"#);
+    assert!(decoded.is_ok(), "{decoded:?}");
+    let rejected = Scores::decode(
+        r#"{"by_player": {"Ada": 3, "bartholomew": 1}, "by_response": {"great": 1}}"#,
+    )
+    .unwrap_err();
+    let found: Vec<(String, Constraint)> = rejected
+        .report
+        .issues()
+        .iter()
+        .map(|i| (i.path.to_string(), i.constraint))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("by_player.Ada".to_owned(), Constraint::PropertyNames),
+            (
+                "by_player.bartholomew".to_owned(),
+                Constraint::PropertyNames
+            ),
+            ("by_response.great".to_owned(), Constraint::PropertyNames),
+        ],
+        "{}",
+        messages(&rejected.report)
+    );
+    // The hint lists the keys allowed (not the values' schema, which the path leads to).
+    let hint: serde_json::Value = serde_json::from_str(&rejected.hint().to_json()).unwrap();
+    assert_eq!(hint["fields"][2]["constraint"], "propertyNames");
+    assert_eq!(
+        hint["fields"][2]["allowed_values"],
+        json!(["negative", "neutral", "positive"])
+    );
+    // A key is never renamed to fit (no repair for keys but `key_case`, towards fields).
+    assert!(Scores::decode(r#"{"by_player": {}, "by_response": {"Neutral": 1}}"#).is_err());
+    let built = Scores {
+        by_player: [("UPPER".to_owned(), 1)].into(),
+        by_response: None,
+    };
+    assert_eq!(
+        built.validate().unwrap_err().issues()[0].constraint,
+        Constraint::PropertyNames
     );
 }

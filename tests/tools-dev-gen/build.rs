@@ -129,7 +129,7 @@ fn main() {
         .collect();
     writeln!(
         index,
-        "/// The tool of each corpus line, when the compiler took it.\npub const LINE_TOOLS: [Option<usize>; {}] = {line_types:?};",
+        "/// The tool of each corpus line, when the compiler took it.\npub static LINE_TOOLS: [Option<usize>; {}] = {line_types:?};",
         line_types.len()
     )
     .unwrap();

@@ -23,6 +23,11 @@
 //! - Tools are built once per distinct definition and kept in a [`ToolCache`] with its
 //!   default bounds ([`ToolCache::DEFAULT_MAX_TOOLS`] definitions and
 //!   [`ToolCache::DEFAULT_MAX_TEXT_BYTES`] of definition text, least recently used evicted).
+//! - A schema's warnings (unknown keywords ignored, unknown formats, contradictions: see
+//!   `toolgate_core::model::read::keywords`) go to stderr, `warning: <tool>: <pointer>:
+//!   <message>`, once per distinct definition (up to [`WARNED_TOOLS`] definitions, then the
+//!   memory of them starts again); stdout stays the protocol. With `--deny-warnings` such a
+//!   tool is refused like a schema that cannot be used, one `schema` issue per warning.
 
 mod lines;
 #[cfg(test)]
@@ -56,6 +61,9 @@ const LONGEST_ESCAPE: usize = 6;
 
 /// What [`DEFAULT_MAX_LINE_BYTES`] leaves for the id, the tool definition and the keys: 2 MiB.
 const ROOM_FOR_TOOL: usize = 2 << 20;
+
+/// The most definitions whose warnings `check --batch` remembers having printed.
+pub const WARNED_TOOLS: usize = 1 << 16;
 
 /// The UTF-8 byte order mark, skipped at the start of a line.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
@@ -123,10 +131,13 @@ fn syntax_refusal(id: Value, message: String) -> String {
     refusal(id, &report, None)
 }
 
-/// A batch: its line cap and the tools it has built.
+/// A batch: its line cap, the tools it has built, and the definitions whose warnings it has
+/// printed.
 pub struct Batch {
     max_line_bytes: usize,
     tools: ToolCache,
+    deny_warnings: bool,
+    warned: std::cell::RefCell<std::collections::HashSet<u64>>,
 }
 
 impl Batch {
@@ -136,7 +147,53 @@ impl Batch {
         Batch {
             max_line_bytes,
             tools: ToolCache::new(),
+            deny_warnings: false,
+            warned: Default::default(),
         }
+    }
+
+    /// Refuses tools whose schemas have warnings (`--deny-warnings`).
+    pub fn deny_warnings(mut self, deny: bool) -> Self {
+        self.deny_warnings = deny;
+        self
+    }
+
+    /// Prints the warnings of a tool's schema on stderr, once per definition; under
+    /// `--deny-warnings`, the refusal of the tool.
+    fn warnings(
+        &self,
+        definition: &str,
+        model: &toolgate_core::model::ToolModel,
+    ) -> Option<Report> {
+        if model.schema_warnings().is_empty() {
+            return None;
+        }
+        if self.deny_warnings {
+            let errors = model.clone().deny_warnings().err()?;
+            return Some(schema_refusal(&errors));
+        }
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            definition.hash(&mut hasher);
+            hasher.finish()
+        };
+        let mut warned = self.warned.borrow_mut();
+        if warned.len() >= WARNED_TOOLS {
+            warned.clear();
+        }
+        if warned.insert(key) {
+            let mut stderr = std::io::stderr().lock();
+            for warning in model.schema_warnings() {
+                // A closed stderr loses the warnings, not the answers.
+                let _ = writeln!(
+                    stderr,
+                    "warning: {}",
+                    crate::warning_line(model.name(), warning)
+                );
+            }
+        }
+        None
     }
 
     /// Answers every line of `input` on `output`, one answer a line, in order.
@@ -190,7 +247,10 @@ impl Batch {
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or(Value::Null);
         match self.tools.get_text(request.tool.get()) {
-            Ok(tool) => answer(id, &tool.decode(&request.arguments)),
+            Ok(tool) => match self.warnings(request.tool.get(), tool.model()) {
+                Some(denied) => refusal(id, &denied, None),
+                None => answer(id, &tool.decode(&request.arguments)),
+            },
             Err(errors) => refusal(id, &schema_refusal(&errors), None),
         }
     }

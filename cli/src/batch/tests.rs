@@ -220,8 +220,8 @@ fn reading_the_id_past_deep_nesting_does_not_overflow() {
 #[test]
 fn many_distinct_tools_keep_the_batch_cache_at_its_bound() {
     let batch = Batch {
-        max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         tools: ToolCache::with_limits(16, usize::MAX),
+        ..Batch::new(DEFAULT_MAX_LINE_BYTES)
     };
     let input: String = (0..500)
         .map(|n| {
@@ -233,4 +233,31 @@ fn many_distinct_tools_keep_the_batch_cache_at_its_bound() {
     assert_eq!(answers.len(), 500);
     assert!(answers.iter().all(|answer| answer["ok"] == true));
     assert_eq!(batch.tools.len(), 16);
+}
+
+#[test]
+fn a_tool_with_warnings_is_used_and_refused_only_when_warnings_are_denied() {
+    // Cloudflare's `{"type": "string", "enum": [true, false]}` and OpenAPI's `discriminator`:
+    // read with warnings (on stderr), the tool works; `--deny-warnings` refuses it.
+    let tool = r#"{"type": "object", "discriminator": {"propertyName": "kind"}, "properties": {"proxied": {"type": "string", "enum": [true, false]}, "name": {"type": "string"}}}"#;
+    let input = request("1", tool, r#"{"name": "a"}"#)
+        + "\n"
+        + &request("2", tool, r#"{"proxied": true}"#)
+        + "\n";
+    let answers = run_batch(&Batch::new(DEFAULT_MAX_LINE_BYTES), input.as_bytes());
+    assert_eq!(answers[0]["ok"], true);
+    assert_eq!(answers[1]["ok"], false);
+    assert_eq!(answers[1]["issues"][0]["path"], "proxied");
+    assert_eq!(answers[1]["issues"][0]["constraint"], "enum");
+    let strict = Batch::new(DEFAULT_MAX_LINE_BYTES).deny_warnings(true);
+    let answers = run_batch(&strict, input.as_bytes());
+    assert_eq!(answers[0]["ok"], false);
+    // One `schema` issue, as for any schema that cannot be used.
+    let issues = answers[0]["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 1);
+    assert_eq!(issues[0]["constraint"], "schema");
+    assert!(issues[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("(warnings are denied)"));
 }

@@ -92,6 +92,9 @@ pub struct RawConstraints {
     pub items: Option<ListArg<Box<RawConstraints>>>,
     /// `values(...)`: the same constraints, for the values of a map.
     pub values: Option<ListArg<Box<RawConstraints>>>,
+    /// `keys(...)`: string constraints for the keys of a map (JSON Schema's
+    /// `propertyNames`): `length`, `pattern`, `format`, `enum_values`.
+    pub keys: Option<ListArg<Box<RawConstraints>>>,
 }
 
 /// A value with the span of its key, for errors about the key (`pattern` on a number).

@@ -66,6 +66,8 @@ pub enum Setter {
     UniqueItems,
     Items(Vec<Setter>),
     Values(Vec<Setter>),
+    /// `keys(...)`: the schema of a map's keys (`propertyNames`).
+    Keys(Vec<Setter>),
     /// `enum_values`: replaces the value's kind, so it comes after the others.
     Enum(Vec<Value>),
     Constant(Value),
@@ -88,6 +90,7 @@ pub fn apply(schema: Schema, setters: &[Setter]) -> Schema {
         Setter::UniqueItems => schema.unique_items(),
         Setter::Items(inner) => schema.items(|items| apply(items, inner)),
         Setter::Values(inner) => schema.values(|values| apply(values, inner)),
+        Setter::Keys(inner) => schema.keys(|keys| apply(keys, inner)),
         Setter::Enum(values) => schema.with_enum(values.clone()),
         Setter::Constant(value) => schema.with_constant(value.clone()),
         Setter::Description(text) => schema.with_description(text),
@@ -119,6 +122,10 @@ pub fn tokens(setters: &[Setter]) -> TokenStream {
             Setter::Values(inner) => {
                 let inner = tokens(inner);
                 quote!(.values(|values| values #inner))
+            }
+            Setter::Keys(inner) => {
+                let inner = tokens(inner);
+                quote!(.keys(|keys| keys #inner))
             }
             Setter::Enum(values) => {
                 let values = values.iter().map(super::literals::json);
@@ -490,6 +497,16 @@ impl Planner<'_> {
                     setters.push(Setter::Values(inner));
                 }
                 _ => self.misfit(&values.key, "maps", value, false),
+            }
+        }
+        if let Some(keys) = &constraints.keys {
+            match value {
+                // Keys are strings: their constraints are planned as a string's.
+                Shape::Map(_) => {
+                    let inner = self.plan_element(&keys.value, &Shape::String);
+                    setters.push(Setter::Keys(inner));
+                }
+                _ => self.misfit(&keys.key, "maps", value, false),
             }
         }
         if let Some(listed) = &constraints.enum_values {

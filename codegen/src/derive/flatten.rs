@@ -62,7 +62,8 @@ pub(crate) fn plan(
         || raw.nullable.is_present()
         || constraints.description.is_some()
         || constraints.constant.is_some()
-        || constraints.enum_values.is_some();
+        || constraints.enum_values.is_some()
+        || constraints.keys.is_some();
     if others {
         let tool = field.attrs.iter().find(|a| a.path().is_ident("tool"));
         let at: &dyn quote::ToTokens = match tool {

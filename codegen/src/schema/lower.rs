@@ -17,7 +17,13 @@
 //!   it: no value would fit); an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
-//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent);
+//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent); an
+//!   `enum` left without values (`{"type": "string", "enum": [true, false]}`: the reader drops
+//!   the values `type` rules out) is an enum without variants, which no value decodes into
+//!   and whose model is the same empty `enum`, so both roads refuse any value with the same
+//!   issue;
+//! - `propertyNames` on a map is `#[tool(keys(...))]` (`keys.rs`); beside declared
+//!   properties it is refused;
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
 //!   dynamic road does not apply it either) and the doc comment says so;
@@ -49,6 +55,7 @@ use super::names::{field_name, type_name, variant_name, Taken};
 mod checked;
 mod docs;
 mod fields;
+mod keys;
 mod literals;
 mod numbers;
 mod references;
@@ -72,6 +79,16 @@ struct Lowered {
 }
 
 impl Lowered {
+    /// Adds `keys(...)` for a map's `propertyNames` (at `pointer`'s `/propertyNames`).
+    fn keys(&mut self, keys: Option<&Schema>, pointer: &str, scope: &mut Scope<'_>) {
+        if let Some(keys) = keys {
+            let at = format!("{pointer}/propertyNames");
+            if let Some(constraint) = keys::key_constraints(keys, &at, &mut scope.errors) {
+                self.constraints.push(constraint);
+            }
+        }
+    }
+
     /// A type without constraints.
     fn plain(ty: TokenStream) -> Self {
         Lowered {
@@ -305,8 +322,14 @@ impl<'s> Lowering<'s> {
             });
         }
         let derives = self.derives(quote!(Copy, Eq, Hash,));
+        // `{"type": "string", "enum": [true, false]}`: the reader kept no value, and an enum
+        // without variants can hold none (an optional field of it must be absent).
+        let empty = enumeration.values.is_empty().then(|| {
+            quote!(#[doc = " No value fits: the schema's `type` rules out every `enum` value, so any value sent is refused."])
+        });
         self.items.push(quote! {
             #doc
+            #empty
             #derives
             #described
             pub enum #ident {
@@ -439,21 +462,29 @@ impl<'s> Lowering<'s> {
                     nullable: false,
                 }
             }
-            Kind::Map(map) => self.map(
-                scope,
-                &map.values,
-                hint,
-                &format!("{pointer}/additionalProperties"),
-            ),
-            Kind::Object(object) if object.fields.is_empty() => match &object.additional {
-                Additional::Schema(values) => self.map(
+            Kind::Map(map) => {
+                let mut lowered = self.map(
                     scope,
-                    values,
+                    &map.values,
                     hint,
                     &format!("{pointer}/additionalProperties"),
-                ),
-                _ => self.map(scope, &Schema::any(), hint, pointer),
-            },
+                );
+                lowered.keys(map.property_names.as_deref(), pointer, scope);
+                lowered
+            }
+            Kind::Object(object) if object.fields.is_empty() => {
+                let mut lowered = match &object.additional {
+                    Additional::Schema(values) => self.map(
+                        scope,
+                        values,
+                        hint,
+                        &format!("{pointer}/additionalProperties"),
+                    ),
+                    _ => self.map(scope, &Schema::any(), hint, pointer),
+                };
+                lowered.keys(object.property_names.as_deref(), pointer, scope);
+                lowered
+            }
             Kind::Object(object) => {
                 let in_loop = scope
                     .inlining

@@ -45,7 +45,8 @@ pub enum Error {
     OutDirUnset,
 }
 
-/// One reason a schema cannot be compiled.
+/// One reason a schema cannot be compiled, or one warning about it
+/// ([`Generated::warnings`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaProblem {
     /// The file.
@@ -117,6 +118,7 @@ pub struct Builder {
     out_file: Option<String>,
     keep_undeclared_keys: bool,
     typed_only: bool,
+    deny_warnings: bool,
 }
 
 /// The first line of every generated file.
@@ -180,9 +182,10 @@ impl Builder {
         self
     }
 
-    /// Removes the keyword `keyword` from every schema before reading it, where the
-    /// compiler would otherwise refuse it (vendor keywords such as `x-order`). Property
-    /// names are not keywords: a property called `keyword` stays.
+    /// Removes the keyword `keyword` from every schema before reading it: a known keyword
+    /// the compiler would refuse, or a vendor keyword (such as `x-order`) that would
+    /// otherwise be ignored with a warning. Property names are not keywords: a property
+    /// called `keyword` stays.
     ///
     /// ```no_run
     /// // build.rs
@@ -239,6 +242,23 @@ impl Builder {
     /// ```
     pub fn typed_only(&mut self, typed_only: bool) -> &mut Self {
         self.typed_only = typed_only;
+        self
+    }
+
+    /// Makes the schemas' warnings errors: a keyword JSON Schema does not define
+    /// (`discriminator`, `x-order`), a keyword of other types than `type` allows, an unknown
+    /// `format`, an `enum` value that `type` rules out. By default they are read past and
+    /// reported in [`Generated::warnings`] (and by `compile()` as `cargo:warning=` lines);
+    /// see `toolgate_core::model::read::keywords` for what each means.
+    ///
+    /// ```
+    /// let text = r#"{"name": "ping", "parameters": {"type": "object", "x-order": []}}"#;
+    /// let generated = toolgate_codegen::Builder::new().generate_text_tools("ping.json", text).unwrap();
+    /// assert_eq!(generated.warnings[0].to_string(), "ping.json: /parameters/x-order: keyword `x-order` is not JSON Schema: ignored");
+    /// assert!(toolgate_codegen::Builder::new().deny_warnings(true).generate_text("ping.json", text).is_err());
+    /// ```
+    pub fn deny_warnings(&mut self, deny: bool) -> &mut Self {
+        self.deny_warnings = deny;
         self
     }
 
@@ -392,6 +412,13 @@ impl Builder {
                 pointer,
             });
         }
+        let warnings = lowering.take_warnings();
+        if self.deny_warnings {
+            problems.extend(warnings.iter().map(|warning| SchemaProblem {
+                message: format!("{} (warnings are denied)", warning.message),
+                ..warning.clone()
+            }));
+        }
         if !problems.is_empty() {
             return Err(Error::Schema(problems));
         }
@@ -402,6 +429,7 @@ impl Builder {
         Ok(Generated {
             code: format!("{GENERATED_HEADER}\n\n{}", space_items(&code)),
             tools,
+            warnings,
         })
     }
 
@@ -433,6 +461,11 @@ impl Builder {
             println!("cargo:rerun-if-changed={}", input.display());
         }
         let generated = self.generate_tools()?;
+        for warning in &generated.warnings {
+            // One line each: cargo shows a warning's text up to its first line end.
+            let line = warning.to_string().replace(['\r', '\n'], " ");
+            println!("cargo:warning={line}");
+        }
         let path =
             Path::new(&out_dir).join(self.out_file.as_deref().unwrap_or("toolgate_tools.rs"));
         write_if_changed(&path, &generated.code)?;
@@ -446,7 +479,8 @@ fn space_items(code: &str) -> String {
     for line in code.lines() {
         out.push_str(line);
         out.push('\n');
-        if line == "}" || (line.ends_with(';') && !line.starts_with([' ', '#', '/'])) {
+        let top_level = !line.starts_with([' ', '#', '/']);
+        if line == "}" || (top_level && (line.ends_with(';') || line.ends_with("{}"))) {
             out.push('\n');
         }
     }
@@ -462,6 +496,9 @@ pub struct Generated {
     pub code: String,
     /// Each tool's type, in the order of the inputs.
     pub tools: Vec<GeneratedTool>,
+    /// What the reader read past in the schemas, each at its file and JSON pointer (see
+    /// [`Builder::deny_warnings`]).
+    pub warnings: Vec<SchemaProblem>,
 }
 
 /// The type made for one tool.

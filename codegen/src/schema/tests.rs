@@ -51,7 +51,7 @@ fn a_false_schema_is_never() {
 #[test]
 fn output_schema_problems_are_at_their_pointer() {
     let definition = r#"[{"name": "t", "inputSchema": {"type": "object", "properties": {}},
-        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minProperties": 1}}}}]"#;
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "object", "minProperties": 1}}}}]"#;
     assert_eq!(
         refusals(definition),
         ["/0/outputSchema/properties/n/minProperties: keyword `minProperties` is not supported here"]
@@ -197,4 +197,39 @@ fn public_fields_use_public_paths() {
         .collect();
     assert!(fields.len() >= 3, "{code}");
     assert!(!code.contains("__private::serde_json"), "{code}");
+}
+
+#[test]
+fn property_names_the_derive_cannot_say_are_refused_at_their_pointer() {
+    // `propertyNames` beside declared properties (a struct), and a key schema that is a union.
+    assert_eq!(
+        refusals(&tool(
+            r#"{"o": {"type": "object", "properties": {"a": {"type": "string"}}, "propertyNames": {"maxLength": 3}}}"#
+        )),
+        ["/parameters/properties/o/propertyNames: `propertyNames` beside `properties` is not supported by the schema compiler (a struct's keys cannot be checked against it)"]
+    );
+    assert_eq!(
+        refusals(&tool(
+            r#"{"m": {"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"anyOf": [{"maxLength": 1}, {"pattern": "^x"}]}}}"#
+        )),
+        ["/parameters/properties/m/propertyNames: this `propertyNames` is not supported by the schema compiler: it takes a string schema (length, pattern, format) or an `enum` of strings"]
+    );
+}
+
+#[test]
+fn property_names_of_a_map_become_keys() {
+    // PostHog's survey tools: response keys limited by `propertyNames`.
+    let code = Builder::new()
+        .generate_text(
+            "t.json",
+            &tool(
+                r#"{"m": {"type": "object", "propertyNames": {"enum": ["low", "high"]}}, "n": {"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"format": "uuid"}}}"#,
+            ),
+        )
+        .unwrap();
+    assert!(
+        code.contains(r#"#[tool(keys(enum_values = ["low", "high"]))]"#),
+        "{code}"
+    );
+    assert!(code.contains(r#"#[tool(keys(format = "uuid"))]"#), "{code}");
 }

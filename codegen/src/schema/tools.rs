@@ -9,10 +9,12 @@ use toolgate_core::model::read::read_parts;
 
 use super::{display_pointer, lower, SchemaProblem};
 
-/// The items of every tool so far, and the tool name of each type.
+/// The items of every tool so far, the tool name of each type, and the warnings of the
+/// schemas read.
 pub(super) struct ToolLowering<'s> {
     lowering: lower::Lowering<'s>,
     names: ToolNames,
+    warnings: Vec<SchemaProblem>,
 }
 
 impl<'s> ToolLowering<'s> {
@@ -20,6 +22,7 @@ impl<'s> ToolLowering<'s> {
         ToolLowering {
             lowering: lower::Lowering::new(style),
             names: ToolNames::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -47,6 +50,12 @@ impl<'s> ToolLowering<'s> {
                 .map(|e| problem(&e.pointer, e.message))
                 .collect::<Vec<_>>()
         })?;
+        self.warnings.extend(
+            model
+                .schema_warnings()
+                .iter()
+                .map(|w| problem(&w.pointer, w.message.clone())),
+        );
         let clash = self.names.claim(model.name(), file, pointer).err();
         let wanted = rust_name(model.name());
         match (self.lowering.tool(&model, &wanted), clash) {
@@ -63,6 +72,12 @@ impl<'s> ToolLowering<'s> {
     /// `impl ToolOutput` linking a tool's type to the type of its result.
     pub(super) fn link_output(&mut self, tool: &str, output: &str) {
         self.lowering.link_output(tool, output);
+    }
+
+    /// The warnings of the schemas read so far (see
+    /// [`ToolModel::schema_warnings`](toolgate_core::model::ToolModel::schema_warnings)).
+    pub(super) fn take_warnings(&mut self) -> Vec<SchemaProblem> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The items written.

@@ -151,13 +151,45 @@ impl<'m> Checker<'m> {
         if !self.check_const(resolved, got) {
             return;
         }
-        let values = match &resolved.kind {
-            Kind::Map(map) => &map.values,
+        let map = match &resolved.kind {
+            Kind::Map(map) => map,
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
         for (key, value) in entries {
-            self.entry(key, values, value);
+            self.check_key(key, map.property_names.as_deref());
+            self.entry(key, &map.values, value);
         }
+    }
+
+    /// Checks a key against `propertyNames` (`keys`, when there is one): a key that fails it
+    /// is one `propertyNames` issue at the key's path, whose message, `expected` and `got`
+    /// come from the first keyword the key fails (`"colour" is not one of red, green`).
+    pub fn check_key(&mut self, key: &str, keys: Option<&'m Schema>) {
+        let Some(keys) = keys else { return };
+        let name = Value::String(key.to_owned());
+        let Err(report) = self.model().check_against(keys, &name) else {
+            return;
+        };
+        if self.skip_when_full(Constraint::PropertyNames) {
+            return;
+        }
+        let Some(first) = report.issues().first() else {
+            return;
+        };
+        let message = format!(
+            "the key {} is not allowed: {}",
+            crate::issue::shorten(name.clone()),
+            first.message
+        );
+        let expected = first.expected.clone();
+        self.path_push_key(key);
+        self.issue(
+            Constraint::PropertyNames,
+            message,
+            expected,
+            Some(crate::issue::shorten(name)),
+        );
+        self.path_pop();
     }
 }

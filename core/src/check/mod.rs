@@ -5,6 +5,7 @@
 //! of each constraint: `Tool::validate` on Rust values and the decoders use the same ones.
 
 mod containers;
+mod unions;
 mod value;
 
 use std::borrow::Cow;
@@ -14,6 +15,9 @@ use serde_json::Value;
 use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Constraint, Issue, Path, Report, ToolArg};
+
+pub use unions::union_alternatives;
+pub(crate) use unions::{admits_within, chosen_alternative, union_literals, JsonKind, Sent};
 
 #[derive(Clone, Debug)]
 enum Step<'m> {
@@ -555,6 +559,19 @@ impl<'m> Checker<'m> {
             return;
         }
         if self.skip_when_full(Constraint::Enum) {
+            return;
+        }
+        if enumeration.values.is_empty() {
+            // `{"type": "string", "enum": [true, false]}`: the reader kept no value.
+            self.issue(
+                Constraint::Enum,
+                format!(
+                    "the tool's schema allows no value here: its `enum` lists no value that its `type` allows, so {} is refused (leave the field out if it is optional)",
+                    crate::issue::shorten(value.clone())
+                ),
+                Some(Value::Array(Vec::new())),
+                Some(crate::issue::shorten(value.clone())),
+            );
             return;
         }
         let allowed = || enumeration.values.iter().map(|v| &v.value);

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::Checker;
-use crate::model::{Additional, Kind, ObjectSchema, Schema, ToolModel, UnionMode};
+use crate::model::{Additional, Kind, ObjectSchema, Schema, ToolModel, UnionMode, UnionSchema};
 use crate::num::Num;
 use crate::{suggest, Constraint, Report, ToolArg};
 
@@ -65,17 +65,6 @@ impl<'m> Checker<'m> {
         self.path_pop();
     }
 
-    /// A `oneOf`/`anyOf` issue: the value fits `fitting` of `total` alternatives.
-    pub fn union_issue(&mut self, mode: UnionMode, fitting: usize, total: usize, value: Value) {
-        let (constraint, wanted) = match mode {
-            UnionMode::OneOf => (Constraint::OneOf, "exactly one"),
-            UnionMode::AnyOf => (Constraint::AnyOf, "at least one"),
-        };
-        let message =
-            format!("the value fits {fitting} of the {total} alternatives; {wanted} must fit");
-        self.issue(constraint, message, Some(Value::from(total)), Some(value));
-    }
-
     /// Checks a JSON value against `schema`, collecting every issue.
     ///
     /// An object's keys may be a field's wire name or one of its aliases (as serde accepts);
@@ -126,7 +115,7 @@ impl<'m> Checker<'m> {
             }
             (Kind::Union(union), _) => {
                 if self.check_const(resolved, || value.clone()) {
-                    self.check_union(value, union.mode, &union.variants);
+                    self.check_union(value, union);
                 }
             }
             (kind, _) => self.type_issue(resolved, kind, value.clone()),
@@ -152,6 +141,11 @@ impl<'m> Checker<'m> {
                 .iter()
                 .any(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
         };
+        if let Some(keys) = object.property_names.as_deref() {
+            for key in members.keys() {
+                self.check_key(key, Some(keys));
+            }
+        }
         for (key, member) in members.iter().filter(|(key, _)| !declared(key)) {
             match &object.additional {
                 Additional::Allow => {}
@@ -161,7 +155,11 @@ impl<'m> Checker<'m> {
         }
     }
 
-    fn check_union(&mut self, value: &Value, mode: UnionMode, variants: &'m [Schema]) {
+    /// Checks a value against a union: it fits when one alternative (`oneOf`) or at least one
+    /// (`anyOf`) takes it. When none does, the issues of the alternative it was meant for are
+    /// reported at their own paths, if that alternative can be told (see
+    /// [`chosen_alternative`](super::chosen_alternative)); else one issue for the union.
+    fn check_union(&mut self, value: &Value, union: &'m UnionSchema) {
         // A union whose alternative leads back to it checks the same value again: stop at a
         // depth no real schema reaches (the schema reader refuses such schemas; a model built
         // in code may still hold one).
@@ -171,21 +169,44 @@ impl<'m> Checker<'m> {
             return;
         }
         let nested = self.nested_unions + 1;
-        let matching = variants
+        let reports: Vec<Report> = union
+            .variants
             .iter()
-            .filter(|variant| {
-                let mut trial = Checker::new(self.model());
+            .map(|variant| {
+                let mut trial = self.fork();
                 trial.nested_unions = nested;
                 trial.check_value(value, variant);
-                trial.finish().is_ok()
+                trial.into_report()
             })
-            .count();
-        let fits = match mode {
+            .collect();
+        let matching = reports.iter().filter(|r| r.is_empty()).count();
+        let fits = match union.mode {
             UnionMode::OneOf => matching == 1,
             UnionMode::AnyOf => matching >= 1,
         };
-        if !fits {
-            self.union_issue(mode, matching, variants.len(), value.clone());
+        if fits {
+            return;
+        }
+        if matching > 0 {
+            return self.union_issue(union, matching, value.clone());
+        }
+        let here = self.path();
+        let members = value.as_object();
+        let sent = super::Sent {
+            kind: super::JsonKind::of_value(value),
+            keys: members.map_or_else(Vec::new, |m| m.keys().map(String::as_str).collect()),
+            strings: members.map_or_else(Vec::new, |m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+                    .collect()
+            }),
+        };
+        match super::chosen_alternative(self.model(), union, &sent, &reports, &here) {
+            Some(index) => {
+                let report = reports.into_iter().nth(index).unwrap_or_default();
+                self.absorb(report);
+            }
+            None => self.no_alternative_issue(union, sent.kind, value.clone()),
         }
     }
 }
@@ -266,6 +287,7 @@ mod tests {
         assert_eq!(issues(json!(5), union(UnionMode::OneOf)), [" oneOf"]);
         assert!(issues(json!(5), union(UnionMode::AnyOf)).is_empty());
         assert!(issues(json!(-1), union(UnionMode::OneOf)).is_empty());
-        assert_eq!(issues(json!("x"), union(UnionMode::AnyOf)), [" anyOf"]);
+        // No alternative takes a string: the issue is the type, as for a type list.
+        assert_eq!(issues(json!("x"), union(UnionMode::AnyOf)), [" type"]);
     }
 }

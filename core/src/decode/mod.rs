@@ -37,6 +37,16 @@
 //!   literal), nor a separated list (`"a, b"`, `"a; b"`, several lines) where the items are
 //!   strings: one item or several is a guess, so it is refused and the hint shows the array
 //!   it may mean.
+//! - A union chooses its alternative first, then repairs and fills defaults within that
+//!   alternative only. `anyOf`: a fit as sent (the one filling the fewest defaults), else the
+//!   fit with the fewest repairs; ties go to the first. `oneOf`: exactly one fit as sent, else
+//!   exactly one fit after repairs whose repaired value, sent again, fits one alternative
+//!   (never a value its own schema refuses). When nothing fits, the issues of the
+//!   alternative the value was meant for (its discriminator, the only alternative of its JSON
+//!   type, or the only one without a structural mismatch) are reported at their own paths;
+//!   else a `type` issue listing the types (no alternative takes the value's JSON type: a type
+//!   list), an `enum` issue (a union of literals, which also gets `enum_case`), or one
+//!   `oneOf`/`anyOf` issue whose `expected` lists what the alternatives want.
 //! - Unions and one-item arrays nest at most 32 deep at one value:
 //!   a schema built in code that refers back to itself through them gets a `schema` issue
 //!   instead of a stack overflow (the schema reader refuses such schemas outright).

@@ -3,7 +3,7 @@
 //!
 //! Caps: at most 3 `missing_fields`, at most 3 `fields` (one per path: the first issue at a
 //! path is shown, later ones at the same path are counted as omitted), at most 5
-//! `allowed_values` (then `"…"`). `omitted` counts the issues the caps left out, including
+//! `allowed_values` and at most 5 union `alternatives` (then `"…"`). `omitted` counts the issues the caps left out, including
 //! those a capped [`Report`] itself left out.
 
 use std::fmt;
@@ -16,6 +16,8 @@ use crate::model::{Json, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::path::Segment;
 use crate::{suggest, Constraint, Issue, Path, Report};
+
+mod expected;
 
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
@@ -60,6 +62,10 @@ pub struct FieldHint {
     /// The upper bound, for bound and size constraints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<Num>,
+    /// For a union no alternative of which takes the value: what the alternatives want (their
+    /// types, tag values or constants; at most 5, then `"…"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Value>,
     /// The pattern the string must match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
@@ -225,6 +231,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
             .then(|| issue.expected.clone())
             .flatten(),
         allowed_values: Vec::new(),
+        alternatives: Vec::new(),
         min: None,
         max: None,
         pattern: None,
@@ -247,9 +254,21 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         hint.did_you_mean = Some(suggest::nearest(got, keys).map(str::to_owned));
         return hint;
     }
+    hint.alternatives = expected::alternatives(issue);
+    if issue.constraint == Constraint::PropertyNames {
+        // The path names the key; the schema there is the value's, not the key's: what the
+        // key should be is the issue's `expected` (the allowed keys, for an `enum`).
+        if let Some(Value::Array(keys)) = &issue.expected {
+            let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+            let names = keys.iter().filter_map(Value::as_str);
+            hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+            hint.allowed_values = capped_values(keys.clone());
+        }
+        return hint;
+    }
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
         bound_from_issue(&mut hint, issue);
-        return hint;
+        return expected::allowed_values(hint, issue);
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
     if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
@@ -304,7 +323,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         _ => {}
     }
     bound_from_issue(&mut hint, issue);
-    hint
+    expected::allowed_values(hint, issue)
 }
 
 /// A bound or size the schema lookup did not give (a value inside a union's branch, say):
@@ -420,6 +439,9 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
             )
         }
         Constraint::Type => expected.map_or_else(|| "another type".to_owned(), type_list),
+        Constraint::OneOf | Constraint::AnyOf if !field.alternatives.is_empty() => {
+            format!("one of {}", list_values(&field.alternatives))
+        }
         Constraint::Const => format!("exactly {}", bound()),
         _ => return None,
     })
@@ -511,6 +533,9 @@ impl fmt::Display for RetryHint {
             }
             if !field.allowed_values.is_empty() {
                 parts.push(format!("allowed: {}", list_values(&field.allowed_values)));
+            }
+            if !field.alternatives.is_empty() {
+                parts.push(format!("one of: {}", list_values(&field.alternatives)));
             }
             if let Some(Some(near)) = &field.did_you_mean {
                 parts.push(format!("did you mean {near:?}?"));

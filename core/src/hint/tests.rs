@@ -285,3 +285,55 @@ fn the_example_follows_the_schema_order_not_the_report_order() {
         Some(r#"{"contact":{"name":"<string>","email":"<string>"},"alpha":"<string>"}"#)
     );
 }
+
+/// Notion's `icon` (an emoji object, a file object or null) refused as a string, and a
+/// search filter's `value` type list refused as an array: what was wanted reaches the model.
+#[test]
+fn union_and_type_list_hints_say_what_the_alternatives_want() {
+    let model = ToolModel::from_definition(&json!({"type": "object", "properties": {
+        "icon": {"anyOf": [
+            {"type": "object", "properties": {"emoji": {"type": "string"}}, "required": ["emoji"]},
+            {"type": "object", "properties": {"external": {"type": "object"}}, "required": ["external"]}]},
+        "value": {"type": ["string", "number", "boolean"]}}}))
+    .unwrap();
+    let rejected = crate::decode::decode_value(
+        &model,
+        &json!({"icon": {"url": "x"}, "value": []}),
+        &crate::decode::Options::default(),
+    )
+    .unwrap_err();
+    let hint = RetryHint::new(&model, &rejected.report);
+    assert_eq!(hint.fields[0].constraint, Constraint::AnyOf);
+    assert_eq!(hint.fields[0].alternatives, [json!("object")]);
+    assert_eq!(hint.fields[1].constraint, Constraint::Type);
+    let text = hint.to_string();
+    assert!(text.contains("- icon (anyOf): one of: object"), "{text}");
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should `icon` be (one of object)?")
+    );
+    let value_issue = &rejected.report.issues()[1];
+    assert_eq!(
+        value_issue.expected,
+        Some(json!(["string", "number", "boolean"]))
+    );
+}
+
+/// A `type` issue of a type list asks for the types by name.
+#[test]
+fn a_type_list_issue_asks_for_one_of_its_types() {
+    let model = ToolModel::from_definition(&json!({"type": "object", "properties": {
+        "value": {"type": ["string", "number", "boolean"]}}}))
+    .unwrap();
+    let rejected = crate::decode::decode_value(
+        &model,
+        &json!({"value": {}}),
+        &crate::decode::Options::default(),
+    )
+    .unwrap_err();
+    let hint = RetryHint::new(&model, &rejected.report);
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should `value` be (string, number or boolean)?")
+    );
+}

@@ -15,6 +15,7 @@ impl Schema {
             default: None,
             examples: Vec::new(),
             constant: None,
+            annotations: Vec::new(),
         }
     }
 
@@ -89,6 +90,7 @@ impl Schema {
     pub fn map(values: Schema) -> Self {
         Self::new(Kind::Map(MapSchema {
             values: Box::new(values),
+            property_names: None,
         }))
     }
 
@@ -97,6 +99,7 @@ impl Schema {
         Self::new(Kind::Object(ObjectSchema {
             fields,
             additional: Additional::Allow,
+            property_names: None,
         }))
     }
 
@@ -293,6 +296,30 @@ impl Schema {
             let values = std::mem::replace(&mut *map.values, Schema::any());
             *map.values = change(values);
         }
+        self
+    }
+
+    /// Changes the schema of a map's keys (`propertyNames`; a plain string schema to start
+    /// from): what `#[tool(keys(...))]` makes of a map field.
+    ///
+    /// ```
+    /// use toolgate_core::model::Schema;
+    ///
+    /// let scores = Schema::map(Schema::integer()).keys(|keys| keys.pattern("^[a-z]+$"));
+    /// assert_eq!(
+    ///     scores.to_json_value(),
+    ///     serde_json::json!({"type": "object", "additionalProperties": {"type": "integer"},
+    ///         "propertyNames": {"type": "string", "pattern": "^[a-z]+$"}})
+    /// );
+    /// ```
+    pub fn keys(mut self, change: impl FnOnce(Schema) -> Schema) -> Self {
+        let keys = match &mut self.kind {
+            Kind::Map(map) => &mut map.property_names,
+            Kind::Object(object) => &mut object.property_names,
+            _ => return self,
+        };
+        let current = keys.take().map_or_else(Schema::string, |keys| *keys);
+        *keys = Some(Box::new(change(current)));
         self
     }
 

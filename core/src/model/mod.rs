@@ -12,7 +12,9 @@
 //! | `x-rust-name` | a property's schema | the Rust field name, when it differs from the wire name |
 //! | `x-enum-aliases` | an `enum` schema | other spellings accepted for each value: `{"business": ["biz"]}` |
 //!
-//! The root of a tool's JSON Schema carries the tool's name as `title`.
+//! The root of a tool's JSON Schema carries the tool's name as `title`. Annotations
+//! ([`Schema::annotations`]) are written back as read; keywords JSON Schema does not define are
+//! dropped when read and listed in [`ToolModel::schema_warnings`] (see [`read::keywords`]).
 
 mod build;
 mod definitions;
@@ -20,6 +22,7 @@ mod json;
 pub mod lookup;
 mod pattern;
 pub mod read;
+mod warnings;
 mod write;
 
 use std::collections::BTreeMap;
@@ -31,6 +34,7 @@ pub use definitions::Definitions;
 pub(crate) use json::{mark_rounded_numbers, ArgumentSeed};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use pattern::Pattern;
+pub use read::keywords::{SchemaWarning, WarningKind};
 pub use read::{SchemaError, SchemaErrors};
 
 pub use crate::format::Format;
@@ -59,6 +63,9 @@ pub struct ToolModel {
     description: Option<String>,
     input: Schema,
     definitions: BTreeMap<String, Schema>,
+    /// What the reader read past (not part of equality: two models that check the same
+    /// values are equal, whatever text they were read from).
+    warnings: Vec<SchemaWarning>,
     json_schema: OnceLock<String>,
     plain: OnceLock<bool>,
     lookups: OnceLock<lookup::Lookups>,
@@ -72,6 +79,7 @@ impl Clone for ToolModel {
             self.input.clone(),
             self.definitions.clone(),
         )
+        .with_schema_warnings(self.warnings.clone())
     }
 }
 
@@ -102,6 +110,7 @@ impl ToolModel {
             description,
             input,
             definitions,
+            warnings: Vec::new(),
             json_schema: OnceLock::new(),
             plain: OnceLock::new(),
             lookups: OnceLock::new(),
@@ -338,6 +347,11 @@ pub struct Schema {
     pub examples: Vec<Value>,
     /// The one value allowed (`const`).
     pub constant: Option<Value>,
+    /// Annotations kept as written, keyword and value, written back in this order after the
+    /// other keywords: `title` (below the root), `$comment`, `deprecated`, `readOnly`,
+    /// `writeOnly`, `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format`
+    /// the model does not know (see [`read::keywords`]). They constrain nothing.
+    pub annotations: Vec<(String, Value)>,
 }
 
 /// The kinds of values the model describes.
@@ -568,6 +582,8 @@ pub struct ArraySchema {
 pub struct MapSchema {
     /// The schema of every value.
     pub values: Box<Schema>,
+    /// `propertyNames`: the schema of every key, a string (see [`ObjectSchema::property_names`]).
+    pub property_names: Option<Box<Schema>>,
 }
 
 /// What an object does with keys it does not declare.
@@ -590,6 +606,12 @@ pub struct ObjectSchema {
     pub fields: Vec<Field>,
     /// What happens to other keys.
     pub additional: Additional,
+    /// `propertyNames`: the schema every key (declared or not) must meet, a string schema
+    /// (`pattern`, `minLength`/`maxLength`, `format`, `enum`...). `None` when it constrains
+    /// nothing: the reader leaves out a `propertyNames` that any string meets. A key that
+    /// fails it is a `propertyNames` issue at the key's path; a key is never repaired to meet
+    /// it (only `key_case` renames keys, towards declared fields).
+    pub property_names: Option<Box<Schema>>,
 }
 
 impl ObjectSchema {

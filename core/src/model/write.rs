@@ -131,6 +131,15 @@ fn write_schema_entries<M: SerializeMap>(
     if !schema.examples.is_empty() {
         map.serialize_entry("examples", &schema.examples)?;
     }
+    for (keyword, value) in &schema.annotations {
+        // Only the annotations the reader keeps, and `format` where the kind writes none: a
+        // hand-built schema cannot write a key twice.
+        let kept = super::read::keywords::ANNOTATIONS.contains(&keyword.as_str())
+            || (keyword == "format" && !writes_format(&schema.kind));
+        if kept {
+            map.serialize_entry(keyword, value)?;
+        }
+    }
     if let Some(field) = field {
         if !field.aliases.is_empty() {
             map.serialize_entry("x-aliases", &field.aliases)?;
@@ -140,6 +149,16 @@ fn write_schema_entries<M: SerializeMap>(
         }
     }
     Ok(())
+}
+
+/// Whether the kind writes a `format` of its own (a width, or a known string format).
+fn writes_format(kind: &Kind) -> bool {
+    match kind {
+        Kind::Integer(integer) => integer.width.is_some(),
+        Kind::Number(number) => number.width.is_some(),
+        Kind::String(string) => string.format.is_some(),
+        _ => false,
+    }
 }
 
 fn type_entry<M: SerializeMap>(map: &mut M, name: &str, nullable: bool) -> Result<(), M::Error> {
@@ -263,6 +282,9 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
         Kind::Map(values) => {
             type_entry(map, "object", nullable)?;
             map.serialize_entry("additionalProperties", &Out::plain(&values.values))?;
+            if let Some(keys) = &values.property_names {
+                map.serialize_entry("propertyNames", &Out::plain(keys))?;
+            }
         }
         Kind::Object(object) => {
             type_entry(map, "object", nullable)?;
@@ -293,6 +315,9 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
                 Additional::Schema(extra) => {
                     map.serialize_entry("additionalProperties", &Out::plain(extra))?
                 }
+            }
+            if let Some(keys) = &object.property_names {
+                map.serialize_entry("propertyNames", &Out::plain(keys))?;
             }
         }
         Kind::Union(union) => {

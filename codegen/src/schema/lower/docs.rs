@@ -13,7 +13,11 @@
 //! - what a comment cannot hold or must not hide is shown as an escape: control characters
 //!   and the bidirectional controls (U+202A–U+202E, U+2066–U+2069: rustc refuses them in
 //!   comments) as `\u{..}`; a carriage return, alone or before a line feed, ends a line;
-//! - an item whose doc holds a URL allows `rustdoc::bare_urls`: the URL shows as text.
+//! - an item whose doc holds a URL allows `rustdoc::bare_urls`: the URL shows as text;
+//! - an item whose doc holds a list item and more than one line allows clippy's
+//!   `doc_lazy_continuation` and `doc_overindented_list_items`: the description's own lines
+//!   stay as written (a line after a list item continues it, as in the source), and a crate
+//!   that lints generated code with `clippy -D warnings` stays clean.
 //!
 //! The model still gets the exact text: where the derive would not read the doc comment
 //! back to the very description ([`doc_reproduces`]), the description is also written as
@@ -47,8 +51,25 @@ pub(crate) fn doc_attr(text: &str) -> TokenStream {
         .iter()
         .any(|line| line.contains("://"))
         .then(|| quote!(#[allow(rustdoc::bare_urls)]));
+    let allow_list = (lines.len() > 1 && lines.iter().any(|line| is_list_item(line))).then(
+        || quote!(#[allow(clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]),
+    );
     let lines = lines.iter().map(|line| format!(" {line}"));
-    quote!(#(#[doc = #lines])* #allow)
+    quote!(#(#[doc = #lines])* #allow #allow_list)
+}
+
+/// Whether a doc line starts a Markdown list item (`- `, `* `, `+ `, `1. `, `1) `).
+fn is_list_item(line: &str) -> bool {
+    let line = line.trim_start();
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &line[digits..];
+    match digits {
+        0 => ["- ", "* ", "+ "]
+            .iter()
+            .any(|marker| line.starts_with(marker)),
+        1..=9 => rest.starts_with(". ") || rest.starts_with(") "),
+        _ => false,
+    }
 }
 
 /// Whether the derive reads `text` back unchanged from [`doc_attr`]'s doc comment (it trims

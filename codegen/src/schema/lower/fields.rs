@@ -25,6 +25,7 @@ impl Lowering<'_> {
         pointer: &str,
         skip: Option<&str>,
     ) -> Vec<TokenStream> {
+        super::keys::refuse_on_struct(object, pointer, &mut scope.errors);
         let mut field_names = Taken::default();
         let mut fields = Vec::new();
         for field in object

@@ -16,6 +16,7 @@ mod objects;
 mod scalars;
 mod switches;
 mod text;
+mod unions;
 
 // ---------------------------------------------------------------------------------------
 // Helpers

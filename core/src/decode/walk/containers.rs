@@ -1,16 +1,12 @@
 //! The walk through containers: arrays (with `json_string` and `wrap_in_array`), maps,
-//! objects (keys by name, alias or `key_case`; `null_as_absent`; defaults; unknown keys) and
-//! unions.
+//! objects (keys by name, alias or `key_case`; `null_as_absent`; defaults; unknown keys).
 
 use serde_json::{Map, Value};
 
 use super::{Decoder, InnerJson};
-use crate::decode::{Repair, Rule, UnknownKeys};
+use crate::decode::{Rule, UnknownKeys};
 use crate::model::lookup::FoldedMatch;
-use crate::model::{
-    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, UnionMode,
-    UnionSchema,
-};
+use crate::model::{Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema};
 
 /// What a key of an object names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,6 +201,7 @@ impl<'m> Decoder<'m> {
         let mut out = Map::new();
         self.in_members(|this| {
             for (key, member) in this.unique_members(members) {
+                this.checker.check_key(&key, map.property_names.as_deref());
                 this.checker.path_push_key(&key);
                 if let Some(value) = this.decode(member, &map.values) {
                     out.insert(key, value);
@@ -422,6 +419,12 @@ impl<'m> Decoder<'m> {
                 this.checker.path_pop();
             }
         });
+        // Keys as they come out (after `key_case`), each against `propertyNames`.
+        if let Some(keys) = object.property_names.as_deref() {
+            for key in out.keys() {
+                self.checker.check_key(key, Some(keys));
+            }
+        }
         for (field, _) in object
             .fields
             .iter()
@@ -503,62 +506,5 @@ impl<'m> Decoder<'m> {
                 self.checker.unknown_field(&key, object)
             }
         }
-    }
-
-    /// Tries each alternative once. A fit that needed no repair (defaults aside) is what was
-    /// meant: `anyOf` takes the first such, else the first fit; `oneOf` needs exactly one fit
-    /// as sent, or else exactly one fit after repairs. Every trial spends from a budget shared
-    /// by the whole decoding, so nested unions cannot take exponential time.
-    pub(super) fn union(&mut self, json: Json, union: &'m UnionSchema) -> Option<Value> {
-        if !self.may_nest_trial() {
-            return None;
-        }
-        let mut fits: Vec<(Value, Vec<Repair>, bool)> = Vec::new();
-        let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
-        for variant in &union.variants {
-            if !self.spend_trial(size) {
-                return None;
-            }
-            let mut trial = self.trial(self.options.clone());
-            let value = trial.decode(json.clone(), variant);
-            let (report, repairs) = trial.finish();
-            if self.nesting_exceeded.get() {
-                self.nesting_issue();
-                return None;
-            }
-            if let (Some(value), true) = (value, report.is_empty()) {
-                let as_sent = repairs.iter().all(|r| r.rule == Rule::Default);
-                fits.push((value, repairs, as_sent));
-                if as_sent && union.mode == UnionMode::AnyOf {
-                    break;
-                }
-            }
-        }
-        let as_sent: Vec<usize> = (0..fits.len()).filter(|&i| fits[i].2).collect();
-        let chosen = match (union.mode, as_sent.as_slice(), fits.len()) {
-            (UnionMode::AnyOf, [first, ..], _) => Some(*first),
-            (UnionMode::AnyOf, [], 0) => None,
-            (UnionMode::AnyOf, [], _) => Some(0),
-            (UnionMode::OneOf, [only], _) => Some(*only),
-            (UnionMode::OneOf, [], 1) => Some(0),
-            (UnionMode::OneOf, [], 0) => None,
-            (UnionMode::OneOf, _, count) => {
-                self.checker.union_issue(
-                    union.mode,
-                    count,
-                    union.variants.len(),
-                    json.into_value(),
-                );
-                return None;
-            }
-        };
-        if let Some(index) = chosen {
-            let (value, repairs, _) = fits.swap_remove(index);
-            self.repairs.extend(repairs);
-            return Some(value);
-        }
-        self.checker
-            .union_issue(union.mode, 0, union.variants.len(), json.into_value());
-        None
     }
 }

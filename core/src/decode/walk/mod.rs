@@ -7,6 +7,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod containers;
+mod unions;
 
 pub use containers::separated_items;
 

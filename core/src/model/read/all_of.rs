@@ -8,8 +8,9 @@
 //!   parts is kept once;
 //! - `properties` are joined (a property declared in two parts must be declared alike),
 //!   `required` names are joined;
-//! - descriptions and titles (annotations, no constraint) keep the first one written: the
-//!   parent's, then the members' in order;
+//! - descriptions, titles, the other annotations and unknown keywords (no constraint, see
+//!   [`keywords::constrains_nothing`]) keep the first one written: the parent's, then the
+//!   members' in order;
 //! - a `true` member adds nothing; a `false` member makes the whole schema `false`;
 //! - anything else is refused with the pointer of the `allOf`: the same keyword with
 //!   different values (`minimum` 1 and 2: the reader does not pick the tighter), and
@@ -20,9 +21,6 @@
 //! Errors in the merged keywords name the pointer of the parent schema.
 
 use super::*;
-
-/// Keywords where the first value wins: they describe and constrain nothing.
-const FIRST_WINS: [&str; 3] = ["description", "title", "$comment"];
 
 impl Reader {
     /// The parent schema with its `allOf` folded in, or `None` (with errors) when the merge
@@ -62,7 +60,7 @@ impl Reader {
                     _ if *existing == value => {}
                     "properties" => ok &= self.join_properties(existing, value, &at),
                     "required" => ok &= self.join_required(existing, value, &at),
-                    key if FIRST_WINS.contains(&key) => {}
+                    key if keywords::constrains_nothing(key) => {}
                     key => {
                         self.error(
                             &at,

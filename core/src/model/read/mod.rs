@@ -1,8 +1,10 @@
 //! The JSON Schema reader: draft 2020-12 text → [`ToolModel`].
 //!
-//! Every keyword is either held by the model, an annotation the model has no use for
-//! (`$schema`, `$id`, `$comment`, `title` below the root, `deprecated`, `readOnly`,
-//! `writeOnly`), or an error naming its JSON pointer. No constraint is dropped.
+//! Every keyword is held by the model, kept as an annotation, ignored with a warning (a
+//! keyword JSON Schema does not define, or one that applies to values of other types), or an
+//! error naming its JSON pointer (a known constraint the model does not hold): no constraint
+//! is dropped in silence. [`keywords`] lists the classes; the warnings are
+//! [`ToolModel::schema_warnings`].
 //!
 //! Before reading, every local `$ref` (JSON pointers, `#`, `$anchor`, `$id`-relative,
 //! `#/definitions/…`) is made a reference to a named definition of the root's `$defs`, so
@@ -15,10 +17,12 @@ use std::fmt;
 mod all_of;
 mod cycles;
 mod dialect;
+pub mod keywords;
 mod references;
 mod typed;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
+pub use keywords::{read_parts_with, ReadOptions};
 
 use super::json::Json;
 use super::write::DEFS_PREFIX;
@@ -77,16 +81,6 @@ impl SchemaErrors {
     }
 }
 
-/// Keywords that annotate and constrain nothing; the model does not keep them.
-const IGNORED_ANNOTATIONS: [&str; 6] = [
-    "$schema",
-    "$id",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
-
 /// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
     let Unwrapped {
@@ -119,12 +113,10 @@ pub fn read_parts(
     let name = name.unwrap_or_else(|| model.name().to_owned());
     let description = description.or_else(|| model.description().map(str::to_owned));
     let definitions = model.definitions().clone();
-    Ok(ToolModel::new(
-        name,
-        description,
-        model.input().clone(),
-        definitions,
-    ))
+    Ok(
+        ToolModel::new(name, description, model.input().clone(), definitions)
+            .with_schema_warnings(model.schema_warnings().to_vec()),
+    )
 }
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
@@ -171,7 +163,7 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
                         Some(origin) => origin.clone(),
                         None => format!("/$defs/{}", escape_pointer_token(name)),
                     };
-                    definitions.insert(name.clone(), reader.schema(schema, &pointer, &["title"]));
+                    definitions.insert(name.clone(), reader.schema(schema, &pointer, &[]));
                 }
             }
             _ => reader.error("/$defs", "`$defs` must be an object"),
@@ -180,7 +172,7 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     let input = reader.schema(json, "", &["title", "$defs"]);
     // Definitions of references with sibling keywords; reading one may ask for more.
     while let Some((name, body, pointer)) = reader.pending.pop() {
-        let schema = reader.schema(&body, &pointer, &["title"]);
+        let schema = reader.schema(&body, &pointer, &[]);
         definitions.insert(name, schema);
     }
     for (pointer, name) in std::mem::take(&mut reader.references) {
@@ -217,7 +209,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
     }
     if reader.errors.is_empty() {
         let description = input.description.clone();
-        Ok(ToolModel::new(name, description, input, definitions))
+        Ok(ToolModel::new(name, description, input, definitions)
+            .with_schema_warnings(reader.warnings.finish()))
     } else {
         Err(SchemaErrors(reader.errors))
     }
@@ -253,6 +246,8 @@ struct Reader {
     made: std::collections::HashMap<String, String>,
     /// Such definitions still to read: name, body, pointer of the first use.
     pending: Vec<(String, Json, String)>,
+    /// What the reader read past.
+    warnings: keywords::Warnings,
     /// The schema's patterns, compiled within their joint budget.
     patterns: super::pattern::SchemaPatterns,
 }
@@ -320,10 +315,20 @@ impl Reader {
                 );
             }
         }
-        for key in IGNORED_ANNOTATIONS.iter().chain(also_allowed) {
+        for key in keywords::SILENT.iter().chain(also_allowed) {
             m.take(key);
         }
         let mut schema = self.kind(&mut m, pointer);
+        let annotations: Vec<(String, Value)> = keywords::ANNOTATIONS
+            .iter()
+            .filter(|keyword| !also_allowed.contains(keyword))
+            .filter_map(|keyword| Some((keyword.to_string(), m.take(keyword)?.to_value())))
+            .collect();
+        // This schema's own annotations win over those of a one-alternative `anyOf` folded in.
+        schema
+            .annotations
+            .retain(|(key, _)| !annotations.iter().any(|(own, _)| own == key));
+        schema.annotations.splice(0..0, annotations);
         if let Some(description) = self.string(&mut m, "description", pointer) {
             schema.description = Some(description);
         }
@@ -353,14 +358,7 @@ impl Reader {
                 _ => schema.constant = Some(constant),
             }
         }
-        for (position, (key, _)) in members.iter().enumerate() {
-            if !m.used[position] {
-                self.error(
-                    &format!("{pointer}/{}", escape_pointer_token(key)),
-                    format!("keyword `{key}` is not supported here"),
-                );
-            }
-        }
+        self.unused(&m, pointer);
         // No value, or null (`anyOf: [false, {"type": "null"}]`): only null, which the
         // model says as `null` (a nullable `false` schema would write back without its null).
         if schema.kind == Kind::Never && schema.nullable {
@@ -537,7 +535,7 @@ impl Reader {
     /// is the union of every JSON type, each with its own keywords, and `null` — exactly what
     /// JSON Schema means. `format` and `x-enum-aliases` are refused without a `type`.
     fn untyped(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
-        const TYPED: [&str; 15] = [
+        const TYPED: [&str; 16] = [
             "minimum",
             "maximum",
             "exclusiveMinimum",
@@ -553,6 +551,7 @@ impl Reader {
             "properties",
             "required",
             "additionalProperties",
+            "propertyNames",
         ];
         for keyword in ["format", "x-enum-aliases"] {
             if m.take(keyword).is_some() {
@@ -584,8 +583,13 @@ impl Reader {
         let mut nullable = false;
         let mut schemas = Vec::new();
         for (index, variant) in variants.iter().enumerate() {
-            let schema = self.schema(variant, &format!("{pointer}/{index}"), &["title"]);
-            if schema.kind == Kind::Null && schema == Schema::new(Kind::Null) {
+            let schema = self.schema(variant, &format!("{pointer}/{index}"), &[]);
+            // `{"type": "null"}`, annotations aside: the union takes `null`.
+            let plain_null = Schema {
+                annotations: Vec::new(),
+                ..schema.clone()
+            } == Schema::new(Kind::Null);
+            if plain_null {
                 nullable = true;
             } else {
                 schemas.push(schema);
@@ -623,10 +627,11 @@ fn distribute_into_union(members: &[(String, Json)], also_allowed: &[&str]) -> O
     if unions.next().is_some() {
         return None;
     }
+    // Annotations and unknown keywords stay on the union (reported once, there).
     let stays = |key: &str| {
         is_union(key)
             || UNION_ANNOTATIONS.contains(&key)
-            || IGNORED_ANNOTATIONS.contains(&key)
+            || keywords::constrains_nothing(key)
             || also_allowed.contains(&key)
     };
     let moved: Vec<(String, Json)> = members

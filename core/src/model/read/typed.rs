@@ -26,25 +26,29 @@ impl Reader {
                 }),
             }
         }
-        // A value `type` rules out could never be valid: the schema contradicts itself.
-        for value in &enumeration.values {
+        // A value `type` rules out can never be valid: the schema contradicts itself. The
+        // values that fit are kept (none: the empty `enum`, which refuses every value).
+        let fits = |value: &EnumValue| {
             let declared = super::write::enum_type(std::slice::from_ref(value));
-            let fits = type_names.is_empty()
+            type_names.is_empty()
                 || declared.is_some_and(|declared| {
                     type_names
                         .iter()
                         .any(|name| name == declared || (name == "number" && declared == "integer"))
-                });
-            if !fits {
-                self.error(
-                    &format!("{pointer}/type"),
-                    format!(
-                        "`type` {} does not fit the `enum` value {}",
-                        type_names.join(", "),
-                        value.value
-                    ),
-                );
-            }
+                })
+        };
+        let (kept, ruled_out): (Vec<EnumValue>, Vec<EnumValue>) =
+            std::mem::take(&mut enumeration.values)
+                .into_iter()
+                .partition(|value| fits(value));
+        enumeration.values = kept;
+        if !ruled_out.is_empty() {
+            self.contradiction(
+                pointer,
+                type_names,
+                &ruled_out,
+                enumeration.values.is_empty(),
+            );
         }
         match m.take("x-enum-aliases") {
             Some(Json::Object(aliases)) => {
@@ -84,7 +88,55 @@ impl Reader {
         }
     }
 
+    /// Reports `enum` values that `type` rules out.
+    fn contradiction(
+        &mut self,
+        pointer: &str,
+        type_names: &[String],
+        ruled_out: &[EnumValue],
+        none_left: bool,
+    ) {
+        let at = format!("{pointer}/enum");
+        self.warnings
+            .push(&at, "enum", WarningKind::Contradiction, || {
+                let shown: Vec<String> = ruled_out
+                    .iter()
+                    .take(crate::check::LISTED_VALUES)
+                    .map(|v| v.value.to_string())
+                    .collect();
+                let more = ruled_out.len().saturating_sub(shown.len());
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                let consequence = if none_left {
+                    "no value fits: the value refuses whatever is sent for it"
+                } else {
+                    "only the other values are accepted"
+                };
+                format!(
+                    "`type` {} contradicts the `enum` values {}{more}: {consequence}",
+                    type_names.join(", "),
+                    shown.join(", ")
+                )
+            });
+    }
+
+    /// `format` on a number or integer that names no width: an annotation (JSON Schema
+    /// 2020-12), kept and reported.
+    fn format_annotation(&mut self, name: String, type_name: &str, pointer: &str) -> Value {
+        self.warnings.push(
+            &format!("{pointer}/format"),
+            "format",
+            WarningKind::UnknownFormat,
+            || format!("unknown {type_name} format {name:?}: kept as an annotation, not checked"),
+        );
+        Value::String(name)
+    }
+
     pub(super) fn typed(&mut self, m: &mut Members<'_>, type_name: &str, pointer: &str) -> Schema {
+        let mut annotation = None;
         let kind = match type_name {
             "null" => Kind::Null,
             "boolean" => Kind::Boolean,
@@ -92,10 +144,20 @@ impl Reader {
                 let width = self.string(m, "format", pointer).and_then(|name| {
                     let width = IntWidth::from_format_name(&name);
                     if width.is_none() {
-                        self.error(
-                            &format!("{pointer}/format"),
-                            format!("unknown integer format {name:?}"),
-                        );
+                        // `int7`, `uint12`: a width the model cannot hold is a range it
+                        // cannot check. Any other name is an annotation.
+                        let digits = name.strip_prefix('u').unwrap_or(&name);
+                        let sized = digits.strip_prefix("int").is_some_and(|bits| {
+                            !bits.is_empty() && bits.bytes().all(|b| b.is_ascii_digit())
+                        });
+                        if sized {
+                            self.error(
+                                &format!("{pointer}/format"),
+                                format!("unknown integer format {name:?}"),
+                            );
+                        } else {
+                            annotation = Some(self.format_annotation(name, "integer", pointer));
+                        }
                     }
                     width
                 });
@@ -114,10 +176,7 @@ impl Reader {
                             "float" => Some(FloatWidth::F32),
                             "double" => Some(FloatWidth::F64),
                             _ => {
-                                self.error(
-                                    &format!("{pointer}/format"),
-                                    format!("unknown number format {name:?}"),
-                                );
+                                annotation = Some(self.format_annotation(name, "number", pointer));
                                 None
                             }
                         });
@@ -144,10 +203,8 @@ impl Reader {
                 let format = self.string(m, "format", pointer).and_then(|name| {
                     let format = Format::from_name(&name);
                     if format.is_none() {
-                        self.error(
-                            &format!("{pointer}/format"),
-                            format!("unknown string format {name:?}"),
-                        );
+                        // `"json"`, `"textarea"`: an annotation in JSON Schema 2020-12.
+                        annotation = Some(self.format_annotation(name, "string", pointer));
                     }
                     format
                 });
@@ -160,7 +217,7 @@ impl Reader {
             }
             "array" => {
                 let items = match m.take("items") {
-                    Some(items) => self.schema(items, &format!("{pointer}/items"), &["title"]),
+                    Some(items) => self.schema(items, &format!("{pointer}/items"), &[]),
                     None => Schema::any(),
                 };
                 Kind::Array(ArraySchema {
@@ -189,7 +246,11 @@ impl Reader {
                 Kind::Any
             }
         };
-        Schema::new(kind)
+        let mut schema = Schema::new(kind);
+        if let Some(format) = annotation {
+            schema.annotations.push(("format".to_owned(), format));
+        }
+        schema
     }
 
     fn object(&mut self, m: &mut Members<'_>, pointer: &str) -> Kind {
@@ -199,12 +260,18 @@ impl Reader {
             Some(schema) => Additional::Schema(Box::new(self.schema(
                 schema,
                 &format!("{pointer}/additionalProperties"),
-                &["title"],
+                &[],
             ))),
         };
+        let property_names = m
+            .take("propertyNames")
+            .and_then(|keys| self.property_names(keys, &format!("{pointer}/propertyNames")));
         if !m.has("properties") && !m.has("required") {
             if let Additional::Schema(values) = additional {
-                return Kind::Map(MapSchema { values });
+                return Kind::Map(MapSchema {
+                    values,
+                    property_names,
+                });
             }
         }
         let mut fields = Vec::new();
@@ -251,7 +318,32 @@ impl Reader {
             ),
             None => {}
         }
-        Kind::Object(ObjectSchema { fields, additional })
+        Kind::Object(ObjectSchema {
+            fields,
+            additional,
+            property_names,
+        })
+    }
+
+    /// `propertyNames`: keys are strings, so a schema without `type` (`{"enum": [...]}`,
+    /// `{"pattern": "..."}`) is read as a string schema; one that every string meets
+    /// (`{"type": "string"}`, `true`) constrains nothing and gives `None`.
+    fn property_names(&mut self, keys: &Json, pointer: &str) -> Option<Box<Schema>> {
+        let keys = match keys {
+            Json::Object(members) if !members.iter().any(|(key, _)| is_type_or_union(key)) => {
+                let mut typed = vec![("type".to_owned(), Json::String("string".into()))];
+                typed.extend(members.iter().cloned());
+                self.schema(&Json::Object(typed), pointer, &[])
+            }
+            other => self.schema(other, pointer, &[]),
+        };
+        let plain = Schema {
+            description: None,
+            annotations: Vec::new(),
+            examples: Vec::new(),
+            ..keys.clone()
+        };
+        (plain != Schema::string() && plain != Schema::any()).then(|| Box::new(keys))
     }
 
     fn field(&mut self, name: &str, property: &Json, pointer: &str) -> Field {
@@ -288,12 +380,20 @@ impl Reader {
                     _ => rest.push((key.clone(), value.clone())),
                 }
             }
-            field.schema = self.schema(&Json::Object(rest), pointer, &["title"]);
+            field.schema = self.schema(&Json::Object(rest), pointer, &[]);
         } else {
-            field.schema = self.schema(property, pointer, &["title"]);
+            field.schema = self.schema(property, pointer, &[]);
         }
         field.aliases = aliases.unwrap_or_default();
         field.rust_name = rust_name;
         field
     }
+}
+
+/// Keywords that give a schema its type or its alternatives.
+fn is_type_or_union(key: &str) -> bool {
+    matches!(
+        key,
+        "type" | "$ref" | "anyOf" | "oneOf" | "allOf" | "not" | "const"
+    )
 }

@@ -48,6 +48,22 @@ fn a_url_is_text_and_its_lint_allowed() {
     assert!(!doc_attr("No link here.").to_string().contains("allow"));
 }
 
+/// Real descriptions hold lists whose lines continue without indentation (Cloudflare's
+/// generated schemas): the item allows clippy's list lints instead of rewriting the text.
+#[test]
+fn a_list_with_continued_lines_allows_clippy_list_lints() {
+    let description = "Modes:\n- `a`: first\ncontinued here\n1. numbered";
+    let attrs = doc_attr(description).to_string();
+    assert!(attrs.contains("clippy :: doc_lazy_continuation"), "{attrs}");
+    for plain in [
+        "One line - with a dash",
+        "Two lines\nno list",
+        "- one item only",
+    ] {
+        assert!(!doc_attr(plain).to_string().contains("clippy"), "{plain:?}");
+    }
+}
+
 #[test]
 fn prose_reproduces_as_written() {
     for description in [
