@@ -13,10 +13,9 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
 use toolgate::DynamicTool;
-use toolgate_fuzz::{check_only_default_repairs, check_rejected};
+use toolgate_fuzz::{check_decodes_again, check_rejected};
 
 /// MCP: `inputSchema` with `$defs`/`$ref` (one recursive), `anyOf`, formats, closed objects.
 const MCP_EVENT: &str = r##"{
@@ -167,27 +166,7 @@ fuzz_target!(|data: &[u8]| {
     let tools = tools();
     let tool = &tools[pick as usize % tools.len()];
     match tool.decode_bytes(text) {
-        Ok(decoded) => {
-            let encoded = serde_json::to_vec(&decoded.value).expect("serialize");
-            match tool.decode_bytes(&encoded) {
-                Ok(again) => {
-                    assert!(
-                        json_equal(&again.value, &decoded.value),
-                        "{}: re-decoding {} gives {}",
-                        tool.model().name(),
-                        String::from_utf8_lossy(&encoded),
-                        again.value
-                    );
-                    check_only_default_repairs(&again.repairs, &encoded);
-                }
-                Err(rejected) => panic!(
-                    "{}: re-encoded value is refused: {}\nencoded: {}",
-                    tool.model().name(),
-                    rejected.report,
-                    String::from_utf8_lossy(&encoded)
-                ),
-            }
-        }
+        Ok(decoded) => check_decodes_again(tool, &decoded.value, tool.model().name()),
         Err(rejected) => check_rejected(&rejected, text),
     }
 });

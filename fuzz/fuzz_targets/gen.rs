@@ -62,9 +62,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let parsed = match syn::parse_file(&code) {
         Ok(parsed) => parsed,
-        Err(error) => panic!(
-            "the generated code does not parse: {error}\nschema file: {file}\ncode:\n{code}"
-        ),
+        Err(error) => {
+            panic!("the generated code does not parse: {error}\nschema file: {file}\ncode:\n{code}")
+        }
     };
     let problems = doc_problems(&parsed);
     // Finding G1 (expected before fix/gen is merged, see fuzz/README.md): descriptions reach
@@ -74,7 +74,12 @@ fuzz_target!(|data: &[u8]| {
     if !problems.is_empty() && !skip_g1 {
         let listed: Vec<String> = problems
             .iter()
-            .map(|p| format!("{}: {}\n--- markdown ---\n{}--- end ---", p.owner, p.problem, p.markdown))
+            .map(|p| {
+                format!(
+                    "{}: {}\n--- markdown ---\n{}--- end ---",
+                    p.owner, p.problem, p.markdown
+                )
+            })
             .collect();
         panic!(
             "the generated code holds doctests:\n{}\nschema file: {file}\ncode:\n{code}",
@@ -111,7 +116,10 @@ fuzz_target!(|data: &[u8]| {
     let again = builder
         .generate_text("fuzz.json", &file)
         .expect("the same file generates again");
-    assert!(again == code, "generating twice gives different code\nschema file: {file}");
+    assert!(
+        again == code,
+        "generating twice gives different code\nschema file: {file}"
+    );
     if let Some(dir) = keep_dir() {
         // Only code that passed every check; code with a known derive error (G3, G4) goes
         // to `known/`, so a compiled sample shows what the checks cannot see.

@@ -25,11 +25,10 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
 use toolgate::DynamicTool;
 use toolgate_fuzz::refs::{pick, Graph, MAX_VALUE_NODES, MAX_VALUE_NODES_KNOWN};
-use toolgate_fuzz::{check_known, check_only_default_repairs, check_rejected, print_inputs};
+use toolgate_fuzz::{check_decodes_again, check_known, check_rejected, print_inputs};
 
 fuzz_target!(|data: &[u8]| {
     if data.first() == Some(&b'{') {
@@ -125,7 +124,11 @@ fn check_model(model: &ToolModel, definition: &str, arguments: &[String]) {
         back == *model,
         "the schema reads back into another model\ndefinition: {definition}\nschema: {schema}"
     );
-    assert_eq!(back.json_schema(), schema, "the written schema is not stable");
+    assert_eq!(
+        back.json_schema(),
+        schema,
+        "the written schema is not stable"
+    );
     let tool = DynamicTool::from_model(back);
     for text in arguments {
         let result = tool.decode(text);
@@ -134,30 +137,18 @@ fn check_model(model: &ToolModel, definition: &str, arguments: &[String]) {
                 Ok(decoded) => eprintln!(
                     "decoded: {} repairs: {:?}",
                     decoded.value,
-                    decoded.repairs.iter().map(ToString::to_string).collect::<Vec<_>>()
+                    decoded
+                        .repairs
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
                 ),
                 Err(rejected) => eprintln!("refused: {}", rejected.report),
             }
         }
         match result {
             Ok(decoded) => {
-                let encoded = serde_json::to_vec(&decoded.value).expect("serialize");
-                match tool.decode_bytes(&encoded) {
-                    Ok(again) => {
-                        assert!(
-                            json_equal(&again.value, &decoded.value),
-                            "re-decoding {} gives {}\ndefinition: {definition}",
-                            String::from_utf8_lossy(&encoded),
-                            again.value
-                        );
-                        check_only_default_repairs(&again.repairs, &encoded);
-                    }
-                    Err(rejected) => panic!(
-                        "re-encoded value is refused: {}\nencoded: {}\ndefinition: {definition}",
-                        rejected.report,
-                        String::from_utf8_lossy(&encoded)
-                    ),
-                }
+                check_decodes_again(&tool, &decoded.value, &format!("definition: {definition}"))
             }
             Err(rejected) => check_rejected(&rejected, text.as_bytes()),
         }

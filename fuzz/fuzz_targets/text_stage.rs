@@ -31,7 +31,7 @@ use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
 use toolgate::DynamicTool;
 use toolgate_fuzz::text::Text;
-use toolgate_fuzz::{check_known, check_only_default_repairs, check_rejected, print_inputs};
+use toolgate_fuzz::{check_decodes_again, check_known, check_rejected, print_inputs};
 
 const OPEN: &str = r#"{"name": "open", "parameters": {"type": "object"}}"#;
 
@@ -72,7 +72,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = built.text.as_str();
     if print_inputs() {
-        eprintln!("tool: {}\ntext: {text:?}\npieces: {:?}", tool.model().name(), built.pieces);
+        eprintln!(
+            "tool: {}\ntext: {text:?}\npieces: {:?}",
+            tool.model().name(),
+            built.pieces
+        );
     }
     let result = tool.decode(text);
     if print_inputs() {
@@ -82,25 +86,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     match &result {
-        Ok(decoded) => {
-            let encoded = serde_json::to_vec(&decoded.value).expect("serialize");
-            match tool.decode_bytes(&encoded) {
-                Ok(again) => {
-                    assert!(
-                        json_equal(&again.value, &decoded.value),
-                        "re-decoding {} gives {}",
-                        String::from_utf8_lossy(&encoded),
-                        again.value
-                    );
-                    check_only_default_repairs(&again.repairs, &encoded);
-                }
-                Err(rejected) => panic!(
-                    "re-encoded value is refused: {}\nencoded: {}",
-                    rejected.report,
-                    String::from_utf8_lossy(&encoded)
-                ),
-            }
-        }
+        Ok(decoded) => check_decodes_again(tool, &decoded.value, tool.model().name()),
         Err(rejected) => check_rejected(rejected, text.as_bytes()),
     }
     let objects = built.objects();

@@ -250,11 +250,23 @@ mod tests {
 
     #[test]
     fn finds_the_blocks_rustdoc_runs() {
-        assert_eq!(problems("/// ```\n/// fn x() {}\n/// ```\nstruct A;").len(), 1);
+        assert_eq!(
+            problems("/// ```\n/// fn x() {}\n/// ```\nstruct A;").len(),
+            1
+        );
         assert_eq!(problems("/// ```rust\n/// x\n/// ```\nstruct A;").len(), 1);
-        assert_eq!(problems("/// ```no_run\n/// x\n/// ```\nstruct A;").len(), 1);
-        assert_eq!(problems("/// text\n///\n///     indented();\nstruct A;").len(), 1);
-        assert_eq!(problems("struct A { /// ~~~\n/// x\n/// ~~~\n a: u8 }").len(), 1);
+        assert_eq!(
+            problems("/// ```no_run\n/// x\n/// ```\nstruct A;").len(),
+            1
+        );
+        assert_eq!(
+            problems("/// text\n///\n///     indented();\nstruct A;").len(),
+            1
+        );
+        assert_eq!(
+            problems("struct A { /// ~~~\n/// x\n/// ~~~\n a: u8 }").len(),
+            1
+        );
         assert_eq!(problems("enum E { /// ```\n/// x\n/// ```\n V }").len(), 1);
     }
 
@@ -299,7 +311,9 @@ pub fn derive_errors(file: &syn::File) -> Vec<(String, String)> {
         let mut found = CompileErrors::default();
         match syn::parse2::<syn::File>(expanded.clone()) {
             Ok(file) => found.visit_file(&file),
-            Err(error) => found.messages.push(format!("the derive's output does not parse: {error}")),
+            Err(error) => found
+                .messages
+                .push(format!("the derive's output does not parse: {error}")),
         }
         for message in found.messages {
             errors.push((name.clone(), message));
@@ -341,7 +355,12 @@ struct CompileErrors {
 
 impl<'ast> Visit<'ast> for CompileErrors {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        if mac.path.segments.last().is_some_and(|s| s.ident == "compile_error") {
+        if mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "compile_error")
+        {
             let message = mac
                 .parse_body::<syn::LitStr>()
                 .map_or_else(|_| mac.tokens.to_string(), |text| text.value());

@@ -67,10 +67,46 @@ const TEXT: [&str; 47] = [
 
 /// Names: of tools, properties, `$defs`, enum values, tags.
 const NAMES: [&str; 40] = [
-    "gen", "Self", "self", "super", "crate", "_", "type", "r#type", "async", "try", "union",
-    "Option", "String", "Vec", "Result", "Box", "std", "core", "toolgate", "serde", "Ok",
-    "None", "Default", "Tool", "\u{440}\u{430}y", "pay", "p\u{430}y", "\u{1d5ba}", "123", "1.5",
-    "a-b", "a b", "", "__", "a__b", "🙂", "\u{202e}x", "ǅ", "é", "x\ny",
+    "gen",
+    "Self",
+    "self",
+    "super",
+    "crate",
+    "_",
+    "type",
+    "r#type",
+    "async",
+    "try",
+    "union",
+    "Option",
+    "String",
+    "Vec",
+    "Result",
+    "Box",
+    "std",
+    "core",
+    "toolgate",
+    "serde",
+    "Ok",
+    "None",
+    "Default",
+    "Tool",
+    "\u{440}\u{430}y",
+    "pay",
+    "p\u{430}y",
+    "\u{1d5ba}",
+    "123",
+    "1.5",
+    "a-b",
+    "a b",
+    "",
+    "__",
+    "a__b",
+    "🙂",
+    "\u{202e}x",
+    "ǅ",
+    "é",
+    "x\ny",
 ];
 
 const FORMATS: [&str; 6] = ["date", "email", "uri", "uuid", "int32", "float"];
@@ -93,7 +129,11 @@ pub fn text(u: &mut Unstructured<'_>) -> String {
 pub fn name(u: &mut Unstructured<'_>) -> String {
     match pick(u, 10) {
         0 => text(u),
-        1 => format!("{}{}", NAMES[pick(u, NAMES.len())], NAMES[pick(u, NAMES.len())]),
+        1 => format!(
+            "{}{}",
+            NAMES[pick(u, NAMES.len())],
+            NAMES[pick(u, NAMES.len())]
+        ),
         _ => NAMES[pick(u, NAMES.len())].to_owned(),
     }
 }
@@ -154,7 +194,10 @@ impl Gen<'_, '_> {
             5 => json!({"type": "boolean", "default": coin(self.u)}),
             6 if !self.defs.is_empty() => {
                 let target = self.defs[pick(self.u, self.defs.len())].clone();
-                let token = target.replace('~', "~0").replace('/', "~1").replace('%', "%25");
+                let token = target
+                    .replace('~', "~0")
+                    .replace('/', "~1")
+                    .replace('%', "%25");
                 json!({"$ref": format!("#/$defs/{token}")})
             }
             6 => json!({"type": "null"}),
@@ -251,7 +294,9 @@ impl Gen<'_, '_> {
         let tool_name = name(self.u);
         let description = text(self.u);
         match pick(self.u, 4) {
-            0 => json!({"type": "function", "function": {"name": tool_name, "description": description, "parameters": arguments}}),
+            0 => {
+                json!({"type": "function", "function": {"name": tool_name, "description": description, "parameters": arguments}})
+            }
             1 => {
                 let mut tool = json!({"name": tool_name, "description": description, "inputSchema": arguments});
                 if coin(self.u) {
@@ -277,7 +322,11 @@ pub fn definition_file(u: &mut Unstructured<'_>) -> String {
         nodes: 0,
     };
     let file = if pick(generator.u, 4) == 0 {
-        Value::Array((0..2 + pick(generator.u, 2)).map(|_| generator.tool()).collect())
+        Value::Array(
+            (0..2 + pick(generator.u, 2))
+                .map(|_| generator.tool())
+                .collect(),
+        )
     } else {
         generator.tool()
     };

@@ -4,7 +4,8 @@
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use toolgate::{Rejected, Repair, Rule};
+use toolgate::check::json_equal;
+use toolgate::{DynamicTool, Rejected, Repair, Rule};
 
 pub mod doc_check;
 pub mod hostile;
@@ -81,4 +82,27 @@ pub fn check_only_default_repairs(repairs: &[Repair], reencoded: &[u8]) {
         others.iter().map(ToString::to_string).collect::<Vec<_>>(),
         String::from_utf8_lossy(reencoded)
     );
+}
+
+/// A value `tool` decoded, encoded as JSON and decoded again by the same tool: taken, equal
+/// (JSON Schema's numeric equality), with no repair but `default`. `context` (the tool's
+/// name, the definition) ends the panic message.
+pub fn check_decodes_again(tool: &DynamicTool, value: &Value, context: &str) {
+    let encoded = serde_json::to_vec(value).expect("serialize");
+    match tool.decode_bytes(&encoded) {
+        Ok(again) => {
+            assert!(
+                json_equal(&again.value, value),
+                "re-decoding {} gives {}\n{context}",
+                String::from_utf8_lossy(&encoded),
+                again.value
+            );
+            check_only_default_repairs(&again.repairs, &encoded);
+        }
+        Err(rejected) => panic!(
+            "re-encoded value is refused: {}\nencoded: {}\n{context}",
+            rejected.report,
+            String::from_utf8_lossy(&encoded)
+        ),
+    }
 }

@@ -40,9 +40,14 @@ fn coin(u: &mut Unstructured<'_>) -> bool {
 /// A leaf schema.
 #[derive(Clone, Debug)]
 pub enum Leaf {
-    Integer { min: Option<i64>, max: Option<i64> },
+    Integer {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
     Number,
-    String { max_length: Option<u8> },
+    String {
+        max_length: Option<u8>,
+    },
     Boolean,
     Null,
     /// `true`
@@ -58,7 +63,10 @@ pub enum Leaf {
 pub enum Node {
     Leaf(Leaf),
     /// `{"$ref": ...}` to a definition (by index), with optional sibling annotations.
-    Ref { target: usize, description: bool },
+    Ref {
+        target: usize,
+        description: bool,
+    },
     /// A reference to a name no definition has.
     Dangling(&'static str),
     /// `{"$ref": "#"}` (the root), or another reference the reader does not support.
@@ -74,7 +82,10 @@ pub enum Node {
     },
     /// `{"type": "object", "additionalProperties": node}`
     Map(Box<Node>),
-    Union { one_of: bool, variants: Vec<Node> },
+    Union {
+        one_of: bool,
+        variants: Vec<Node>,
+    },
     /// `allOf` members.
     AllOf(Vec<Node>),
     /// `anyOf: [node, {"type": "null"}]`
@@ -92,8 +103,20 @@ pub enum Additional {
 /// Names of definitions: plain ones, and ones a reference must escape (`/`, `~`, `%`,
 /// space, non-ASCII), made unique with the definition's index.
 const NAME_BASES: [&str; 14] = [
-    "D", "Node", "Tree", "a/b", "a~b", "per%cent", "with space", "ünï", "Self", "$defs", "",
-    "0", "x.y", "ref",
+    "D",
+    "Node",
+    "Tree",
+    "a/b",
+    "a~b",
+    "per%cent",
+    "with space",
+    "ünï",
+    "Self",
+    "$defs",
+    "",
+    "0",
+    "x.y",
+    "ref",
 ];
 
 /// Field names.
@@ -332,11 +355,7 @@ impl Graph {
             Template::General | Template::SelfUnion => 1 + pick(u, 12),
             _ => 1 + pick(u, MAX_DEFINITIONS),
         };
-        let mut build = Build {
-            u,
-            count,
-            nodes: 0,
-        };
+        let mut build = Build { u, count, nodes: 0 };
         let mut definitions = Vec::with_capacity(count);
         for index in 0..count {
             build.nodes = 0;
@@ -516,7 +535,9 @@ impl Graph {
                 arguments
             }
             1 => json!({"name": "graph", "description": "A graph.", "inputSchema": arguments}),
-            2 => json!({"type": "function", "function": {"name": "graph", "parameters": arguments}}),
+            2 => {
+                json!({"type": "function", "function": {"name": "graph", "parameters": arguments}})
+            }
             _ => json!({"name": "graph", "input_schema": arguments}),
         }
     }
@@ -608,7 +629,9 @@ impl Graph {
         let mut memo: Vec<Option<usize>> = vec![None; self.definitions.len()];
         let mut on_path = vec![false; self.definitions.len()];
         let mut longest = 0;
-        let mut pending: Vec<&Node> = std::iter::once(&self.root).chain(&self.definitions).collect();
+        let mut pending: Vec<&Node> = std::iter::once(&self.root)
+            .chain(&self.definitions)
+            .collect();
         while let Some(node) = pending.pop() {
             longest = longest.max(self.chain_at(node, &mut memo, &mut on_path));
             match node {
@@ -620,7 +643,10 @@ impl Graph {
                 }
                 Node::Map(n) | Node::Nullable(n) => pending.push(n),
                 Node::Array { items, .. } => pending.push(items),
-                Node::Union { variants: nodes, .. } | Node::AllOf(nodes) => pending.extend(nodes),
+                Node::Union {
+                    variants: nodes, ..
+                }
+                | Node::AllOf(nodes) => pending.extend(nodes),
                 _ => {}
             }
         }
@@ -629,7 +655,12 @@ impl Graph {
 
     /// The trials that nest at the value of `node` (objects and maps end it: their members
     /// are other values).
-    fn chain_at(&self, node: &Node, memo: &mut Vec<Option<usize>>, on_path: &mut Vec<bool>) -> usize {
+    fn chain_at(
+        &self,
+        node: &Node,
+        memo: &mut Vec<Option<usize>>,
+        on_path: &mut Vec<bool>,
+    ) -> usize {
         const CYCLE: usize = 64;
         let length = match node {
             Node::Ref { target, .. } => {
@@ -717,8 +748,14 @@ impl ValueWalk<'_, '_, '_> {
         // (Choices are written so that used-up bytes, which read as 0, build a value that
         // fits and goes deep.)
         if self.wrong && pick(self.u, 16) == 15 {
-            return [json!("x"), json!(1.5), json!(null), json!([]), json!({}), json!("5")]
-                [pick(self.u, 6)]
+            return [
+                json!("x"),
+                json!(1.5),
+                json!(null),
+                json!([]),
+                json!({}),
+                json!("5"),
+            ][pick(self.u, 6)]
             .clone();
         }
         match node {
@@ -775,7 +812,11 @@ impl ValueWalk<'_, '_, '_> {
                 if depth >= MAX_VALUE_DEPTH || spent {
                     return json!([]);
                 }
-                let count = if deep_enough { pick(self.u, 2) } else { 1 + pick(self.u, 2) };
+                let count = if deep_enough {
+                    pick(self.u, 2)
+                } else {
+                    1 + pick(self.u, 2)
+                };
                 Value::Array(
                     (0..count)
                         .map(|_| self.value(items, depth + 1, 0))
@@ -786,7 +827,11 @@ impl ValueWalk<'_, '_, '_> {
                 if depth >= MAX_VALUE_DEPTH || spent {
                     return json!({});
                 }
-                let count = if deep_enough { pick(self.u, 2) } else { 1 + pick(self.u, 2) };
+                let count = if deep_enough {
+                    pick(self.u, 2)
+                } else {
+                    1 + pick(self.u, 2)
+                };
                 let mut object = Map::new();
                 for index in 0..count {
                     let value = self.value(values, depth + 1, 0);

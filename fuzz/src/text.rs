@@ -52,8 +52,22 @@ pub struct Text {
 }
 
 const KEYS: [&str; 16] = [
-    "a", "b", "query", "flag", "n", "city", "$ref", "_id", "key-dash", "with space", "", "ünï",
-    "True", "{", "```", "a\"b",
+    "a",
+    "b",
+    "query",
+    "flag",
+    "n",
+    "city",
+    "$ref",
+    "_id",
+    "key-dash",
+    "with space",
+    "",
+    "ünï",
+    "True",
+    "{",
+    "```",
+    "a\"b",
 ];
 
 const STRINGS: [&str; 16] = [
@@ -140,13 +154,25 @@ const SPACES: [&str; 7] = [" ", "\n", "\r\n", "\t", "\n\n", "\u{feff}", "\r"];
 /// A JSON value for an object member.
 fn member_value(u: &mut Unstructured<'_>, depth: usize) -> Value {
     match pick(u, if depth >= 2 { 8 } else { 10 }) {
-        0 => [json!(0), json!(1), json!(-7), json!(42), json!(u64::MAX), json!(i64::MIN)][pick(u, 6)].clone(),
+        0 => [
+            json!(0),
+            json!(1),
+            json!(-7),
+            json!(42),
+            json!(u64::MAX),
+            json!(i64::MIN),
+        ][pick(u, 6)]
+        .clone(),
         1 => json!([0.5, -2.25, 1e-7, 1.5e300, 100.0, -0.0][pick(u, 6)]),
         2..=4 => json!(STRINGS[pick(u, STRINGS.len())]),
         5 => json!(coin(u)),
         6 => Value::Null,
         7 => json!([]),
-        8 => Value::Array((0..pick(u, 3)).map(|_| member_value(u, depth + 1)).collect()),
+        8 => Value::Array(
+            (0..pick(u, 3))
+                .map(|_| member_value(u, depth + 1))
+                .collect(),
+        ),
         _ => object_value(u, depth + 1),
     }
 }
@@ -385,8 +411,9 @@ impl Text {
     /// no junk with structural characters, nothing double-encoded, nothing cut off.
     pub fn inert(&self) -> bool {
         self.pieces.iter().all(|piece| match piece.kind {
-            Kind::Junk => !self.text[piece.start..piece.end.min(self.text.len())]
-                .contains(STRUCTURAL),
+            Kind::Junk => {
+                !self.text[piece.start..piece.end.min(self.text.len())].contains(STRUCTURAL)
+            }
             Kind::DoubleEncoded => false,
             _ => self.complete(piece),
         })
@@ -439,7 +466,9 @@ impl Text {
         }
         // White space pieces before the fence and after it only.
         let outside_ok = self.pieces.iter().all(|piece| {
-            piece.kind != Kind::Space || piece.end <= first.start || piece.start >= last.end
+            piece.kind != Kind::Space
+                || piece.end <= first.start
+                || piece.start >= last.end
                 || (piece.start >= first.end && piece.end <= last.start)
         });
         if !outside_ok {

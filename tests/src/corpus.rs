@@ -2,6 +2,8 @@
 //! NOTICE), checked the way the judge checks them: shared by the run-time road's replay and
 //! the generated types' replay.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 use toolgate::check::json_equal;
 use toolgate::decode::Rule;
@@ -34,6 +36,59 @@ pub fn dynamic_tools() -> Vec<DynamicTool> {
         .into_iter()
         .map(DynamicTool::from_model)
         .collect()
+}
+
+/// What replaying expanded cases gave, per class: (passed, cases), and the misses as
+/// `<id>: <why>`.
+#[derive(Debug, Default)]
+pub struct Replay {
+    /// (passed, cases) per class.
+    pub per_class: BTreeMap<String, (usize, usize)>,
+    /// The cases that missed their expectation, per class.
+    pub misses: BTreeMap<String, Vec<String>>,
+}
+
+impl Replay {
+    /// Replays each case (one JSON text a line, with `id` and `class`): `judge` gives, for
+    /// the case and its class, why it misses its expectation, if it does. Prints the tally.
+    pub fn run<'l>(
+        lines: impl IntoIterator<Item = &'l str>,
+        mut judge: impl FnMut(&Value, &str) -> Option<String>,
+    ) -> Replay {
+        let mut replay = Replay::default();
+        for line in lines {
+            let case: Value = serde_json::from_str(line).expect("an expanded case is JSON");
+            let class = case["class"]
+                .as_str()
+                .expect("a case has a class")
+                .to_owned();
+            let why = judge(&case, &class);
+            let entry = replay.per_class.entry(class.clone()).or_default();
+            entry.1 += 1;
+            match why {
+                None => entry.0 += 1,
+                Some(why) => replay
+                    .misses
+                    .entry(class)
+                    .or_default()
+                    .push(format!("{}: {why}", case["id"])),
+            }
+        }
+        for (class, (passed, cases)) in &replay.per_class {
+            println!("{class:18} {passed:6} / {cases:6}");
+        }
+        replay
+    }
+
+    /// (passed, cases) over the classes `wanted` takes.
+    pub fn share(&self, wanted: impl Fn(&str) -> bool) -> (usize, usize) {
+        self.per_class
+            .iter()
+            .filter(|(class, _)| wanted(class))
+            .fold((0, 0), |(p, n), (_, (passed, cases))| {
+                (p + passed, n + cases)
+            })
+    }
 }
 
 /// Removes the members of `value` that were filled in from defaults (a `default` repair at

@@ -7,21 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 use toolgate::DynamicTool;
+use toolgate_tests::corpus::Replay;
 use toolgate_tests::tools_dev::{corpus_models, expanded_lines, miss};
-
-/// (passed, cases) per class.
-type Tally = BTreeMap<String, (usize, usize)>;
-
-fn share(tally: &Tally, wanted: impl Fn(&str) -> bool) -> (usize, usize) {
-    tally
-        .iter()
-        .filter(|(class, _)| wanted(class))
-        .fold((0, 0), |(p, n), (_, (passed, cases))| {
-            (p + passed, n + cases)
-        })
-}
 
 #[test]
 fn every_tools_dev_schema_is_read() {
@@ -44,35 +32,20 @@ fn the_expanded_tools_dev_cases_meet_the_bar() {
         .map(|model| model.ok().map(DynamicTool::from_model))
         .collect();
     assert_eq!(tools.len(), 1857);
-    let mut tally = Tally::new();
-    let mut misses: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in expanded_lines() {
-        let case: Value = serde_json::from_str(&line).unwrap();
-        let class = case["class"].as_str().unwrap().to_owned();
-        let why = match &tools[case["corpus_line"].as_u64().unwrap() as usize] {
-            Some(tool) => miss(
-                tool.decode(case["arguments"].as_str().unwrap()),
-                &class,
-                &case["expect"],
-            ),
-            None => Some("the tool's schema is refused".to_owned()),
-        };
-        let entry = tally.entry(class.clone()).or_default();
-        entry.1 += 1;
-        match why {
-            None => entry.0 += 1,
-            Some(why) => misses
-                .entry(class)
-                .or_default()
-                .push(format!("{}: {why}", case["id"])),
-        }
-    }
-    for (class, (passed, cases)) in &tally {
-        println!("{class:18} {passed:6} / {cases:6}");
-    }
-    let valid = share(&tally, |class| class == "valid");
-    let repaired = share(&tally, |class| class.starts_with("L_"));
-    let refused = share(&tally, |class| class.starts_with("R_"));
+    let lines = expanded_lines();
+    let replay = Replay::run(lines.iter().map(String::as_str), |case, class| match &tools
+        [case["corpus_line"].as_u64().unwrap() as usize]
+    {
+        Some(tool) => miss(
+            tool.decode(case["arguments"].as_str().unwrap()),
+            class,
+            &case["expect"],
+        ),
+        None => Some("the tool's schema is refused".to_owned()),
+    });
+    let valid = replay.share(|class| class == "valid");
+    let repaired = replay.share(|class| class.starts_with("L_"));
+    let refused = replay.share(|class| class.starts_with("R_"));
     let percent = |(passed, cases): (usize, usize)| passed as f64 * 100.0 / cases as f64;
     println!(
         "valid {:.2}% ({}) repaired {:.2}% ({}) refused {:.2}% ({})",
@@ -84,7 +57,8 @@ fn the_expanded_tools_dev_cases_meet_the_bar() {
         refused.1
     );
     assert!(valid.1 + repaired.1 + refused.1 > 46_000);
-    let first: Vec<&String> = misses
+    let first: Vec<&String> = replay
+        .misses
         .values()
         .flat_map(|m| m.iter().take(3))
         .take(30)
@@ -95,6 +69,6 @@ fn the_expanded_tools_dev_cases_meet_the_bar() {
         percent(valid),
         percent(repaired),
         percent(refused),
-        misses.iter().map(|(class, m)| (class, m.len())).collect::<BTreeMap<_, _>>()
+        replay.misses.iter().map(|(class, m)| (class, m.len())).collect::<BTreeMap<_, _>>()
     );
 }

@@ -405,20 +405,7 @@ impl<'s> Lowering<'s> {
             Kind::Integer(integer) => numbers::integer(integer, pointer, &mut scope.errors),
             Kind::Number(float) => numbers::float(float, pointer, &mut scope.errors),
             Kind::String(string) => {
-                let mut constraints = Vec::new();
-                let min = ("minLength", string.min_length);
-                let max = ("maxLength", string.max_length);
-                if let Some(length) = numbers::length(min, max, pointer, &mut scope.errors) {
-                    constraints.push(length);
-                }
-                if let Some(pattern) = &string.pattern {
-                    let pattern = pattern.as_str();
-                    constraints.push(quote!(pattern = #pattern));
-                }
-                if let Some(format) = string.format {
-                    let format = format.as_str();
-                    constraints.push(quote!(format = #format));
-                }
+                let constraints = numbers::string_constraints(string, pointer, &mut scope.errors);
                 Lowered {
                     ty: quote!(::std::string::String),
                     constraints,

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::{capped_values, FieldHint};
+use crate::num::Num;
 use crate::{suggest, Constraint, Issue};
 
 /// The values an issue's `expected` lists, without the `"… N more"` entry a long list ends
@@ -17,10 +18,19 @@ fn listed(values: &[Value]) -> Vec<Value> {
     values
 }
 
+/// What the schema lookup did not give `hint`, taken from the issue's `expected`: a bound
+/// or size, a format or pattern, the allowed values.
+pub(super) fn fill(mut hint: FieldHint, issue: &Issue) -> FieldHint {
+    bound_from_issue(&mut hint, issue);
+    allowed_values(hint, issue)
+}
+
 /// An `enum` issue whose path does not lead to an enum schema (inside a union's
-/// alternative): the values the issue says it expected still tell the model what to send.
-pub(super) fn allowed_values(mut hint: FieldHint, issue: &Issue) -> FieldHint {
-    if let (Constraint::Enum, Some(Value::Array(values)), true) = (
+/// alternative), or a key refused by an `enum` of `propertyNames` (the path names the key,
+/// whose schema is the value's): the values the issue says it expected still tell the model
+/// what to send.
+fn allowed_values(mut hint: FieldHint, issue: &Issue) -> FieldHint {
+    if let (Constraint::Enum | Constraint::PropertyNames, Some(Value::Array(values)), true) = (
         issue.constraint,
         &issue.expected,
         hint.allowed_values.is_empty(),
@@ -41,5 +51,47 @@ pub(super) fn alternatives(issue: &Issue) -> Vec<Value> {
             capped_values(listed(alternatives))
         }
         _ => Vec::new(),
+    }
+}
+
+/// A bound or size the schema lookup did not give (a value inside a union's branch, say):
+/// the one the issue names, so that every such entry says what was wanted.
+fn bound_from_issue(hint: &mut FieldHint, issue: &Issue) {
+    let bound = || match &issue.expected {
+        Some(Value::Number(number)) => Some(Num::from_json(number)),
+        _ => None,
+    };
+    match issue.constraint {
+        Constraint::Minimum
+        | Constraint::ExclusiveMinimum
+        | Constraint::MinLength
+        | Constraint::MinItems
+            if hint.min.is_none() =>
+        {
+            hint.min = bound()
+        }
+        Constraint::Maximum
+        | Constraint::ExclusiveMaximum
+        | Constraint::MaxLength
+        | Constraint::MaxItems
+            if hint.max.is_none() =>
+        {
+            hint.max = bound()
+        }
+        Constraint::Format if hint.format.is_none() => {
+            hint.format = issue
+                .expected
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }
+        Constraint::Pattern if hint.pattern.is_none() => {
+            hint.pattern = issue
+                .expected
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }
+        _ => {}
     }
 }

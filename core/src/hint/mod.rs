@@ -258,17 +258,10 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     if issue.constraint == Constraint::PropertyNames {
         // The path names the key; the schema there is the value's, not the key's: what the
         // key should be is the issue's `expected` (the allowed keys, for an `enum`).
-        if let Some(Value::Array(keys)) = &issue.expected {
-            let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-            let names = keys.iter().filter_map(Value::as_str);
-            hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
-            hint.allowed_values = capped_values(keys.clone());
-        }
-        return hint;
+        return expected::fill(hint, issue);
     }
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
-        bound_from_issue(&mut hint, issue);
-        return expected::allowed_values(hint, issue);
+        return expected::fill(hint, issue);
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
     if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
@@ -322,50 +315,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         _ => {}
     }
-    bound_from_issue(&mut hint, issue);
-    expected::allowed_values(hint, issue)
-}
-
-/// A bound or size the schema lookup did not give (a value inside a union's branch, say):
-/// the one the issue names, so that every such entry says what was wanted.
-fn bound_from_issue(hint: &mut FieldHint, issue: &Issue) {
-    let bound = || match &issue.expected {
-        Some(Value::Number(number)) => Some(Num::from_json(number)),
-        _ => None,
-    };
-    match issue.constraint {
-        Constraint::Minimum
-        | Constraint::ExclusiveMinimum
-        | Constraint::MinLength
-        | Constraint::MinItems
-            if hint.min.is_none() =>
-        {
-            hint.min = bound()
-        }
-        Constraint::Maximum
-        | Constraint::ExclusiveMaximum
-        | Constraint::MaxLength
-        | Constraint::MaxItems
-            if hint.max.is_none() =>
-        {
-            hint.max = bound()
-        }
-        Constraint::Format if hint.format.is_none() => {
-            hint.format = issue
-                .expected
-                .as_ref()
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        }
-        Constraint::Pattern if hint.pattern.is_none() => {
-            hint.pattern = issue
-                .expected
-                .as_ref()
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        }
-        _ => {}
-    }
+    expected::fill(hint, issue)
 }
 
 /// A description as a phrase inside a question: its first sentence, without the final

@@ -31,19 +31,7 @@ pub(super) fn key_constraints(
     let mut constraints = Vec::new();
     match &keys.kind {
         Kind::String(string) => {
-            let min = ("minLength", string.min_length);
-            let max = ("maxLength", string.max_length);
-            if let Some(length) = numbers::length(min, max, pointer, errors) {
-                constraints.push(length);
-            }
-            if let Some(pattern) = &string.pattern {
-                let pattern = pattern.as_str();
-                constraints.push(quote!(pattern = #pattern));
-            }
-            if let Some(format) = string.format {
-                let format = format.as_str();
-                constraints.push(quote!(format = #format));
-            }
+            constraints = numbers::string_constraints(string, pointer, errors);
         }
         Kind::Enum(enumeration)
             if string_enum(enumeration)

@@ -17,7 +17,9 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolgate_core::model::{Bounds, FloatWidth, IntWidth, IntegerSchema, Num, NumberSchema};
+use toolgate_core::model::{
+    Bounds, FloatWidth, IntWidth, IntegerSchema, Num, NumberSchema, StringSchema,
+};
 
 use super::literals::{bounds, number, range_key, without_range};
 use super::{LowerError, Lowered};
@@ -159,6 +161,30 @@ pub(super) fn float(float: &NumberSchema, pointer: &str, errors: &mut Vec<LowerE
         constraints,
         nullable: false,
     }
+}
+
+/// The `#[tool(...)]` keys of a string schema: `length(..)`, `pattern`, `format` (for a
+/// string field, and for the keys of a map in `keys(..)`).
+pub(super) fn string_constraints(
+    string: &StringSchema,
+    pointer: &str,
+    errors: &mut Vec<LowerError>,
+) -> Vec<TokenStream> {
+    let mut constraints = Vec::new();
+    let min = ("minLength", string.min_length);
+    let max = ("maxLength", string.max_length);
+    if let Some(length) = length(min, max, pointer, errors) {
+        constraints.push(length);
+    }
+    if let Some(pattern) = &string.pattern {
+        let pattern = pattern.as_str();
+        constraints.push(quote!(pattern = #pattern));
+    }
+    if let Some(format) = string.format {
+        let format = format.as_str();
+        constraints.push(quote!(format = #format));
+    }
+    constraints
 }
 
 /// `length(min = .., max = ..)` of a string (`minLength`, `maxLength`) or an array

@@ -93,29 +93,40 @@ impl<'m> Decoder<'m> {
         // no fit where an alternative takes values of the type sent: the value was meant for
         // that one, whose issues say what is wrong. Text that holds the value
         // (`"{\"type\": \"json\"}"`, `"1"`) is read as ever.
+        // Both looked at only when a fit changed the type: most unions never need them.
         let sent_kind = JsonKind::of_json(&json);
-        let kind_taken = union
-            .variants
-            .iter()
-            .any(|variant| admits_within(self.model, variant, sent_kind));
-        let here = self.checker.path();
-        let retyped_blindly = |trial: &Trial| {
-            trial
+        let mut here = None;
+        let mut kind_taken = None;
+        let mut fits: Vec<usize> = Vec::with_capacity(trials.len());
+        for (index, trial) in trials.iter().enumerate() {
+            if !trial.fits() {
+                continue;
+            }
+            let retyped = trial
                 .value
                 .as_ref()
-                .is_some_and(|value| JsonKind::of_value(value) != sent_kind)
-                && !trial.repairs.iter().any(|repair| {
-                    repair.path == here
+                .is_some_and(|value| JsonKind::of_value(value) != sent_kind);
+            if retyped {
+                let here = here.get_or_insert_with(|| self.checker.path());
+                let read_from_text = trial.repairs.iter().any(|repair| {
+                    repair.path == *here
                         && matches!(
                             repair.rule,
                             Rule::JsonString | Rule::StringToNumber | Rule::StringToBool
                         )
-                })
-        };
-        let fits: Vec<usize> = (0..trials.len())
-            .filter(|&i| trials[i].fits())
-            .filter(|&i| !kind_taken || !retyped_blindly(&trials[i]))
-            .collect();
+                });
+                let taken = *kind_taken.get_or_insert_with(|| {
+                    union
+                        .variants
+                        .iter()
+                        .any(|variant| admits_within(self.model, variant, sent_kind))
+                });
+                if !read_from_text && taken {
+                    continue;
+                }
+            }
+            fits.push(index);
+        }
         let as_sent: Vec<usize> = fits
             .iter()
             .copied()

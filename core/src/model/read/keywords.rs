@@ -220,12 +220,7 @@ pub struct SchemaWarning {
 
 impl fmt::Display for SchemaWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{pointer}: {}", self.message)
+        super::write_at_pointer(f, &self.pointer, &self.message)
     }
 }
 

@@ -16,10 +16,6 @@ fn warnings(model: &ToolModel) -> Vec<(String, WarningKind)> {
         .collect()
 }
 
-fn accepts(model: &ToolModel, value: serde_json::Value) -> bool {
-    model.check_against(model.input(), &value).is_ok()
-}
-
 #[test]
 fn openapi_discriminator_is_ignored_and_reported() {
     // pydantic / OpenAPI write `discriminator` beside a `oneOf` of tagged objects.

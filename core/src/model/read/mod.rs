@@ -40,13 +40,23 @@ pub struct SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{pointer}: {}", self.message)
+        write_at_pointer(f, &self.pointer, &self.message)
     }
+}
+
+/// `<pointer>: <message>`, the empty pointer (the whole document) shown as `(root)`: how
+/// schema errors and warnings are written.
+pub(super) fn write_at_pointer(
+    f: &mut fmt::Formatter<'_>,
+    pointer: &str,
+    message: &str,
+) -> fmt::Result {
+    let pointer = if pointer.is_empty() {
+        "(root)"
+    } else {
+        pointer
+    };
+    write!(f, "{pointer}: {message}")
 }
 
 /// Every reason a schema cannot be read.

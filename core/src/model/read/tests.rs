@@ -1,12 +1,18 @@
 use super::*;
 
-fn errors(text: &str) -> Vec<String> {
+/// The errors of a schema the reader refuses, as written.
+pub(super) fn errors(text: &str) -> Vec<String> {
     ToolModel::from_json_schema(text)
         .unwrap_err()
         .0
         .iter()
         .map(ToString::to_string)
         .collect()
+}
+
+/// Whether `value` fits the model's arguments.
+pub(super) fn accepts(model: &ToolModel, value: serde_json::Value) -> bool {
+    model.check_against(model.input(), &value).is_ok()
 }
 
 #[test]

@@ -4,24 +4,12 @@ use serde_json::json;
 
 use super::{resolve_uri, wanted_name};
 use crate::model::read::read_parts;
+use crate::model::read::tests::{accepts, errors};
 use crate::model::{Json, Kind, ToolModel};
 use crate::DynamicTool;
 
 fn model(text: &str) -> ToolModel {
     ToolModel::from_json_schema(text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn errors(text: &str) -> Vec<String> {
-    ToolModel::from_json_schema(text)
-        .unwrap_err()
-        .0
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
-
-fn accepts(model: &ToolModel, value: serde_json::Value) -> bool {
-    model.check_against(model.input(), &value).is_ok()
 }
 
 /// The MCP shape the issue names: a tree whose children point back into the schema by a
