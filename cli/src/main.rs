@@ -52,6 +52,10 @@ struct GenArgs {
     /// Make the schemas' warnings (unknown keywords, unknown formats, contradictions) errors.
     #[arg(long)]
     deny_warnings: bool,
+    /// Refuse, at the file and JSON pointer, every value that would be held as a checked
+    /// JSON value because serde cannot read it as a Rust type (`Builder::typed_only`).
+    #[arg(long)]
+    typed_only: bool,
 }
 
 #[derive(clap::Args)]
@@ -124,6 +128,7 @@ fn generate(args: &GenArgs) -> anyhow::Result<ExitCode> {
         builder.ignore_keyword(keyword);
     }
     builder.deny_warnings(args.deny_warnings);
+    builder.typed_only(args.typed_only);
     let code = match builder.generate_tools() {
         Ok(generated) => {
             let mut stderr = std::io::stderr().lock();

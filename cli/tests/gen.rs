@@ -103,8 +103,10 @@ fn hostile_descriptions_and_names_become_text_and_identifiers() {
     assert!(stdout.contains("pub r#gen: "), "{stdout}");
 }
 
-/// Review F18–F20, F33: what the derive would refuse is refused by `gen`, each problem at
-/// its file and JSON pointer, with exit 1.
+/// Review F18–F20, F33: what the derive would refuse is refused by `gen --typed-only`, each
+/// problem at its file and JSON pointer, with exit 1 (without `--typed-only` such fields are
+/// held as checked JSON values, which refuse every value; a repeated tool name is refused
+/// either way).
 #[test]
 fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
     let schema = file(
@@ -116,9 +118,16 @@ fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
                 "s": {"type": "string", "minLength": 5, "maxLength": 2}}}},
             {"name": "dup", "parameters": {"type": "object", "properties": {}}}]"#,
     );
-    let (code, stdout, stderr) = toolgate(&["gen", schema.to_str().unwrap()]);
+    let (code, stdout, stderr) = toolgate(&["gen", "--typed-only", schema.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
     let shown = schema.display().to_string();
+    let (held, _, held_stderr) = toolgate(&["gen", schema.to_str().unwrap()]);
+    assert_eq!(held, 1, "{held_stderr}");
+    assert!(
+        held_stderr.contains("the tool name \"dup\""),
+        "{held_stderr}"
+    );
+    assert!(!held_stderr.contains("no `i64` fits"), "{held_stderr}");
     for expected in [
         format!("{shown}: /0/parameters/properties/n: no `i64` fits these bounds (`minimum` 10, `maximum` 1)"),
         format!("{shown}: /0/parameters/properties/m/multipleOf: `multipleOf` 1.5 of an integer is not a whole number"),

@@ -53,6 +53,46 @@
 //! Container attributes: `#[tool(name = "...", description = "...")]` (defaults: the type's
 //! name in snake_case, the doc comment).
 //!
+//! **Values held as JSON.** `#[tool(schema = "...")]` on a `serde_json::Value` field (or an
+//! `Option` of one, for an optional field) gives the field's whole schema as JSON Schema
+//! text (draft 2020-12, with its own `$defs`), read at compile time by the same reader as
+//! [`DynamicTool`]: decoding repairs and checks the value against it as the run-time road
+//! does, and `validate()` checks it with the run-time value checker. The text holds every
+//! constraint, `null`, the default, the examples and the description (no other key beside
+//! it; the doc comment is for readers). On `struct Name(serde_json::Value);` with `name`,
+//! the same key gives the schema of the whole arguments: a tool whose arguments are a union
+//! of object shapes, say. The schema compiler writes these where serde cannot read a shape
+//! as a Rust type; a model that holds such a value always decodes through the decoder
+//! (serde alone would not see a repeated key inside it).
+//!
+//! ```
+//! use toolgate::Tool;
+//!
+//! /// Move a page.
+//! #[derive(Tool, serde::Deserialize)]
+//! struct MovePage {
+//!     /// The new parent: a page or a database, told apart by their keys only.
+//!     #[tool(schema = r#"{"anyOf": [
+//!         {"type": "object", "properties": {"page_id": {"type": "string"}}, "required": ["page_id"], "additionalProperties": false},
+//!         {"type": "object", "properties": {"database_id": {"type": "string"}}, "required": ["database_id"], "additionalProperties": false}]}"#)]
+//!     parent: serde_json::Value,
+//! }
+//!
+//! let moved = MovePage::decode(r#"{"parent": {"database_id": "d"}}"#).unwrap();
+//! assert_eq!(moved.value.parent["database_id"], "d");
+//! assert!(MovePage::decode(r#"{"parent": {"block_id": "b"}}"#).is_err());
+//!
+//! /// Purge cached content: by tags or by files.
+//! #[derive(Tool, serde::Deserialize)]
+//! #[tool(name = "purge_cache", schema = r#"{"anyOf": [
+//!     {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}, "required": ["tags"]},
+//!     {"type": "object", "properties": {"files": {"type": "array", "items": {"type": "string"}}}, "required": ["files"]}]}"#)]
+//! struct PurgeCache(serde_json::Value);
+//!
+//! assert!(PurgeCache::decode(r#"{"files": "[\"a\"]"}"#).is_ok()); // json_string
+//! assert!(PurgeCache(serde_json::json!({"urls": []})).validate().is_err());
+//! ```
+//!
 //! Field attributes, in the vocabulary of garde, validator and schemars:
 //!
 //! | attribute | applies to | JSON Schema |
@@ -72,6 +112,7 @@
 //! | `alias = ".."` | any | `x-aliases` |
 //! | `description = ".."` | any | `description` (default: the doc comment) |
 //! | `example = ..` | any | `examples` (a literal or an array of literals) |
+//! | `schema = ".."` | `serde_json::Value` | the whole schema, as JSON Schema text (above) |
 //!
 //! The derive reads `#[serde(rename, rename_all, alias, default, skip, skip_deserializing,
 //! deny_unknown_fields, tag, untagged, flatten)]` so wire names, defaults and the
@@ -110,6 +151,24 @@ pub use toolgate_macros::Tool;
 #[doc(hidden)]
 pub mod __private {
     pub use serde_json;
+
+    /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.
+    #[diagnostic::on_unimplemented(
+        message = "a field with `#[tool(schema = ...)]` holds a JSON value, not `{Self}`",
+        label = "write `serde_json::Value` (or `Option<serde_json::Value>` for an optional field)"
+    )]
+    pub trait JsonValueField {}
+
+    impl JsonValueField for serde_json::Value {}
+
+    /// The schema of a value of type `T` held as JSON, read from its JSON Schema text
+    /// ([`crate::model::Definitions::schema_text`]).
+    pub fn schema_text<T: JsonValueField>(
+        definitions: &mut crate::model::Definitions,
+        text: &str,
+    ) -> crate::model::Schema {
+        definitions.schema_text(text)
+    }
 
     /// The default of a field written by the schema compiler, read from its JSON. The
     /// compiler checked the value against the field's schema, and serde reads the type the

@@ -25,6 +25,9 @@ pub struct RawContainer {
     pub name: Option<syn::LitStr>,
     /// `#[tool(description = "...")]`: overrides the doc comment.
     pub description: Option<String>,
+    /// `#[tool(schema = "...")]` on `struct Name(serde_json::Value);`: the JSON Schema of
+    /// the whole arguments, checked as JSON (see `checked.rs`).
+    pub schema: Option<syn::LitStr>,
 }
 
 /// One field and its `#[tool(...)]` attributes.
@@ -44,6 +47,9 @@ pub struct RawField {
     /// `#[tool(nullable)]` on an `Option<T>` field: `null` is a value the field takes, and
     /// the field is required (unless serde gives it a default).
     pub nullable: Flag,
+    /// `#[tool(schema = "...")]` on a `serde_json::Value` field: its JSON Schema, checked as
+    /// JSON (see `checked.rs`).
+    pub schema: Option<syn::LitStr>,
 }
 
 /// One unit variant and its `#[tool(...)]` attributes.

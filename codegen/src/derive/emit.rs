@@ -16,6 +16,7 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
     let items = match &plan.body {
         Body::Struct { .. } => emit_struct(plan),
         Body::Enum { variants } => emit_enum(plan, variants),
+        Body::Checked(tool) => super::checked::emit_tool(plan, tool),
         Body::Union {
             tagging,
             variants,
@@ -38,7 +39,7 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
     }
 }
 
-fn with_description(description: &Option<String>) -> TokenStream {
+pub(super) fn with_description(description: &Option<String>) -> TokenStream {
     match description {
         Some(text) => quote!(.with_description(#text)),
         None => quote!(),
@@ -58,7 +59,10 @@ pub(super) fn writer_method(field: &FieldPlan) -> TokenStream {
 pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     let described = &field.described;
     let wire_name = &field.wire_name;
-    let mut schema = quote!(<#described as ::toolgate::ToolArg>::describe(definitions));
+    let mut schema = match &field.schema_text {
+        Some(text) => super::checked::field_schema(described, text),
+        None => quote!(<#described as ::toolgate::ToolArg>::describe(definitions)),
+    };
     schema.extend(constraints::tokens(&field.setters));
     if field.nullable {
         schema.extend(quote!(.nullable()));

@@ -5,6 +5,7 @@
 //! never hides the errors of the others.
 
 mod attrs;
+mod checked;
 mod constraints;
 mod data_enum;
 mod emit;
@@ -48,6 +49,9 @@ enum Body {
     Enum {
         variants: Vec<VariantPlan>,
     },
+    /// `struct Name(serde_json::Value);` with `#[tool(schema = "...")]`: a tool whose
+    /// arguments are a JSON value checked against that schema.
+    Checked(checked::CheckedTool),
     /// An enum with `#[serde(tag)]` or `#[serde(untagged)]`: a union.
     Union {
         tagging: data_enum::Tagging,
@@ -74,6 +78,8 @@ struct FieldPlan {
     setters: Vec<Setter>,
     /// `#[tool(nullable)]`: `null` accepted, the field required unless it has a default.
     nullable: bool,
+    /// `#[tool(schema = "...")]`: the field's whole schema, as JSON Schema text.
+    schema_text: Option<String>,
 }
 
 impl FieldPlan {
@@ -134,7 +140,33 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
         .or_else(|| doc_description(&input.attrs));
     let type_name = unraw(&input.ident);
     let name_attr = container.as_ref().and_then(|c| c.name.as_ref());
+    let container_schema = container.as_ref().and_then(|c| c.schema.as_ref());
     let body = match &input.data {
+        Data::Struct(data) if container_schema.is_some() => {
+            let text = container_schema.expect("matched");
+            let tool_name = match name_attr {
+                Some(name) => {
+                    check_tool_name(name, &mut errors);
+                    name.value()
+                }
+                None => type_name.to_snake_case(),
+            };
+            data_enum::refuse_on_struct(&serde, &mut errors);
+            match checked::plan_tool(data, text, tool_name, &mut errors) {
+                Some(tool) => Body::Checked(tool),
+                // `plan_tool` said why.
+                None => {
+                    return Err(errors.finish().err().unwrap_or_else(|| {
+                        error_at(text, "this struct cannot hold the arguments")
+                    }))
+                }
+            }
+        }
+        _ if container_schema.is_some() => {
+            let text = container_schema.expect("matched");
+            let message = "`schema` describes a tool's whole arguments held as JSON: write it on `struct Name(serde_json::Value);`";
+            return Err(fail(errors, error_at(text, message)));
+        }
         Data::Struct(data) => {
             let named = match &data.fields {
                 Fields::Named(named) => named,
@@ -354,6 +386,10 @@ fn plan_member(
     let ident = raw.ident.clone()?;
     let description = raw.constraints.description.take();
     let setters = Planner { errors }.plan(&raw.constraints, &shape);
+    let schema_text = raw
+        .schema
+        .as_ref()
+        .and_then(|text| checked::plan_field(text, &setters, &raw, errors));
     let field_schema = constraints::apply(constraints::base_schema(shape.value()), &setters);
     for example in &raw.example {
         for misfit in literals::misfits(&example.value, &field_schema) {
@@ -402,10 +438,15 @@ fn plan_member(
         aliases: merge_aliases(serde.aliases, &raw.alias),
         required: !optional && default.is_none(),
         default,
-        description: description.or_else(|| doc_description(&raw.attrs)),
+        // With `schema`, the text holds the description: the doc comment is for readers.
+        description: match (&description, &schema_text) {
+            (None, None) => doc_description(&raw.attrs),
+            _ => description,
+        },
         examples: raw.example.iter().map(|e| e.value.clone()).collect(),
         setters,
         nullable,
+        schema_text,
     })))
 }
 

@@ -33,6 +33,11 @@
 //!   to anything else is written in place. (Proving `Send` for a type nested more than about
 //!   30 boxes deep, as rustdoc does for every type, needs a `#![recursion_limit]` above the
 //!   default 128 in the crate that includes the code.)
+//! - whatever of the above cannot be written (a union serde cannot tell apart, an
+//!   object-valued `const`, bounds no value meets, ...) is not an error: the field is a
+//!   `serde_json::Value` with its exact schema as `#[tool(schema = "...")]`, and a root that
+//!   is not an object with properties is a tool struct around one JSON value (`checked.rs`).
+//!   The errors left are the reader's (a remote `$ref`) and a tool name Rust cannot report.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,6 +52,7 @@ use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 
 use super::names::{field_name, type_name, variant_name, Taken};
 
+mod checked;
 mod docs;
 mod fields;
 mod keys;
@@ -104,6 +110,8 @@ pub(crate) struct Style {
     pub derives: Vec<syn::Path>,
     /// Structs whose schema allows undeclared keys keep them in a flattened map.
     pub keep_undeclared_keys: bool,
+    /// Refuse what would be held as JSON (`Builder::typed_only`).
+    pub typed_only: bool,
 }
 
 /// Items for a whole file: type names are unique across its tools.
@@ -123,8 +131,17 @@ struct Scope<'m> {
     recursive: BTreeSet<String>,
     /// Named definitions used more than once.
     shared: BTreeSet<String>,
-    /// Definitions being written in place (a loop among them cannot be written).
-    inlining: Vec<String>,
+    /// Definitions being written in place, each with the number of structs being written
+    /// around it then (a loop among them is written only through a struct and a `Vec` or
+    /// map: `references.rs`).
+    inlining: Vec<(String, usize)>,
+    /// Structs being written on the current path.
+    open_structs: usize,
+    /// The struct written for each inline object of a definition that contains itself, by
+    /// the object's JSON pointer: met again through the loop, it is that struct.
+    loop_objects: BTreeMap<String, String>,
+    /// The model that values held as JSON are written from (`checked::keeping_model`).
+    json_model: Option<ToolModel>,
     errors: Vec<LowerError>,
 }
 
@@ -151,11 +168,25 @@ impl<'s> Lowering<'s> {
         rust_name: &str,
     ) -> Result<String, Vec<LowerError>> {
         // Before anything walks the definitions in place: that walk is what would explode.
+        // Held as JSON, each definition is written once.
+        let name = self.types.claim(rust_name, "");
+        let mut errors = Vec::new();
+        if !valid_tool_name(model.name()) {
+            errors.push((
+                String::new(),
+                format!("{TOOL_NAME_RULE} (the name is {:?})", model.name()),
+            ));
+        }
         if let Some((pointer, written)) = oversized_in_place(model) {
             let message = format!(
-                "definitions that are not objects with properties or string enums are written in place at each use; here that writes {written} schemas, more than {MOST_WRITTEN_SCHEMAS} (make the definition an object with properties, or use it fewer times)"
+                "definitions that are not objects with properties or string enums are written in place at each use; here that writes {written} schemas, more than {MOST_WRITTEN_SCHEMAS}"
             );
-            return Err(vec![(pointer, message)]);
+            if !errors.is_empty() || self.style.typed_only {
+                errors.push((pointer, message));
+                return Err(errors);
+            }
+            self.checked_tool(model, &name, &(pointer, message));
+            return Ok(name);
         }
         let mut scope = Scope {
             model,
@@ -163,16 +194,13 @@ impl<'s> Lowering<'s> {
             recursive: recursive_definitions(model),
             shared: shared_definitions(model),
             inlining: Vec::new(),
-            errors: Vec::new(),
+            open_structs: 0,
+            loop_objects: BTreeMap::new(),
+            json_model: None,
+            errors,
         };
-        let name = self.types.claim(rust_name, "");
-        if !valid_tool_name(model.name()) {
-            scope.errors.push((
-                String::new(),
-                format!("{TOOL_NAME_RULE} (the name is {:?})", model.name()),
-            ));
-        }
         let input = model.input();
+        let attempt = self.attempt(&scope);
         match model.resolve(input).map(|s| &s.kind) {
             Some(Kind::Object(object)) => {
                 let tool = Some(model.name());
@@ -180,8 +208,17 @@ impl<'s> Lowering<'s> {
             }
             _ => scope.errors.push((
                 String::new(),
-                "a tool's arguments must be an object with `properties`".to_owned(),
+                "the arguments are not an object with `properties` (a union of object shapes, say)"
+                    .to_owned(),
             )),
+        }
+        // A tool whose arguments cannot be a struct holds them as JSON (`checked.rs`).
+        if !self.style.typed_only {
+            if let Some(why) = self.failed(&mut scope, attempt) {
+                if scope.errors.is_empty() {
+                    self.checked_tool(model, &name, &why);
+                }
+            }
         }
         if scope.errors.is_empty() {
             Ok(name)
@@ -220,7 +257,9 @@ impl<'s> Lowering<'s> {
         // The struct comes before the types and defaults its fields bring.
         let slot = self.items.len();
         self.items.push(TokenStream::new());
+        scope.open_structs += 1;
         let fields = self.fields(scope, name, object, pointer, None);
+        scope.open_structs -= 1;
         let doc = description.map(doc_attr);
         let derives = self.derives(quote!());
         let mut container_keys = Vec::new();
@@ -259,6 +298,8 @@ impl<'s> Lowering<'s> {
             .map(|text| quote!(#[tool(description = #text)]));
         let mut variants = Vec::new();
         let mut taken = Taken::default();
+        // A value listed twice (PostHog's operators) is one variant: the same values pass.
+        let mut listed = BTreeSet::new();
         for value in &enumeration.values {
             let Value::String(text) = &value.value else {
                 scope.errors.push((
@@ -270,6 +311,9 @@ impl<'s> Lowering<'s> {
                 ));
                 return;
             };
+            if !listed.insert(text.as_str()) {
+                continue;
+            }
             let variant = format_ident!("{}", taken.claim(&variant_name(text), ""));
             let aliases = &value.aliases;
             variants.push(quote! {
@@ -429,7 +473,18 @@ impl<'s> Lowering<'s> {
                 lowered
             }
             Kind::Object(object) => {
+                let in_loop = scope
+                    .inlining
+                    .iter()
+                    .any(|(key, _)| scope.recursive.contains(key));
+                if let Some(name) = scope.loop_objects.get(pointer).filter(|_| in_loop) {
+                    let ident = format_ident!("{}", name);
+                    return Lowered::plain(quote!(#ident));
+                }
                 let name = self.types.claim(hint, "");
+                if in_loop {
+                    scope.loop_objects.insert(pointer.to_owned(), name.clone());
+                }
                 self.structure(
                     scope,
                     &name,

@@ -117,6 +117,7 @@ pub struct Builder {
     ignored_keywords: Vec<String>,
     out_file: Option<String>,
     keep_undeclared_keys: bool,
+    typed_only: bool,
     deny_warnings: bool,
 }
 
@@ -221,6 +222,26 @@ impl Builder {
     /// ```
     pub fn keep_undeclared_keys(&mut self, keep: bool) -> &mut Self {
         self.keep_undeclared_keys = keep;
+        self
+    }
+
+    /// Refuses, at the file and JSON pointer, every schema that would be held as JSON
+    /// (the default writes a field of `serde_json::Value` with `#[tool(schema = "...")]`
+    /// where serde cannot read a shape as a Rust type, and a tool struct around one JSON
+    /// value where the arguments are not an object with properties): for a crate that wants
+    /// a Rust type for every value, and to see why a value would be JSON.
+    ///
+    /// ```
+    /// let definition = r#"{"name": "move_page", "parameters": {"type": "object", "properties": {"parent": {"anyOf": [
+    ///     {"type": "object", "properties": {"page_id": {"type": "string"}}, "required": ["page_id"]},
+    ///     {"type": "object", "properties": {"database_id": {"type": "string"}}, "required": ["database_id"]}]}}}}"#;
+    /// let code = toolgate_codegen::Builder::new().generate_text("move.json", definition).unwrap();
+    /// assert!(code.contains("pub parent: ::std::option::Option<::toolgate::serde_json::Value>,"));
+    /// let refused = toolgate_codegen::Builder::new().typed_only(true).generate_text("move.json", definition);
+    /// assert!(refused.unwrap_err().to_string().contains("/parameters/properties/parent: "));
+    /// ```
+    pub fn typed_only(&mut self, typed_only: bool) -> &mut Self {
+        self.typed_only = typed_only;
         self
     }
 
@@ -336,6 +357,7 @@ impl Builder {
         let style = lower::Style {
             derives,
             keep_undeclared_keys: self.keep_undeclared_keys,
+            typed_only: self.typed_only,
         };
         let mut lowering = tools::ToolLowering::new(&style);
         for source in sources {

@@ -58,6 +58,11 @@ pub struct Definitions {
     by_type: HashMap<TypeId, usize>,
     /// The position in `types` of each key references hold while the model is built.
     by_key: HashMap<String, usize>,
+    /// The position in `types` of each definition of a schema given as text
+    /// ([`Definitions::schema_text`]): the text, then the definition's name in it.
+    by_text: HashMap<(String, String), usize>,
+    /// Whether a schema given as text was met: its values are `serde_json::Value`s.
+    holds_json_values: bool,
 }
 
 #[derive(Debug)]
@@ -103,6 +108,79 @@ impl Definitions {
         let schema = body(self);
         self.types[index].body = Some(schema);
         self.reference(index)
+    }
+
+    /// The schema that the JSON Schema `text` (draft 2020-12, any value, with its own
+    /// `$defs`) describes, for a value the Rust type holds as JSON (a field of
+    /// `serde_json::Value` with `#[tool(schema = "...")]`, written by the schema compiler
+    /// where serde cannot read the shape as a Rust type). The text's definitions join this
+    /// model's, renamed where a name is taken, and are read once however many times the
+    /// same text is met.
+    ///
+    /// # Panics
+    ///
+    /// When the text is not a schema the model reads: the derive reads it at compile time
+    /// and refuses it there, so generated code does not panic.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Definitions, Kind};
+    ///
+    /// let mut definitions = Definitions::new();
+    /// let schema = definitions.schema_text(r#"{"anyOf": [{"type": "string", "maxLength": 3}, {"type": "string", "pattern": "^x"}]}"#);
+    /// assert!(matches!(schema.kind, Kind::Union(_)));
+    /// assert!(definitions.holds_json_values());
+    /// ```
+    pub fn schema_text(&mut self, text: &str) -> Schema {
+        self.holds_json_values = true;
+        let json: super::Json = match serde_json::from_str(text) {
+            Ok(json) => json,
+            Err(error) => panic!("toolgate: a field's schema is not JSON: {error}"),
+        };
+        let model = match super::read::read_value_schema(&json) {
+            Ok(model) => model,
+            Err(errors) => panic!("toolgate: a field's schema cannot be read: {errors}"),
+        };
+        let mut keys = HashMap::new();
+        let mut fresh = Vec::new();
+        for name in model.definitions().keys() {
+            let id = (text.to_owned(), name.clone());
+            let index = match self.by_text.get(&id) {
+                Some(&index) => index,
+                None => {
+                    let index = self.types.len();
+                    let key = numbered(name, |candidate| self.by_key.contains_key(candidate));
+                    self.by_key.insert(key.clone(), index);
+                    self.by_text.insert(id, index);
+                    self.types.push(NamedType {
+                        name: name.clone(),
+                        key,
+                        body: None,
+                    });
+                    fresh.push((index, name));
+                    index
+                }
+            };
+            keys.insert(name.clone(), self.types[index].key.clone());
+        }
+        for (index, name) in fresh {
+            let mut body = model.definitions()[name].clone();
+            rename_references(&mut body, &keys);
+            self.types[index].body = Some(body);
+        }
+        let mut root = model.input().clone();
+        rename_references(&mut root, &keys);
+        // The reader keeps a root's description on the model: here it is the value's.
+        if root.description.is_none() {
+            root.description = model.description().map(str::to_owned);
+        }
+        root
+    }
+
+    /// Whether a schema given as text ([`Definitions::schema_text`]) was met: the model
+    /// then describes values that serde reads as `serde_json::Value`, whose repeated keys
+    /// serde does not see.
+    pub fn holds_json_values(&self) -> bool {
+        self.holds_json_values
     }
 
     /// A reference to the type at `index`, with the type's description once its body is
@@ -181,7 +259,7 @@ fn numbered(name: &str, taken: impl Fn(&str) -> bool) -> String {
 
 /// The schemas directly inside a kind: items, map values, fields, additional properties,
 /// alternatives.
-fn children(kind: &Kind) -> Vec<&Schema> {
+pub(crate) fn children(kind: &Kind) -> Vec<&Schema> {
     match kind {
         Kind::Array(array) => vec![&array.items],
         Kind::Map(map) => vec![&map.values],
@@ -194,6 +272,19 @@ fn children(kind: &Kind) -> Vec<&Schema> {
         }
         Kind::Union(union) => union.variants.iter().collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Every reference in `schema` to a name of `keys` is changed to the key it maps to.
+fn rename_references(schema: &mut Schema, keys: &HashMap<String, String>) {
+    let mut pending = vec![schema];
+    while let Some(schema) = pending.pop() {
+        if let Kind::Ref(key) = &mut schema.kind {
+            if let Some(renamed) = keys.get(key.as_str()) {
+                *key = renamed.clone();
+            }
+        }
+        pending.extend(children_mut(&mut schema.kind));
     }
 }
 

@@ -163,6 +163,13 @@ impl ToolModel {
         })
     }
 
+    /// This model, never [plain](ToolModel::is_plain): typed decoding always goes through
+    /// the decoder.
+    pub(crate) fn not_plain(self) -> Self {
+        let _ = self.plain.set(false);
+        self
+    }
+
     /// The lookup tables of `object` (a part of this model) when it is wide enough to have
     /// them (more than [`lookup::SCANNED_FIELDS`] fields); built for the whole model on
     /// first use.

@@ -335,3 +335,60 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
     }
     Ok(())
 }
+
+impl ToolModel {
+    /// `schema` (a part of this model) as compact JSON Schema text that stands on its own:
+    /// the definitions it reaches, through any number of references, go under `$defs`.
+    /// Read back with [`read_value_schema`](super::read::read_value_schema) (or
+    /// [`Definitions::schema_text`]), it checks values as `schema` does here. The schema
+    /// compiler writes it for values a Rust type holds as JSON.
+    ///
+    /// ```
+    /// use toolgate_core::model::ToolModel;
+    ///
+    /// let model = ToolModel::from_json_schema(r##"{"type": "object", "properties": {"p": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}}"##).unwrap();
+    /// let toolgate_core::model::Kind::Object(object) = &model.input().kind else { unreachable!() };
+    /// assert_eq!(model.schema_text(&object.fields[0].schema), r##"{"$ref":"#/$defs/n","$defs":{"n":{"type":"integer"}}}"##);
+    /// ```
+    pub fn schema_text(&self, schema: &Schema) -> String {
+        let mut reached = BTreeMap::new();
+        let mut pending = vec![schema];
+        while let Some(next) = pending.pop() {
+            if let Kind::Ref(key) = &next.kind {
+                if let Some((name, body)) = self.definitions().get_key_value(key) {
+                    if reached.insert(name, body).is_none() {
+                        pending.push(body);
+                    }
+                }
+            }
+            pending.extend(definitions::children(&next.kind));
+        }
+        let standing = Standing {
+            schema,
+            definitions: reached.into_iter().collect(),
+        };
+        serde_json::to_string(&standing).unwrap_or_default()
+    }
+}
+
+/// A schema with the definitions it reaches.
+struct Standing<'a> {
+    schema: &'a Schema,
+    definitions: Vec<(&'a String, &'a Schema)>,
+}
+
+impl Serialize for Standing<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        write_schema_entries(&mut map, self.schema, None, true)?;
+        if !self.definitions.is_empty() {
+            let defs: Vec<(&String, Out<'_>)> = self
+                .definitions
+                .iter()
+                .map(|(name, schema)| (*name, Out::plain(schema)))
+                .collect();
+            map.serialize_entry("$defs", &Entries(defs))?;
+        }
+        map.end()
+    }
+}

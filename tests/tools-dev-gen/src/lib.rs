@@ -2,6 +2,9 @@
 //! `build.rs` (see there), with a table from corpus lines to the generated types.
 
 #![allow(missing_docs)]
+// The doc comments are real schemas' descriptions, Markdown as their authors wrote it (lists
+// whose continuation lines are not indented); the generated items allow clippy's list lints
+// themselves.
 
 use serde::de::DeserializeOwned;
 use toolgate::{Decoded, Rejected, Tool};

@@ -11,7 +11,7 @@ use toolgate_tools_dev_gen::{decode, LINE_TOOLS, REFUSED, TOOLS};
 
 /// How many distinct tools the compiler takes today. Issue 11 §5 wants all of them: raise
 /// this as refusals go, never lower it.
-const COMPILED_AT_LEAST: usize = 724;
+const COMPILED_AT_LEAST: usize = 801;
 
 #[test]
 fn the_compiler_takes_the_corpus_tools() {
@@ -32,10 +32,17 @@ fn the_compiler_takes_the_corpus_tools() {
 /// - Issue 11 §4 (absent versus `null`): an optional field that takes `null` is an `Option`
 ///   in the generated type, and `None` is written back as `null` where the arguments left the
 ///   field out (Playwright's `browser_emulate_media`, whose five members are all optional and
-///   nullable).
-const KNOWN_DIFFERENCES: [&str; 2] = [
+///   nullable); the other way round, an optional field held as JSON whose default is `null`
+///   gets the default from the decoder, and serde reads that `null` as `None`, an absent
+///   field (CloudWatch's `get_metric_data`: `start_time`, `end_time`).
+///   PostHog's `survey-create` and `survey-update` (optional nullable members written back
+///   as `null`) are of the first kind.
+const KNOWN_DIFFERENCES: [&str; 5] = [
     "playwright-mcp/browser_emulate_media#req",
     "playwright-mcp/browser_emulate_media#full",
+    "aws-cloudwatch-mcp-server/get_metric_data#req",
+    "posthog-mcp/survey-create#req",
+    "posthog-mcp/survey-update#req",
 ];
 
 #[test]

@@ -7,6 +7,7 @@ use serde_json::Value;
 use toolgate_core::model::{Additional, ObjectSchema, Schema};
 use toolgate_core::path::escape_pointer_token;
 
+use super::checked::{checked_field, json_note, keeping_model};
 use super::{
     default_expression, doc_attr, doc_reproduces, example_literal, field_name, type_name, Lowering,
     Scope, Taken,
@@ -38,10 +39,42 @@ impl Lowering<'_> {
                 syn::parse_str(&rust).expect("names.rs makes identifiers");
             let hint = format!("{name}{}", type_name(&field.name, "Field"));
             let schema = &field.schema;
+            let attempt = self.attempt(scope);
             let lowered = self.lower(scope, schema, &hint, &at, true);
             let mut attrs = Vec::new();
             if let Some(doc) = &schema.description {
                 attrs.push(doc_attr(doc));
+            }
+            let public = skip.is_none().then(|| quote!(pub));
+            if let Some(why) = self.failed(scope, attempt) {
+                // The text holds the description, default and examples.
+                let note = json_note(&why);
+                let note = match &schema.description {
+                    Some(_) => note.as_str(),
+                    None => note.trim_start(),
+                };
+                attrs.push(doc_attr(note));
+                let keep = self.style.keep_undeclared_keys;
+                let kept = scope
+                    .json_model
+                    .get_or_insert_with(|| keeping_model(scope.model, keep));
+                let (ty, key) = checked_field(kept, schema, field.required, keep);
+                let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
+                if unraw != field.name {
+                    let wire = &field.name;
+                    attrs.push(quote!(#[serde(rename = #wire)]));
+                }
+                for alias in &field.aliases {
+                    attrs.push(quote!(#[serde(alias = #alias)]));
+                }
+                let default = (!field.required).then(|| quote!(#[serde(default)]));
+                fields.push(quote! {
+                    #(#attrs)*
+                    #default
+                    #[tool(#key)]
+                    #public #field_ident: #ty
+                });
+                continue;
             }
             // Notes for the reader go into the doc comment after the description; the
             // description itself is then given to the derive as written.
@@ -133,8 +166,7 @@ impl Lowering<'_> {
             if !tool_keys.is_empty() {
                 attrs.push(quote!(#[tool(#(#tool_keys),*)]));
             }
-            // Fields of an enum variant take no visibility.
-            let public = skip.is_none().then(|| quote!(pub));
+            // Fields of an enum variant take no visibility (`public` above).
             fields.push(quote! {
                 #(#attrs)*
                 #public #field_ident: #ty

@@ -19,15 +19,22 @@ impl Lowering<'_> {
             return Lowered::any();
         };
         if !is_named(definition) {
-            if scope.inlining.iter().any(|k| k == key) {
-                scope.errors.push((
-                    pointer,
-                    "a definition that contains itself must be an object with properties"
-                        .to_owned(),
-                ));
-                return Lowered::any();
+            // Met again inside itself: written again only when a struct and a `Vec` or map
+            // lie between (`children: [{..., children: <the same>}]`, a JSON-pointer
+            // reference to an array of inline objects); the structs inside are the ones
+            // already being written, so the second writing stops at them.
+            let around = scope.inlining.iter().rev().find(|(k, _)| k == key);
+            if let Some(&(_, structs_then)) = around {
+                let through_collection = matches!(definition.kind, Kind::Array(_) | Kind::Map(_));
+                if !through_collection || scope.open_structs <= structs_then {
+                    scope.errors.push((
+                        pointer,
+                        "a definition that contains itself is written as a Rust type only through an object with properties and an array or map".to_owned(),
+                    ));
+                    return Lowered::any();
+                }
             }
-            scope.inlining.push(key.to_owned());
+            scope.inlining.push((key.to_owned(), scope.open_structs));
             let hint = type_name(key, "Type");
             let lowered = self.lower(scope, definition, &hint, &pointer, direct);
             scope.inlining.pop();
