@@ -36,6 +36,7 @@ pub mod issue;
 mod lenient;
 pub mod model;
 pub mod num;
+mod nullable;
 pub mod path;
 pub mod suggest;
 
@@ -46,4 +47,5 @@ pub use dynamic::{schema_refusal, DynamicTool, ToolCache};
 pub use hint::{FieldHint, HintReason, RetryHint};
 pub use issue::{Constraint, Issue, Report};
 pub use lenient::Lenient;
+pub use nullable::Nullable;
 pub use path::{Path, Segment};
