@@ -35,8 +35,8 @@ pub mod hint;
 pub mod issue;
 mod lenient;
 pub mod model;
-pub mod num;
 mod nullable;
+pub mod num;
 pub mod path;
 pub mod suggest;
 

@@ -151,11 +151,15 @@ mod tests {
         ] {
             let read: Patch = serde_json::from_str(text).unwrap();
             assert_eq!(read.data, expected, "{text}");
-            let from_value: Patch = serde_json::from_value(serde_json::from_str(text).unwrap())
-                .unwrap();
+            let from_value: Patch =
+                serde_json::from_value(serde_json::from_str(text).unwrap()).unwrap();
             assert_eq!(from_value.data, read.data, "{text}");
             let written = serde_json::to_value(&read).unwrap();
-            assert_eq!(written, serde_json::from_str::<Value>(text).unwrap(), "{text}");
+            assert_eq!(
+                written,
+                serde_json::from_str::<Value>(text).unwrap(),
+                "{text}"
+            );
         }
     }
 

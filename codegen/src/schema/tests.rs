@@ -167,8 +167,13 @@ fn tool_names_are_taken_up_to_mcps_128_characters() {
     let code = Builder::new()
         .generate_text("t.json", &tool(cloudflare))
         .unwrap();
-    assert!(code.contains(&format!("#[tool(name = \"{cloudflare}\")]")), "{code}");
-    assert!(Builder::new().generate_text("t.json", &tool(&"n".repeat(128))).is_ok());
+    assert!(
+        code.contains(&format!("#[tool(name = \"{cloudflare}\")]")),
+        "{code}"
+    );
+    assert!(Builder::new()
+        .generate_text("t.json", &tool(&"n".repeat(128)))
+        .is_ok());
     for name in ["n".repeat(129), "two words".to_owned()] {
         assert_eq!(
             refusals(&tool(&name)),

@@ -137,7 +137,9 @@ pub enum Rule {
     StringToBool,
     /// `0` or `1` for a bool.
     NumberToBool,
-    /// A number or bool where a string is expected: its JSON text.
+    /// A number or bool where a string is expected: its JSON text, a number as it was sent
+    /// (`1e3` is `"1e3"`, `5.00` is `"5.00"`; a number given as a `serde_json::Value` has
+    /// only serde_json's spelling). A number whose digits a float cannot hold is refused.
     ScalarToString,
     /// A string holding a JSON array or object where one is expected.
     JsonString,

@@ -366,7 +366,9 @@ fn scalar_to_string_repairs_numbers_and_booleans_as_their_json_text() {
 #[test]
 fn scalar_to_string_writes_the_number_as_it_was_sent() {
     let model = tool_x(Schema::string());
-    for sent in ["1e3", "5.0", "5.00", "1.50", "1E-7", "-0", "-0.0", "35.6", "0.1", "2e-5"] {
+    for sent in [
+        "1e3", "5.0", "5.00", "1.50", "1E-7", "-0", "-0.0", "35.6", "0.1", "2e-5",
+    ] {
         for text in [format!(r#"{{"x": {sent}}}"#), format!("{{'x': {sent}}}")] {
             let decoded = accept_text(&model, &text);
             assert_eq!(decoded.value, json!({ "x": sent }), "{text}");
