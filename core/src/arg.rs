@@ -17,8 +17,9 @@ use crate::{Checker, Report};
 /// against a schema, and gives its JSON form (for `got` in issues, `uniqueItems` and
 /// defaults).
 ///
-/// Implemented for `bool`, every integer and float type, `String`, `Option<T>`, `Vec<T>`,
-/// tuples of up to 8 elements (JSON arrays of exactly those elements, `prefixItems`),
+/// Implemented for `bool`, every integer and float type, `String`, `Option<T>`,
+/// [`Nullable<T>`](crate::Nullable), `Vec<T>`, tuples of up to 8 elements (JSON arrays of
+/// exactly those elements, `prefixItems`),
 /// `Box<T>`, `HashMap<String, T>`, `BTreeMap<String, T>` and `serde_json::Value`;
 /// `#[derive(Tool)]` implements it for structs and unit enums.
 #[diagnostic::on_unimplemented(

@@ -155,7 +155,7 @@ pub mod __private {
     /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.
     #[diagnostic::on_unimplemented(
         message = "a field with `#[tool(schema = ...)]` holds a JSON value, not `{Self}`",
-        label = "write `serde_json::Value` (or `Option<serde_json::Value>` for an optional field)"
+        label = "write `serde_json::Value` (`Option` or `toolgate::Nullable` of it for an optional field)"
     )]
     pub trait JsonValueField {}
 

@@ -47,10 +47,10 @@ pub(super) fn with_description(description: &Option<String>) -> TokenStream {
     }
 }
 
-/// The `ObjectWriter` method that writes `field`: a nullable field's `None` is written as
-/// `null`, any other field's `None` is left out.
+/// The `ObjectWriter` method that writes `field`: a nullable `Option` field's `None` is
+/// written as `null`, any other field's `None` (and `Nullable::Absent`) is left out.
 pub(super) fn writer_method(field: &FieldPlan) -> TokenStream {
-    if field.nullable {
+    if field.nullable && !field.absent_apart {
         quote!(nullable_field)
     } else {
         quote!(field)
@@ -86,8 +86,9 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     for alias in &field.aliases {
         built.extend(quote!(.alias(#alias)));
     }
-    // A nullable field's `None` default is `null`; elsewhere `None` means no default.
-    let record = if field.nullable {
+    // A nullable `Option` field's `None` default is `null`; elsewhere `None` (and
+    // `Nullable::Absent`) means no default.
+    let record = if field.nullable && !field.absent_apart {
         quote!(nullable_default_of)
     } else {
         quote!(default_of)

@@ -79,8 +79,12 @@ struct FieldPlan {
     description: Option<String>,
     examples: Vec<Value>,
     setters: Vec<Setter>,
-    /// `#[tool(nullable)]`: `null` accepted, the field required unless it has a default.
+    /// `null` is a value of the field: `#[tool(nullable)]` on an `Option<T>` (the field
+    /// required unless it has a default; `None` is `null`), or a `Nullable<T>`.
     nullable: bool,
+    /// A `Nullable<T>` field: optional, with absent (`Nullable::Absent`, left out when
+    /// written) apart from `null`.
+    absent_apart: bool,
     /// `#[tool(schema = "...")]`: the field's whole schema, as JSON Schema text.
     schema_text: Option<String>,
 }
@@ -297,13 +301,19 @@ fn fail(mut errors: darling::error::Accumulator, last: darling::Error) -> darlin
 }
 
 /// What a tool name may be, for messages (the derive's and the schema compiler's).
+///
+/// This is MCP's rule for tool names (the 2025-11-25 specification: 1 to 128 characters of
+/// `A-Z`, `a-z`, `0-9`, `_`, `-`, `.`), the widest a tool is served under. Providers
+/// allow less (OpenAI and Anthropic take 64 characters; Anthropic no `.`): that is a
+/// provider flavour's check, not a reason to refuse a tool that MCP serves (Cloudflare's
+/// `get_livestream_session_for_livestream_id_realtime_kit_livestreams`, 66 characters).
 pub(crate) const TOOL_NAME_RULE: &str =
-    "a tool name must be 1 to 64 characters of ASCII letters, digits, `_`, `-` and `.`";
+    "a tool name must be 1 to 128 characters of ASCII letters, digits, `_`, `-` and `.`";
 
 /// Whether `name` follows [`TOOL_NAME_RULE`].
 pub(crate) fn valid_tool_name(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= 64
+        && name.len() <= 128
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
@@ -422,11 +432,32 @@ fn plan_member(
                 .map(|rule| rule.apply_to_field(&rust_name))
         })
         .unwrap_or_else(|| rust_name.clone());
+    let default = match (&serde.default, &container.default) {
+        (Some(own), _) => Some(FieldDefault::Own(own.clone())),
+        (None, Some(_)) => Some(FieldDefault::Container),
+        (None, None) => None,
+    };
     // An `Option<T>` field is an optional field of `T`'s schema; `None` is an absent field.
-    // With `#[tool(nullable)]`, `None` is `null`, and the field must be sent.
-    let nullable = raw.nullable.is_present();
-    let (described, optional) = match (&shape, option_argument(&field.ty)) {
-        (Shape::Option(_), Some(inner)) => (inner.clone(), !nullable),
+    // With `#[tool(nullable)]`, `None` is `null`, and the field must be sent. A
+    // `Nullable<T>` field is optional and takes `null`, each kept apart.
+    let mut nullable = raw.nullable.is_present();
+    let mut absent_apart = false;
+    let wrapped = shape::generic_arguments(&field.ty)
+        .and_then(|(name, arguments)| Some((name.to_string(), (*arguments.first()?).clone())));
+    let (described, optional) = match (&shape, wrapped) {
+        (Shape::Option(_), Some((name, inner))) if name == "Option" => (inner, !nullable),
+        (Shape::Option(_), Some((_, inner))) => {
+            if default.is_none() {
+                errors.push(error_at(
+                    &field.ty,
+                    "a `Nullable<T>` field needs `#[serde(default)]`: serde reads an absent field as `null` without it, and absent is `Nullable::Absent`, the default",
+                ));
+            }
+            // With `schema`, the text says whether `null` is taken.
+            nullable = schema_text.is_none();
+            absent_apart = true;
+            (inner, true)
+        }
         _ => {
             if nullable {
                 errors.push(error_at(
@@ -436,11 +467,6 @@ fn plan_member(
             }
             (field.ty.clone(), false)
         }
-    };
-    let default = match (&serde.default, &container.default) {
-        (Some(own), _) => Some(FieldDefault::Own(own.clone())),
-        (None, Some(_)) => Some(FieldDefault::Container),
-        (None, None) => None,
     };
     Some(Member::Field(Box::new(FieldPlan {
         ident,
@@ -459,16 +485,9 @@ fn plan_member(
         examples: raw.example.iter().map(|e| e.value.clone()).collect(),
         setters,
         nullable,
+        absent_apart,
         schema_text,
     })))
-}
-
-/// `T` of a type written `Option<T>` (any path ending in `Option`).
-fn option_argument(ty: &Type) -> Option<&Type> {
-    match shape::generic_arguments(ty)? {
-        (name, arguments) if name == "Option" => arguments.first().copied(),
-        _ => None,
-    }
 }
 
 fn plan_variant(

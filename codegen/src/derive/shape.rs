@@ -2,7 +2,7 @@
 //! constraints written on it fit ([`check_constraints`]).
 //!
 //! The derive only sees tokens, so it knows the types it can name: `bool`, the integer and
-//! float types, `String`, `Option`, `Vec`, `Box`, `HashMap`/`BTreeMap` with `String` keys and
+//! float types, `String`, `Option`, `Nullable`, `Vec`, `Box`, `HashMap`/`BTreeMap` with `String` keys and
 //! `serde_json::Value`. Any other path is taken to be a type that implements `ToolArg` (a
 //! nested `#[derive(Tool)]` type); the compiler checks that, and only `description`, `alias`
 //! and `example` may be written on such fields (constraints belong on the type itself).
@@ -22,6 +22,7 @@ pub enum Shape {
         bits: u8,
     },
     String,
+    /// `Option<T>` or `toolgate::Nullable<T>`: a value or `null`.
     Option(Box<Shape>),
     Box(Box<Shape>),
     Array(Box<Shape>),
@@ -187,7 +188,7 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
         "f64" => Ok(Shape::Float { bits: 64 }),
         "String" => Ok(Shape::String),
         "Value" => Ok(Shape::Any),
-        "Option" => one(Shape::Option),
+        "Option" | "Nullable" => one(Shape::Option),
         "Box" => one(Shape::Box),
         "Vec" => one(Shape::Array),
         "HashMap" | "BTreeMap" => match arguments.as_slice() {

@@ -26,7 +26,11 @@
 //!   properties it is refused;
 //! - an optional property is `Option<T>`; with a default that fits its schema it is `T`
 //!   with `#[serde(default = "...")]`; a default that does not fit is not applied (the
-//!   dynamic road does not apply it either) and the doc comment says so;
+//!   dynamic road does not apply it either) and the doc comment says so; an optional
+//!   property that takes `null` (a `["T", "null"]` type, `any`, `null`) and has no default
+//!   to fill it is `toolgate::Nullable<T>`, which keeps absent apart from `null` and writes
+//!   each back as it came (`Option<T>` would read both as `None`); a required property
+//!   that takes `null` is `Option<T>` with `#[tool(nullable)]`;
 //! - a `$ref` to an object or enum is that type, boxed where a definition contains itself or
 //!   is used more than once (without a `Vec` or map between: a type holding two fields of one
 //!   type, 40 levels deep, would otherwise be 2⁴⁰ times the size of the bottom one); a `$ref`
@@ -76,8 +80,8 @@ pub(crate) type LowerError = (String, String);
 struct Lowered {
     ty: TokenStream,
     constraints: Vec<TokenStream>,
-    /// `ty` is `Option<T>` because the schema takes `null`.
-    nullable: bool,
+    /// `T` where `ty` is `Option<T>` because the schema takes `null`.
+    value_ty: Option<TokenStream>,
 }
 
 impl Lowered {
@@ -96,7 +100,7 @@ impl Lowered {
         Lowered {
             ty,
             constraints: Vec::new(),
-            nullable: false,
+            value_ty: None,
         }
     }
 
@@ -408,7 +412,7 @@ impl<'s> Lowering<'s> {
             return Lowered {
                 ty: quote!(::std::option::Option<#ty>),
                 constraints: inner.constraints,
-                nullable: true,
+                value_ty: Some(ty),
             };
         }
         let mut lowered = self.lower_kind(scope, schema, hint, pointer, direct);
@@ -461,7 +465,7 @@ impl<'s> Lowering<'s> {
                 Lowered {
                     ty: quote!(::std::string::String),
                     constraints,
-                    nullable: false,
+                    value_ty: None,
                 }
             }
             Kind::Enum(enumeration) if !string_enum(enumeration) => {
@@ -501,7 +505,7 @@ impl<'s> Lowering<'s> {
                 Lowered {
                     ty: quote!(::std::vec::Vec<#item_ty>),
                     constraints,
-                    nullable: false,
+                    value_ty: None,
                 }
             }
             Kind::Map(map) => {
@@ -587,7 +591,7 @@ impl<'s> Lowering<'s> {
         Lowered {
             ty: value_type(&values),
             constraints: vec![quote!(enum_values = [#(#literals),*])],
-            nullable: false,
+            value_ty: None,
         }
     }
 
@@ -609,7 +613,7 @@ impl<'s> Lowering<'s> {
         Lowered {
             ty: quote!(::std::collections::BTreeMap<::std::string::String, #value>),
             constraints,
-            nullable: false,
+            value_ty: None,
         }
     }
 }

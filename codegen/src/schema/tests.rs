@@ -156,6 +156,32 @@ fn two_tools_with_one_name_are_refused_naming_both() {
     );
 }
 
+/// Tool names follow MCP's rule, 1 to 128 characters (Cloudflare's
+/// `get_livestream_session_for_livestream_id_realtime_kit_livestreams` has 66): a longer
+/// one, or one with a space, is refused with the rule.
+#[test]
+fn tool_names_are_taken_up_to_mcps_128_characters() {
+    let empty = r#"{"type": "object", "properties": {}}"#;
+    let tool = |name: &str| format!(r#"{{"name": "{name}", "parameters": {empty}}}"#);
+    let cloudflare = "get_livestream_session_for_livestream_id_realtime_kit_livestreams";
+    let code = Builder::new()
+        .generate_text("t.json", &tool(cloudflare))
+        .unwrap();
+    assert!(
+        code.contains(&format!("#[tool(name = \"{cloudflare}\")]")),
+        "{code}"
+    );
+    assert!(Builder::new()
+        .generate_text("t.json", &tool(&"n".repeat(128)))
+        .is_ok());
+    for name in ["n".repeat(129), "two words".to_owned()] {
+        assert_eq!(
+            refusals(&tool(&name)),
+            [format!("/parameters: a tool name must be 1 to 128 characters of ASCII letters, digits, `_`, `-` and `.` (the name is {name:?})")]
+        );
+    }
+}
+
 /// Definitions written in place that fan out (`A_k = array of anyOf[A_k-1, A_k-1]`) would
 /// write 2^k schemas: the tool is held as JSON instead (each definition written once), after
 /// work linear in the schema.

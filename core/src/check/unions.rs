@@ -56,7 +56,7 @@ impl JsonKind {
         match json {
             Json::Null => JsonKind::Null,
             Json::Bool(_) => JsonKind::Bool,
-            Json::Number(_) | Json::RoundedNumber(_) => JsonKind::Number,
+            Json::Number(_) | Json::RoundedNumber(_) | Json::SpelledNumber(..) => JsonKind::Number,
             Json::String(_) => JsonKind::String,
             Json::Array(_) => JsonKind::Array,
             Json::Object(_) => JsonKind::Object,

@@ -92,15 +92,15 @@ pub(crate) enum StrictError {
     Syntax(serde_json::Error),
 }
 
-/// Reads strict JSON text with at most `max_depth` nested containers. Integral floats are
-/// checked against their digits ([`Json::RoundedNumber`], `-0`).
+/// Reads strict JSON text with at most `max_depth` nested containers. Floats are read
+/// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
 pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
-    let integral_floats = std::cell::Cell::new(false);
+    let floats_read = std::cell::Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_slice(text);
     let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
-        integral_floats: &integral_floats,
+        floats_read: &floats_read,
     }
     .deserialize(&mut deserializer)
     .and_then(|json| deserializer.end().map(|()| json));
@@ -116,8 +116,8 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
             StrictError::Syntax(error)
         }
     })?;
-    if integral_floats.get() {
-        crate::model::mark_rounded_numbers(&mut json, text);
+    if floats_read.get() {
+        crate::model::mark_number_texts(&mut json, text);
     }
     Ok(json)
 }
@@ -137,7 +137,9 @@ pub enum Rule {
     StringToBool,
     /// `0` or `1` for a bool.
     NumberToBool,
-    /// A number or bool where a string is expected: its JSON text.
+    /// A number or bool where a string is expected: its JSON text, a number as it was sent
+    /// (`1e3` is `"1e3"`, `5.00` is `"5.00"`; a number given as a `serde_json::Value` has
+    /// only serde_json's spelling). A number whose digits a float cannot hold is refused.
     ScalarToString,
     /// A string holding a JSON array or object where one is expected.
     JsonString,

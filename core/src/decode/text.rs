@@ -477,19 +477,9 @@ impl Parser<'_> {
                 self.invalid_at(start, "not a number")
             }
         })?;
-        // As the strict reader does: the digits, not the float, say whether it is an integer.
-        if let Some(float) = number
-            .as_f64()
-            .filter(|f| number.is_f64() && f.fract() == 0.0)
-        {
-            if !crate::num::decimal_is_integral(text) {
-                return Ok(Json::RoundedNumber(number));
-            }
-            if float == 0.0 && !text.contains(['.', 'e', 'E']) {
-                return Ok(Json::Number(0.into()));
-            }
-        }
-        Ok(Json::Number(number))
+        // As the strict reader does: the digits, not the float, say whether it is an integer,
+        // and the text is kept where it is not serde_json's spelling of the number.
+        Ok(Json::from_number_text(number, text))
     }
 
     /// A string in double or single quotes, with JSON and Python escapes.

@@ -23,6 +23,12 @@ pub enum Json {
     /// for an integer, a boolean or an enum value (that would round it into another value).
     /// Only argument text is read into it.
     RoundedNumber(Number),
+    /// A number whose value is exact but whose text is not how JSON writers spell that value
+    /// (`1e3`, `5.00`, `1E-7`, `-0`): the value, and the text as it was sent. It is that
+    /// number wherever a number is wanted; the text is kept for `scalar_to_string`, which
+    /// writes a number where a string is wanted as it was sent (`"1e3"`, not `"1000.0"`).
+    /// Only argument text is read into it (see [`Json::from_number_text`]).
+    SpelledNumber(Number, Box<str>),
     /// A string.
     String(String),
     /// An array.
@@ -53,8 +59,8 @@ impl Json {
         match self {
             Json::Null => "null",
             Json::Bool(_) => "boolean",
-            Json::Number(n) if n.is_i64() || n.is_u64() => "integer",
-            Json::Number(_) | Json::RoundedNumber(_) => "number",
+            Json::Number(n) | Json::SpelledNumber(n, _) if n.is_i64() || n.is_u64() => "integer",
+            Json::Number(_) | Json::RoundedNumber(_) | Json::SpelledNumber(..) => "number",
             Json::String(_) => "string",
             Json::Array(_) => "array",
             Json::Object(_) => "object",
@@ -67,7 +73,9 @@ impl Json {
         match self {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(b),
-            Json::Number(n) | Json::RoundedNumber(n) => Value::Number(n),
+            Json::Number(n) | Json::RoundedNumber(n) | Json::SpelledNumber(n, _) => {
+                Value::Number(n)
+            }
             Json::String(s) => Value::String(s),
             Json::Array(items) => Value::Array(items.into_iter().map(Json::into_value).collect()),
             Json::Object(members) => Value::Object(
@@ -84,7 +92,9 @@ impl Json {
         match self {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) | Json::RoundedNumber(n) => Value::Number(n.clone()),
+            Json::Number(n) | Json::RoundedNumber(n) | Json::SpelledNumber(n, _) => {
+                Value::Number(n.clone())
+            }
             Json::String(s) => Value::String(s.clone()),
             Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
             Json::Object(members) => Value::Object(
@@ -104,7 +114,9 @@ impl serde::Serialize for Json {
         match self {
             Json::Null => serializer.serialize_unit(),
             Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) | Json::RoundedNumber(n) => n.serialize(serializer),
+            Json::Number(n) | Json::RoundedNumber(n) | Json::SpelledNumber(n, _) => {
+                n.serialize(serializer)
+            }
             Json::String(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -153,7 +165,7 @@ impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: usize::MAX,
-            integral_floats: None,
+            floats_read: None,
         })
     }
 }
@@ -176,17 +188,17 @@ impl<'de> DeserializeSeed<'de> for JsonSeed {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: self.max_depth,
-            integral_floats: None,
+            floats_read: None,
         })
     }
 }
 
-/// A [`JsonSeed`] that also notes whether any float it read is integral (`5.0`, `1e3`, but
-/// also `4.9999999999999999` rounded to 5): the text of those is looked at again
-/// ([`mark_rounded_numbers`]), since only the digits tell an integer from a rounded one.
+/// A [`JsonSeed`] that also notes whether it read any float: the text of floats is looked at
+/// again ([`mark_number_texts`]), since only the digits tell an integer from a rounded one
+/// (`5.0` from `4.9999999999999999`) and `1e3` from `1000.0`.
 pub(crate) struct ArgumentSeed<'f> {
     pub(crate) max_depth: usize,
-    pub(crate) integral_floats: &'f std::cell::Cell<bool>,
+    pub(crate) floats_read: &'f std::cell::Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
@@ -195,33 +207,24 @@ impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: self.max_depth,
-            integral_floats: Some(self.integral_floats),
+            floats_read: Some(self.floats_read),
         })
     }
 }
 
-/// Goes over the numbers of `json`, read from the strict JSON `text`, with their texts: an
-/// integral float whose digits are not an integer becomes [`Json::RoundedNumber`], and `-0`
-/// (which serde_json reads as the float `-0.0`) the integer 0.
-pub(crate) fn mark_rounded_numbers(json: &mut Json, text: &[u8]) {
+/// Goes over the floats of `json`, read from the strict JSON `text`, with their texts, as
+/// [`Json::from_number_text`] reads them (serde_json gives only the float).
+pub(crate) fn mark_number_texts(json: &mut Json, text: &[u8]) {
     fn visit<'t>(json: &mut Json, tokens: &mut impl Iterator<Item = &'t [u8]>) {
         match json {
             Json::Number(number) => {
                 let Some(token) = tokens.next() else { return };
-                let Some(float) = number.as_f64().filter(|_| number.is_f64()) else {
-                    return;
-                };
-                if float.fract() != 0.0 {
-                    return;
-                }
-                let token = std::str::from_utf8(token).unwrap_or("");
-                if !crate::num::decimal_is_integral(token) {
-                    *json = Json::RoundedNumber(number.clone());
-                } else if float == 0.0 && !token.contains(['.', 'e', 'E']) {
-                    *json = Json::Number(0.into());
+                if number.is_f64() {
+                    let token = std::str::from_utf8(token).unwrap_or("");
+                    *json = Json::from_number_text(number.clone(), token);
                 }
             }
-            Json::RoundedNumber(_) => {
+            Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
                 tokens.next();
             }
             Json::Array(items) => items.iter_mut().for_each(|item| visit(item, tokens)),
@@ -264,6 +267,43 @@ fn number_tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 impl Json {
+    /// The number `number` that serde_json read from the argument text `token`, with what
+    /// its text says that the number alone does not:
+    /// - an integral float from digits that are not an integer (`4.9999999999999999`) is a
+    ///   [`Json::RoundedNumber`];
+    /// - `-0` (serde_json's float `-0.0`) is the integer 0, spelled `-0`;
+    /// - a float whose text is not serde_json's spelling of it (`1e3`, `5.00`) is a
+    ///   [`Json::SpelledNumber`] with that text;
+    /// - anything else is a [`Json::Number`] (an integer has no other spelling in JSON).
+    ///
+    /// ```
+    /// # use toolgate_core::model::Json;
+    /// let read = |text: &str| Json::from_number_text(text.parse().unwrap(), text);
+    /// let float = |f| serde_json::Number::from_f64(f).unwrap();
+    /// assert_eq!(read("1e3"), Json::SpelledNumber(float(1000.0), "1e3".into()));
+    /// assert_eq!(read("35.6"), Json::Number(float(35.6)));
+    /// assert_eq!(read("7"), Json::Number(7.into()));
+    /// ```
+    pub fn from_number_text(number: Number, token: &str) -> Json {
+        let Some(float) = number.as_f64().filter(|_| number.is_f64()) else {
+            return Json::Number(number);
+        };
+        if float.fract() == 0.0 {
+            if !crate::num::decimal_is_integral(token) {
+                return Json::RoundedNumber(number);
+            }
+            if float == 0.0 && !token.contains(['.', 'e', 'E']) {
+                return Json::SpelledNumber(0.into(), token.into());
+            }
+        }
+        // serde_json writes a float with ryu's shortest form, as here.
+        if ryu::Buffer::new().format_finite(float) == token {
+            Json::Number(number)
+        } else {
+            Json::SpelledNumber(number, token.into())
+        }
+    }
+
     /// How many values this one holds, itself included, counted up to `most` (past it,
     /// `most` is returned), without recursion.
     pub fn size_up_to(&self, most: usize) -> usize {
@@ -321,14 +361,14 @@ pub fn value_depth(value: &Value) -> usize {
 
 struct JsonVisitor<'f> {
     containers_left: usize,
-    integral_floats: Option<&'f std::cell::Cell<bool>>,
+    floats_read: Option<&'f std::cell::Cell<bool>>,
 }
 
 impl<'f> JsonVisitor<'f> {
     fn inner(&self) -> InnerSeed<'f> {
         InnerSeed(JsonVisitor {
             containers_left: self.containers_left - 1,
-            integral_floats: self.integral_floats,
+            floats_read: self.floats_read,
         })
     }
 }
@@ -375,7 +415,7 @@ impl<'de> Visitor<'de> for JsonVisitor<'_> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
-        if let (Some(flag), 0.0) = (self.integral_floats, v.fract()) {
+        if let Some(flag) = self.floats_read {
             flag.set(true);
         }
         Number::from_f64(v)

@@ -64,8 +64,12 @@ mod tests {
     #[test]
     fn the_generated_types_decode_model_output() {
         let issue = CreateIssue::decode(CALLS[0].1).unwrap();
-        assert_eq!(issue.value.assignees, Some(vec!["ada".to_owned()]));
-        assert_eq!(issue.value.milestone, Some(3));
+        // Optional and nullable: absent, `null` and a value stay three values.
+        assert_eq!(
+            issue.value.assignees,
+            toolgate::Nullable::Value(vec!["ada".to_owned()])
+        );
+        assert_eq!(issue.value.milestone, toolgate::Nullable::Value(3));
         let weather = GetWeather::decode(CALLS[1].1).unwrap();
         assert_eq!(weather.value.unit, Some(GetWeatherUnit::Celsius));
         let payment = SendPayment::decode(CALLS[2].1).unwrap();

@@ -128,19 +128,30 @@ pub(super) fn keeping(schema: &Schema, keep: bool) -> Schema {
     schema
 }
 
-/// The field's type and `#[tool(...)]` key when its value is held as JSON; `model` is the
-/// [`keeping_model`].
+/// How an optional field held as JSON is typed.
+#[derive(Clone, Copy)]
+pub(super) enum OptionalJson {
+    /// `Option<Value>`: the schema refuses `null`, so `None` is only ever absent.
+    Option,
+    /// `Nullable<Value>`: the schema takes `null`, kept apart from absent.
+    Nullable,
+}
+
+/// The field's type and `#[tool(...)]` key when its value is held as JSON (`optional`:
+/// `None` for a required field); `model` is the [`keeping_model`].
 pub(super) fn checked_field(
     model: &ToolModel,
     schema: &Schema,
-    required: bool,
+    optional: Option<OptionalJson>,
     keep: bool,
 ) -> (TokenStream, TokenStream) {
     let text = model.schema_text(&keeping(schema, keep));
-    let ty = if required {
-        quote!(::toolgate::serde_json::Value)
-    } else {
-        quote!(::std::option::Option<::toolgate::serde_json::Value>)
+    let ty = match optional {
+        None => quote!(::toolgate::serde_json::Value),
+        Some(OptionalJson::Option) => {
+            quote!(::std::option::Option<::toolgate::serde_json::Value>)
+        }
+        Some(OptionalJson::Nullable) => quote!(::toolgate::Nullable<::toolgate::serde_json::Value>),
     };
     let text = raw_literal(&text);
     (ty, quote!(schema = #text))

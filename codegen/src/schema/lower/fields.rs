@@ -7,7 +7,7 @@ use serde_json::Value;
 use toolgate_core::model::{Additional, ObjectSchema, Schema};
 use toolgate_core::path::escape_pointer_token;
 
-use super::checked::{checked_field, json_note, keeping_model};
+use super::checked::{checked_field, json_note, keeping_model, OptionalJson};
 use super::{
     default_expression, doc_attr, doc_reproduces, example_literal, field_name, type_name, Lowering,
     Scope, Taken,
@@ -58,7 +58,14 @@ impl Lowering<'_> {
                 let kept = scope
                     .json_model
                     .get_or_insert_with(|| keeping_model(scope.model, keep));
-                let (ty, key) = checked_field(kept, schema, field.required, keep);
+                let optional = match field.required {
+                    true => None,
+                    false if scope.model.check_against(schema, &Value::Null).is_ok() => {
+                        Some(OptionalJson::Nullable)
+                    }
+                    false => Some(OptionalJson::Option),
+                };
+                let (ty, key) = checked_field(kept, schema, optional, keep);
                 let unraw = rust.strip_prefix("r#").unwrap_or(&rust);
                 if unraw != field.name {
                     let wire = &field.name;
@@ -67,7 +74,13 @@ impl Lowering<'_> {
                 for alias in &field.aliases {
                     attrs.push(quote!(#[serde(alias = #alias)]));
                 }
-                let default = (!field.required).then(|| quote!(#[serde(default)]));
+                let default = match optional {
+                    None => None,
+                    Some(OptionalJson::Option) => Some(quote!(#[serde(default)])),
+                    Some(OptionalJson::Nullable) => Some(
+                        quote!(#[serde(default, skip_serializing_if = "::toolgate::Nullable::is_absent")]),
+                    ),
+                };
                 fields.push(quote! {
                     #(#attrs)*
                     #default
@@ -87,14 +100,18 @@ impl Lowering<'_> {
             for alias in &field.aliases {
                 attrs.push(quote!(#[serde(alias = #alias)]));
             }
-            let nullable = lowered.nullable;
+            let nullable = lowered.value_ty.is_some();
             let mut tool_keys = lowered.constraints;
-            if nullable {
-                tool_keys.insert(0, quote!(nullable));
-            }
-            // An optional field that takes `null` is `Option<T>` already: serde's default
-            // (`None`) stands for absent.
-            let serde_default = quote!(#[serde(default)]);
+            // An optional field that takes `null` and is not filled with a default keeps
+            // absent apart from `null` (issue 11 §4): `Nullable<T>`, written back as it came.
+            // `any` and `null` schemas take `null` without an `Option`.
+            let takes_null = nullable || scope.model.check_against(schema, &Value::Null).is_ok();
+            let value_ty = lowered.value_ty.unwrap_or_else(|| lowered.ty.clone());
+            let absent_apart = |attrs: &mut Vec<TokenStream>| {
+                attrs.push(quote!(#[serde(default, skip_serializing_if = "::toolgate::Nullable::is_absent")]));
+                quote!(::toolgate::Nullable<#value_ty>)
+            };
+            let mut option_is_null = nullable;
             tool_keys.extend(schema.examples.iter().filter_map(example_literal));
             let other_examples: Vec<&Value> = schema
                 .examples
@@ -116,9 +133,9 @@ impl Lowering<'_> {
                     noted = true;
                     ty
                 }
-                (false, None) if nullable => {
-                    attrs.push(serde_default);
-                    ty
+                (false, None) if takes_null => {
+                    option_is_null = false;
+                    absent_apart(&mut attrs)
                 }
                 (false, None) => quote!(::std::option::Option<#ty>),
                 (false, Some(default)) => {
@@ -149,15 +166,18 @@ impl Lowering<'_> {
                     } else {
                         attrs.push(doc_attr(&format!("\nThe schema's default, {default}, does not fit the field's own schema and is not applied.")));
                         noted = true;
-                        if nullable {
-                            attrs.push(serde_default);
-                            ty
+                        if takes_null {
+                            option_is_null = false;
+                            absent_apart(&mut attrs)
                         } else {
                             quote!(::std::option::Option<#ty>)
                         }
                     }
                 }
             };
+            if option_is_null {
+                tool_keys.insert(0, quote!(nullable));
+            }
             if let Some(text) = &schema.description {
                 if noted || !doc_reproduces(text) {
                     tool_keys.push(quote!(description = #text));

@@ -106,7 +106,7 @@ pub(super) fn integer(
     Lowered {
         ty: quote!(#ty),
         constraints,
-        nullable: false,
+        value_ty: None,
     }
 }
 
@@ -159,7 +159,7 @@ pub(super) fn float(float: &NumberSchema, pointer: &str, errors: &mut Vec<LowerE
     Lowered {
         ty,
         constraints,
-        nullable: false,
+        value_ty: None,
     }
 }
 

@@ -360,6 +360,53 @@ fn scalar_to_string_repairs_numbers_and_booleans_as_their_json_text() {
     }
 }
 
+/// Issue 11 §4: a number goes into a string as it was sent, not as serde_json writes its
+/// value (`1e3` is `"1e3"`, not `"1000.0"`), from strict JSON and from the lenient reader
+/// (single quotes) alike; the log's `from` is the number read.
+#[test]
+fn scalar_to_string_writes_the_number_as_it_was_sent() {
+    let model = tool_x(Schema::string());
+    for sent in [
+        "1e3", "5.0", "5.00", "1.50", "1E-7", "-0", "-0.0", "35.6", "0.1", "2e-5",
+    ] {
+        for text in [format!(r#"{{"x": {sent}}}"#), format!("{{'x': {sent}}}")] {
+            let decoded = accept_text(&model, &text);
+            assert_eq!(decoded.value, json!({ "x": sent }), "{text}");
+            let read: serde_json::Number = sent.parse().unwrap();
+            let read = if sent == "-0" { 0.into() } else { read };
+            // The lenient reader also logs its own repair of the text.
+            let field_repairs: Vec<_> = decoded
+                .repairs
+                .into_iter()
+                .filter(|r| r.rule != Rule::JsonText)
+                .collect();
+            assert_eq!(
+                field_repairs,
+                vec![repair("x", Rule::ScalarToString, json!(read), json!(sent))],
+                "{text}"
+            );
+        }
+    }
+}
+
+/// The text kept for `scalar_to_string` changes nothing where a number is wanted.
+#[test]
+fn a_number_spelled_otherwise_is_still_that_number() {
+    let number = tool_x(Schema::number());
+    let decoded = accept_text(&number, r#"{"x": 1e3}"#);
+    assert_eq!(decoded.value, json!({"x": 1000.0}));
+    assert_eq!(decoded.repairs, vec![]);
+    let integer = tool_x(Schema::integer());
+    let decoded = accept_text(&integer, r#"{"x": 1e3}"#);
+    assert_eq!(decoded.value, json!({"x": 1000}));
+    assert_eq!(decoded.repairs[0].rule, Rule::FloatToInteger);
+    let decoded = accept_text(&integer, r#"{"x": -0}"#);
+    assert_eq!(decoded.value, json!({"x": 0}));
+    assert_eq!(decoded.repairs, vec![]);
+    let any = tool_x(Schema::any());
+    assert_eq!(accept_text(&any, r#"{"x": 1.50}"#).value, json!({"x": 1.5}));
+}
+
 #[test]
 fn scalar_to_string_refuses_objects_and_arrays() {
     let model = tool_x(Schema::string());

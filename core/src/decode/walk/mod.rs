@@ -369,7 +369,9 @@ impl<'m> Decoder<'m> {
     fn number(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
         let integer = matches!(schema.kind, Kind::Integer(_));
         let (number, original, sent_as) = match json {
-            Json::Number(number) => (Num::from_json(&number), Value::Number(number), None),
+            Json::Number(number) | Json::SpelledNumber(number, _) => {
+                (Num::from_json(&number), Value::Number(number), None)
+            }
             // Its float is an integer, its digits are not: never an integer.
             Json::RoundedNumber(number) if integer => {
                 return self.rounded_into_integer(Value::Number(number));
@@ -451,7 +453,9 @@ impl<'m> Decoder<'m> {
                 Some(flag) => (flag, Value::String(text), Some(Rule::StringToBool)),
                 None => return self.type_issue(schema, Value::String(text)),
             },
-            Json::Number(number) if self.allows(Rule::NumberToBool) => {
+            Json::Number(number) | Json::SpelledNumber(number, _)
+                if self.allows(Rule::NumberToBool) =>
+            {
                 // `0`, `1`, `0.0` and `1.0` all compare equal to the integers.
                 let as_number = Num::from_json(&number);
                 let flag = if as_number == Num::Int(0) {
@@ -476,13 +480,19 @@ impl<'m> Decoder<'m> {
         let (text, original, rule) = match json {
             Json::String(text) => (text, None, None),
             // A float this large was rounded when it was read: its text would invent digits.
-            Json::Number(number)
+            Json::Number(number) | Json::SpelledNumber(number, _)
                 if number.as_f64().is_some_and(|f| {
                     !number.is_i64() && !number.is_u64() && f.abs() >= EXACT_FLOAT_INTEGER
                 }) =>
             {
                 return self.type_issue(schema, Value::Number(number));
             }
+            // The number as it was sent (`1e3` stays `"1e3"`), not serde_json's spelling.
+            Json::SpelledNumber(number, sent) if self.allows(Rule::ScalarToString) => (
+                sent.into(),
+                Some(Value::Number(number)),
+                Some(Rule::ScalarToString),
+            ),
             scalar @ (Json::Number(_) | Json::Bool(_)) if self.allows(Rule::ScalarToString) => {
                 let original = scalar.into_value();
                 (
