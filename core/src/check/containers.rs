@@ -60,7 +60,11 @@ impl<'m> Checker<'m> {
         };
         self.check_array_size(count, array, got);
         if array.unique_items {
-            self.check_unique(&(0..count).map(|i| element(i).to_json_value()).collect::<Vec<_>>());
+            self.check_unique(
+                &(0..count)
+                    .map(|i| element(i).to_json_value())
+                    .collect::<Vec<_>>(),
+            );
         }
         // Past a tuple's elements there is only the `maxItems` issue above.
         let held = array.tuple_length().unwrap_or(usize::MAX).min(count);

@@ -596,7 +596,9 @@ impl ArraySchema {
 
     /// The element schemas: the prefix, then `items`.
     pub fn schemas(&self) -> impl Iterator<Item = &Schema> {
-        self.prefix_items.iter().chain(std::iter::once(&*self.items))
+        self.prefix_items
+            .iter()
+            .chain(std::iter::once(&*self.items))
     }
 
     /// The element schemas, to change: the prefix, then `items`.
