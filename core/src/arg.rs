@@ -18,7 +18,8 @@ use crate::{Checker, Report};
 /// defaults).
 ///
 /// Implemented for `bool`, every integer and float type, `String`, `Option<T>`,
-/// [`Nullable<T>`](crate::Nullable), `Vec<T>`,
+/// [`Nullable<T>`](crate::Nullable), `Vec<T>`, tuples of up to 8 elements (JSON arrays of
+/// exactly those elements, `prefixItems`),
 /// `Box<T>`, `HashMap<String, T>`, `BTreeMap<String, T>` and `serde_json::Value`;
 /// `#[derive(Tool)]` implements it for structs and unit enums.
 #[diagnostic::on_unimplemented(
@@ -356,6 +357,37 @@ impl ToolArg for () {
     fn to_json_value(&self) -> Value {
         Value::Null
     }
+}
+
+// A Rust tuple is a JSON array of exactly its elements, each with its own schema
+// (`prefixItems`, `items: false`, `minItems`), as serde reads and writes it.
+macro_rules! tuples {
+    ($(($($element:ident $index:tt),+))*) => {$(
+        impl<$($element: ToolArg),+> ToolArg for ($($element,)+) {
+            fn describe(definitions: &mut Definitions) -> Schema {
+                Schema::tuple(vec![$($element::describe(definitions)),+])
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_tuple(&[$(&self.$index as &dyn ToolArg),+], schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Value::Array(vec![$(self.$index.to_json_value()),+])
+            }
+        }
+    )*};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
 }
 
 /// The type of a value no schema allows (the `false` schema, `{"not": {}}`): a property that

@@ -138,19 +138,23 @@ fn schema() -> impl Strategy<Value = Schema> {
     leaf.prop_recursive(3, 24, 4, |inner| {
         let kind = prop_oneof![
             (
+                proptest::collection::vec(inner.clone(), 0..3),
                 inner.clone(),
                 proptest::option::of(0u64..3),
                 proptest::option::of(3u64..9),
                 any::<bool>()
             )
-                .prop_map(|(items, min_items, max_items, unique_items)| Kind::Array(
-                    ArraySchema {
-                        items: Box::new(items),
-                        min_items,
-                        max_items,
-                        unique_items
-                    }
-                )),
+                .prop_map(
+                    |(prefix_items, items, min_items, max_items, unique_items)| Kind::Array(
+                        ArraySchema {
+                            prefix_items,
+                            items: Box::new(items),
+                            min_items,
+                            max_items,
+                            unique_items
+                        }
+                    )
+                ),
             inner.clone().prop_map(|values| Kind::Map(MapSchema {
                 values: Box::new(values),
                 property_names: None,

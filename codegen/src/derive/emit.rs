@@ -17,6 +17,7 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
         Body::Struct { .. } => emit_struct(plan),
         Body::Enum { variants } => emit_enum(plan, variants),
         Body::Checked(tool) => super::checked::emit_tool(plan, tool),
+        Body::Tuple(elements) => super::tuple::emit(plan, elements),
         Body::Union {
             tagging,
             variants,

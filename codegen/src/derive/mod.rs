@@ -13,6 +13,7 @@ mod flatten;
 mod literals;
 mod serde_attrs;
 mod shape;
+mod tuple;
 
 use darling::{FromDeriveInput, FromField, FromVariant};
 use heck::ToSnakeCase;
@@ -52,6 +53,8 @@ enum Body {
     /// `struct Name(serde_json::Value);` with `#[tool(schema = "...")]`: a tool whose
     /// arguments are a JSON value checked against that schema.
     Checked(checked::CheckedTool),
+    /// A tuple struct: a JSON array of exactly its elements.
+    Tuple(Vec<tuple::ElementPlan>),
     /// An enum with `#[serde(tag)]` or `#[serde(untagged)]`: a union.
     Union {
         tagging: data_enum::Tagging,
@@ -175,8 +178,18 @@ fn plan(input: &DeriveInput) -> darling::Result<Plan> {
             let named = match &data.fields {
                 Fields::Named(named) => named,
                 Fields::Unnamed(fields) => {
-                    let message = "a tool's arguments are named fields (`struct Name { field: Type }`); a tuple struct has none";
-                    return Err(fail(errors, error_at(fields, message)));
+                    if let Some(name) = name_attr {
+                        let message = "a tool's arguments are named fields (`struct Name { field: Type }`); a tuple struct is an array, a value inside them";
+                        return Err(fail(errors, error_at(name, message)));
+                    }
+                    data_enum::refuse_on_struct(&serde, &mut errors);
+                    let elements = tuple::plan(fields, &mut errors);
+                    return errors.finish_with(Plan {
+                        ident: input.ident.clone(),
+                        type_name,
+                        description,
+                        body: Body::Tuple(elements),
+                    });
                 }
                 Fields::Unit => {
                     let message = format!("a tool's arguments are an object: write `struct {type_name} {{}}` (serde reads a unit struct from `null`, not `{{}}`)");

@@ -134,7 +134,20 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
             ))
         }
         Type::Tuple(tuple) if tuple.elems.is_empty() => return Ok(Shape::Null),
-        Type::Tuple(_) => return Err(unsupported("a tuple", "use a struct with named fields")),
+        // A Rust tuple implements `ToolArg` (`prefixItems`); its elements must be types
+        // toolgate knows. Constraints on elements go on a derived tuple struct's fields.
+        Type::Tuple(tuple) if tuple.elems.len() <= 8 => {
+            for element in &tuple.elems {
+                classify(element)?;
+            }
+            return Ok(Shape::Named);
+        }
+        Type::Tuple(_) => {
+            return Err(unsupported(
+                "a tuple of more than 8 elements",
+                "use a tuple struct that derives Tool",
+            ))
+        }
         Type::Array(_) | Type::Slice(_) => {
             return Err(unsupported(
                 "a fixed-size array or slice",
@@ -233,13 +246,15 @@ mod tests {
         assert!(matches!(shape("()").unwrap(), Shape::Null));
         assert!(matches!(shape("serde_json::Value").unwrap(), Shape::Any));
         assert!(matches!(shape("Contact").unwrap(), Shape::Named));
+        assert!(matches!(shape("(f64, f64)").unwrap(), Shape::Named));
     }
 
     #[test]
     fn refuses_unsupported_types() {
         for source in [
             "&str",
-            "(u8, u8)",
+            "(u8, &str)",
+            "(u8, u8, u8, u8, u8, u8, u8, u8, u8)",
             "[u8; 4]",
             "char",
             "HashSet<String>",

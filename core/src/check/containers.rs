@@ -31,10 +31,25 @@ impl<'m> Checker<'m> {
 
     /// Checks an array's elements and size against an `array` schema.
     pub fn check_array<T: ToolArg>(&mut self, items: &[T], schema: &'m Schema) {
+        self.check_elements(items.len(), |index| &items[index], schema);
+    }
+
+    /// Checks a tuple's elements (a Rust tuple's, a derived tuple struct's) against an
+    /// `array` schema, each against its own schema (`prefixItems`).
+    pub fn check_tuple(&mut self, elements: &[&dyn ToolArg], schema: &'m Schema) {
+        self.check_elements(elements.len(), |index| elements[index], schema);
+    }
+
+    fn check_elements<'v>(
+        &mut self,
+        count: usize,
+        element: impl Fn(usize) -> &'v dyn ToolArg,
+        schema: &'m Schema,
+    ) {
         let Some(resolved) = self.resolve(schema) else {
             return;
         };
-        let got = || Value::Array(items.iter().map(ToolArg::to_json_value).collect());
+        let got = || Value::Array((0..count).map(|i| element(i).to_json_value()).collect());
         if !self.check_const(resolved, got) {
             return;
         }
@@ -43,23 +58,36 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        self.check_array_size(items.len(), array, got);
+        self.check_array_size(count, array, got);
         if array.unique_items {
-            self.check_unique(&items.iter().map(ToolArg::to_json_value).collect::<Vec<_>>());
+            self.check_unique(
+                &(0..count)
+                    .map(|i| element(i).to_json_value())
+                    .collect::<Vec<_>>(),
+            );
         }
-        for (index, item) in items.iter().enumerate() {
-            self.item(index, &array.items, item);
+        // Past a tuple's elements there is only the `maxItems` issue above.
+        let held = array.tuple_length().unwrap_or(usize::MAX).min(count);
+        for index in 0..held {
+            self.item(index, array.item_schema(index), element(index));
         }
     }
 
     /// `minItems` and `maxItems` of an array of `count` elements (`got` gives the elements).
+    /// A tuple that allows no elements past its own has their count as its `maxItems`
+    /// (elements past it are reported once, as too many, not each as a value none fits).
     pub fn check_array_size(&mut self, count: usize, array: &ArraySchema, got: impl Fn() -> Value) {
         let count = count as u64;
+        let tuple_max = array.tuple_length().map(|length| length as u64);
+        let max_items = match (array.max_items, tuple_max) {
+            (Some(max), Some(tuple)) => Some(max.min(tuple)),
+            (max, tuple) => max.or(tuple),
+        };
         if let Some(min) = array.min_items.filter(|&min| count < min) {
             let message = format!("{}, fewer than the minimum {min}", count_of(count, "item"));
             self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));
         }
-        if let Some(max) = array.max_items.filter(|&max| count > max) {
+        if let Some(max) = max_items.filter(|&max| count > max) {
             let message = format!("{}, more than the maximum {max}", count_of(count, "item"));
             self.issue(Constraint::MaxItems, message, Some(max.into()), Some(got()));
         }

@@ -311,7 +311,12 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         Kind::Array(array) if sizes_wanted => {
             hint.min = array.min_items.map(Num::from);
-            hint.max = array.max_items.map(Num::from);
+            let tuple = array.tuple_length().map(|length| length as u64);
+            hint.max = match (array.max_items, tuple) {
+                (Some(max), Some(tuple)) => Some(max.min(tuple)),
+                (max, tuple) => max.or(tuple),
+            }
+            .map(Num::from);
         }
         _ => {}
     }

@@ -79,8 +79,31 @@ impl Schema {
     /// A list of `items`.
     pub fn array(items: Schema) -> Self {
         Self::new(Kind::Array(ArraySchema {
+            prefix_items: Vec::new(),
             items: Box::new(items),
             min_items: None,
+            max_items: None,
+            unique_items: false,
+        }))
+    }
+
+    /// A tuple: exactly these elements, in order (`prefixItems` with `items: false` and
+    /// `minItems`), the schema of a Rust tuple.
+    ///
+    /// ```
+    /// # use toolgate_core::model::Schema;
+    /// let pair = Schema::tuple(vec![Schema::string(), Schema::integer()]);
+    /// assert_eq!(
+    ///     pair.to_json_value(),
+    ///     serde_json::json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 2})
+    /// );
+    /// ```
+    pub fn tuple(elements: Vec<Schema>) -> Self {
+        let length = elements.len() as u64;
+        Self::new(Kind::Array(ArraySchema {
+            prefix_items: elements,
+            items: Box::new(Schema::new(Kind::Never)),
+            min_items: Some(length),
             max_items: None,
             unique_items: false,
         }))

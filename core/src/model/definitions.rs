@@ -261,7 +261,7 @@ fn numbered(name: &str, taken: impl Fn(&str) -> bool) -> String {
 /// alternatives.
 pub(crate) fn children(kind: &Kind) -> Vec<&Schema> {
     match kind {
-        Kind::Array(array) => vec![&array.items],
+        Kind::Array(array) => array.schemas().collect(),
         Kind::Map(map) => vec![&map.values],
         Kind::Object(object) => {
             let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
@@ -291,7 +291,7 @@ fn rename_references(schema: &mut Schema, keys: &HashMap<String, String>) {
 /// [`children`], to change them.
 fn children_mut(kind: &mut Kind) -> Vec<&mut Schema> {
     match kind {
-        Kind::Array(array) => vec![&mut *array.items],
+        Kind::Array(array) => array.schemas_mut().collect(),
         Kind::Map(map) => vec![&mut *map.values],
         Kind::Object(object) => {
             let mut inside: Vec<&mut Schema> =

@@ -141,7 +141,7 @@ impl Lookups {
                         pending.push(extra);
                     }
                 }
-                Kind::Array(array) => pending.push(&array.items),
+                Kind::Array(array) => pending.extend(array.schemas()),
                 Kind::Map(map) => pending.push(&map.values),
                 Kind::Union(union) => pending.extend(&union.variants),
                 Kind::Enum(enumeration) if enumeration.values.len() > SCANNED_VALUES => {

@@ -142,7 +142,7 @@ impl ToolModel {
                         width: Some(IntWidth { bits: 128, .. }),
                         ..
                     }) => return false,
-                    Kind::Array(array) => pending.push(&array.items),
+                    Kind::Array(array) => pending.extend(array.schemas()),
                     Kind::Object(object) => {
                         // serde reads an absent `Option` as `None`: a required field that
                         // takes `null` needs the decoder to see that it is absent.
@@ -271,7 +271,7 @@ impl ToolModel {
                     },
                 },
                 (Kind::Map(map), Segment::Key(_)) => &map.values,
-                (Kind::Array(array), Segment::Index(_)) => &array.items,
+                (Kind::Array(array), Segment::Index(index)) => array.item_schema(*index),
                 _ => return None,
             };
         }
@@ -564,10 +564,16 @@ impl EnumSchema {
     }
 }
 
-/// A list of values.
+/// A list of values, or a tuple: the first elements each with its own schema
+/// (`prefixItems`), the rest with `items`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArraySchema {
-    /// The schema of every element.
+    /// The schemas of the first elements, in order (`prefixItems`; draft-07's array form of
+    /// `items`); empty for a plain list. Like JSON Schema's, they do not make the elements
+    /// required: `minItems` does.
+    pub prefix_items: Vec<Schema>,
+    /// The schema of every element after `prefix_items` (of every element of a plain list);
+    /// [`Kind::Never`], JSON Schema's `false`, where no more elements are allowed.
     pub items: Box<Schema>,
     /// `minItems`.
     pub min_items: Option<u64>,
@@ -575,6 +581,32 @@ pub struct ArraySchema {
     pub max_items: Option<u64>,
     /// `uniqueItems`.
     pub unique_items: bool,
+}
+
+impl ArraySchema {
+    /// The schema of the element at `index`.
+    pub fn item_schema(&self, index: usize) -> &Schema {
+        self.prefix_items.get(index).unwrap_or(&self.items)
+    }
+
+    /// How many elements the array may hold when `items` allows none past the prefix.
+    pub fn tuple_length(&self) -> Option<usize> {
+        matches!(self.items.kind, Kind::Never).then_some(self.prefix_items.len())
+    }
+
+    /// The element schemas: the prefix, then `items`.
+    pub fn schemas(&self) -> impl Iterator<Item = &Schema> {
+        self.prefix_items
+            .iter()
+            .chain(std::iter::once(&*self.items))
+    }
+
+    /// The element schemas, to change: the prefix, then `items`.
+    pub fn schemas_mut(&mut self) -> impl Iterator<Item = &mut Schema> {
+        self.prefix_items
+            .iter_mut()
+            .chain(std::iter::once(&mut *self.items))
+    }
 }
 
 /// An object with free keys.

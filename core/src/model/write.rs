@@ -268,7 +268,16 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
         }
         Kind::Array(array) => {
             type_entry(map, "array", nullable)?;
-            map.serialize_entry("items", &Out::plain(&array.items))?;
+            if !array.prefix_items.is_empty() {
+                let prefix: Vec<Out<'_>> = array.prefix_items.iter().map(Out::plain).collect();
+                map.serialize_entry("prefixItems", &prefix)?;
+            }
+            // No more elements past a tuple's: JSON Schema's `false`, as it is usually written.
+            if *array.items == Schema::new(Kind::Never) {
+                map.serialize_entry("items", &false)?;
+            } else {
+                map.serialize_entry("items", &Out::plain(&array.items))?;
+            }
             if let Some(count) = array.min_items {
                 map.serialize_entry("minItems", &count)?;
             }

@@ -2,7 +2,7 @@ use toolgate::Tool;
 
 #[derive(Tool)]
 struct MoveTo {
-    target: (f64, f64),
+    target: (f64, &'static str),
 }
 
 fn main() {}

@@ -119,7 +119,7 @@ pub(super) fn keeping(schema: &Schema, keep: bool) -> Schema {
                     pending.push(extra);
                 }
             }
-            Kind::Array(array) => pending.push(&mut array.items),
+            Kind::Array(array) => pending.extend(array.schemas_mut()),
             Kind::Map(map) => pending.push(&mut map.values),
             Kind::Union(union) => pending.extend(union.variants.iter_mut()),
             _ => {}

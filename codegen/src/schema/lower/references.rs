@@ -90,7 +90,7 @@ fn is_named(definition: &Schema) -> bool {
 /// The schemas directly inside `schema`.
 fn children(schema: &Schema) -> Vec<&Schema> {
     match &schema.kind {
-        Kind::Array(array) => vec![&array.items],
+        Kind::Array(array) => array.schemas().collect(),
         Kind::Map(map) => vec![&map.values],
         Kind::Object(object) => {
             let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
@@ -208,7 +208,7 @@ pub(super) fn recursive_definitions(model: &ToolModel) -> BTreeSet<String> {
             Kind::Ref(key) => {
                 out.insert(key.clone());
             }
-            Kind::Array(array) => references(&array.items, out),
+            Kind::Array(array) => array.schemas().for_each(|element| references(element, out)),
             Kind::Map(map) => references(&map.values, out),
             Kind::Object(object) => {
                 for field in &object.fields {

@@ -116,10 +116,12 @@ impl<'m> Decoder<'m> {
         // Where each decoded element was sent, for `uniqueItems` messages.
         let mut sent_at = Vec::with_capacity(if array.unique_items { count } else { 0 });
         // One container deeper: what strings holding JSON may still add is bounded by it.
+        // Past a tuple's elements there is only the `maxItems` issue above.
+        let held = array.tuple_length().unwrap_or(usize::MAX);
         self.in_members(|this| {
-            for (index, item) in items.into_iter().enumerate() {
+            for (index, item) in items.into_iter().enumerate().take(held) {
                 this.checker.path_push_index(index);
-                if let Some(value) = this.decode(item, &array.items) {
+                if let Some(value) = this.decode(item, array.item_schema(index)) {
                     out.push(value);
                     if array.unique_items {
                         sent_at.push(index);
@@ -137,7 +139,7 @@ impl<'m> Decoder<'m> {
     /// Whether the array's items are strings (or string enum values).
     fn items_are_strings(&self, array: &'m ArraySchema) -> bool {
         self.model
-            .resolve(&array.items)
+            .resolve(array.item_schema(0))
             .is_some_and(|items| match &items.kind {
                 Kind::String(_) => true,
                 Kind::Enum(enumeration) => enumeration.values.iter().any(|v| v.value.is_string()),
@@ -153,7 +155,7 @@ impl<'m> Decoder<'m> {
         if self.allows(Rule::WrapInArray) && item != Json::Null && self.may_nest_trial() {
             let mut trial = self.trial(self.options.clone());
             trial.checker.path_push_index(0);
-            let decoded = trial.decode(item.clone(), &array.items);
+            let decoded = trial.decode(item.clone(), array.item_schema(0));
             let (report, repairs) = trial.finish();
             if self.nesting_exceeded.get() {
                 self.nesting_issue();

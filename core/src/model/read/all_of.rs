@@ -16,7 +16,8 @@
 //!   different values (`minimum` 1 and 2: the reader does not pick the tighter), and
 //!   `additionalProperties` beside `properties` of another part (in JSON Schema it does not
 //!   see the other part's properties, so the merge would allow keys the conjunction
-//!   refuses).
+//!   refuses), and likewise `items` beside another part's `prefixItems` and
+//!   `additionalItems` beside another part's `items`.
 //!
 //! Errors in the merged keywords name the pointer of the parent schema.
 
@@ -36,16 +37,36 @@ impl Reader {
             return Some(Json::Bool(false));
         }
         let has = |part: &Vec<(String, Json)>, key: &str| part.iter().any(|(k, _)| k == key);
-        let blind = parts.iter().enumerate().any(|(i, part)| {
-            has(part, "additionalProperties")
-                && parts
-                    .iter()
-                    .enumerate()
-                    .any(|(j, other)| i != j && has(other, "properties"))
-        });
-        if blind {
-            self.error(&at, "`allOf` with `additionalProperties` beside the `properties` of another member is not merged (each `additionalProperties` sees only its own member's properties)");
-            return None;
+        // A keyword that applies to what another keyword of its own schema leaves over.
+        const BLIND: [(&str, &str, &str); 3] = [
+            (
+                "additionalProperties",
+                "properties",
+                "each `additionalProperties` sees only its own member's properties",
+            ),
+            (
+                "items",
+                "prefixItems",
+                "each `items` sees only its own member's `prefixItems`",
+            ),
+            (
+                "additionalItems",
+                "items",
+                "each `additionalItems` sees only its own member's `items`",
+            ),
+        ];
+        for (rest, first, why) in BLIND {
+            let blind = parts.iter().enumerate().any(|(i, part)| {
+                has(part, rest)
+                    && parts
+                        .iter()
+                        .enumerate()
+                        .any(|(j, other)| i != j && has(other, first))
+            });
+            if blind {
+                self.error(&at, format!("`allOf` with `{rest}` beside the `{first}` of another member is not merged ({why})"));
+                return None;
+            }
         }
         let mut merged: Vec<(String, Json)> = Vec::new();
         let mut ok = true;

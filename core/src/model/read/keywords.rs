@@ -7,7 +7,7 @@
 //! | held by the model | `type`, `enum`, `const`, `properties`, `required`, `additionalProperties`, `propertyNames`, `items`, `minItems`, `maxItems`, `uniqueItems`, `minLength`, `maxLength`, `pattern`, `format`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `anyOf`, `oneOf`, `allOf` (merged), `not` (as `{}` only), `$ref`, `$defs`, `description`, `default`, `examples` | read into the model |
 //! | annotations ([`ANNOTATIONS`]) | `title` (below the root), `$comment`, `deprecated`, `readOnly`, `writeOnly`, `contentMediaType`, `contentEncoding`, `contentSchema` | kept in [`Schema::annotations`](crate::model::Schema::annotations) and written back in that order; they constrain nothing |
 //! | silent ([`SILENT`]) | `$schema`, `$id`, `$vocabulary` | taken and not kept (they say which dialect the text is in) |
-//! | known, not held ([`UNSUPPORTED`]) | `if`/`then`/`else`, `contains`, `minContains`, `maxContains`, `prefixItems`, `additionalItems`, `unevaluatedItems`, `unevaluatedProperties`, `patternProperties`, `minProperties`, `maxProperties`, `dependentRequired`, `dependentSchemas`, `dependencies`, `$anchor`, `$dynamicRef`, `$dynamicAnchor`, `$recursiveRef`, `$recursiveAnchor` | an error at its pointer: they constrain values, and a constraint is never passed in silence |
+//! | known, not held ([`UNSUPPORTED`]) | `if`/`then`/`else`, `contains`, `minContains`, `maxContains`, `unevaluatedItems`, `unevaluatedProperties`, `patternProperties`, `minProperties`, `maxProperties`, `dependentRequired`, `dependentSchemas`, `dependencies`, `$anchor`, `$dynamicRef`, `$dynamicAnchor`, `$recursiveRef`, `$recursiveAnchor` | an error at its pointer: they constrain values, and a constraint is never passed in silence |
 //! | unknown | anything else: OpenAPI's `discriminator`, a typo such as `types`, vendor `x-…` keywords | ignored, as JSON Schema ignores them, and reported as a [`WarningKind::UnknownKeyword`] |
 //!
 //! Two more cases are warnings, not errors, because JSON Schema gives them a meaning the model
@@ -57,15 +57,13 @@ pub const SILENT: [&str; 3] = ["$schema", "$id", "$vocabulary"];
 
 /// Known JSON Schema keywords (2020-12, and draft-07 names) that constrain values and that
 /// the model does not hold: each is an error where it is written.
-pub const UNSUPPORTED: [&str; 19] = [
+pub const UNSUPPORTED: [&str; 17] = [
     "if",
     "then",
     "else",
     "contains",
     "minContains",
     "maxContains",
-    "prefixItems",
-    "additionalItems",
     "unevaluatedItems",
     "unevaluatedProperties",
     "patternProperties",
@@ -81,7 +79,7 @@ pub const UNSUPPORTED: [&str; 19] = [
 
 /// Keywords the model holds, and toolgate's own `x-` keywords; where one is left unused by
 /// the reader, it is an error (unless it does not apply to the schema's `type`).
-const HELD: [&str; 33] = [
+const HELD: [&str; 35] = [
     "type",
     "enum",
     "const",
@@ -90,6 +88,8 @@ const HELD: [&str; 33] = [
     "additionalProperties",
     "propertyNames",
     "items",
+    "prefixItems",
+    "additionalItems",
     "minItems",
     "maxItems",
     "uniqueItems",

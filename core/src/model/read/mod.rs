@@ -545,7 +545,7 @@ impl Reader {
     /// is the union of every JSON type, each with its own keywords, and `null` — exactly what
     /// JSON Schema means. `format` and `x-enum-aliases` are refused without a `type`.
     fn untyped(&mut self, m: &mut Members<'_>, pointer: &str) -> Schema {
-        const TYPED: [&str; 16] = [
+        const TYPED: [&str; 18] = [
             "minimum",
             "maximum",
             "exclusiveMinimum",
@@ -555,6 +555,8 @@ impl Reader {
             "maxLength",
             "pattern",
             "items",
+            "prefixItems",
+            "additionalItems",
             "minItems",
             "maxItems",
             "uniqueItems",

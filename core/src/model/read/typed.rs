@@ -4,6 +4,60 @@
 use super::*;
 
 impl Reader {
+    /// The element schemas of an array: the tuple's (`prefixItems`, or draft-07's array form
+    /// of `items`) and the rest's (`items`, or draft-07's `additionalItems`; any value when
+    /// absent).
+    fn array_elements(&mut self, m: &mut Members<'_>, pointer: &str) -> (Vec<Schema>, Schema) {
+        let schemas = |this: &mut Self, list: &[Json], key: &str| -> Vec<Schema> {
+            list.iter()
+                .enumerate()
+                .map(|(index, item)| this.schema(item, &format!("{pointer}/{key}/{index}"), &[]))
+                .collect()
+        };
+        let prefix = match m.take("prefixItems") {
+            Some(Json::Array(list)) => Some(schemas(self, list, "prefixItems")),
+            Some(_) => {
+                self.error(
+                    &format!("{pointer}/prefixItems"),
+                    "`prefixItems` must be an array of schemas",
+                );
+                None
+            }
+            None => None,
+        };
+        let rest = |this: &mut Self, json: Option<&Json>, key: &str| match json {
+            Some(json) => this.schema(json, &format!("{pointer}/{key}"), &[]),
+            None => Schema::any(),
+        };
+        match (prefix, m.take("items")) {
+            (Some(_), Some(Json::Array(_))) => {
+                self.error(
+                    &format!("{pointer}/items"),
+                    "`items` is an array (draft-07's tuple) beside `prefixItems` (2020-12's): write one of them",
+                );
+                (Vec::new(), Schema::any())
+            }
+            (None, Some(Json::Array(list))) => {
+                let prefix = schemas(self, list, "items");
+                let additional = m.take("additionalItems");
+                (prefix, rest(self, additional, "additionalItems"))
+            }
+            (prefix, items) => {
+                if m.take("additionalItems").is_some() {
+                    self.warnings.push(
+                        &format!("{pointer}/additionalItems"),
+                        "additionalItems",
+                        WarningKind::Inapplicable,
+                        || {
+                            "`additionalItems` applies only beside an array of `items` (draft-07's tuple); here it constrains nothing".to_owned()
+                        },
+                    );
+                }
+                (prefix.unwrap_or_default(), rest(self, items, "items"))
+            }
+        }
+    }
+
     pub(super) fn enumeration(
         &mut self,
         m: &mut Members<'_>,
@@ -216,11 +270,9 @@ impl Reader {
                 })
             }
             "array" => {
-                let items = match m.take("items") {
-                    Some(items) => self.schema(items, &format!("{pointer}/items"), &[]),
-                    None => Schema::any(),
-                };
+                let (prefix_items, items) = self.array_elements(m, pointer);
                 Kind::Array(ArraySchema {
+                    prefix_items,
                     items: Box::new(items),
                     min_items: self.count(m, "minItems", pointer),
                     max_items: self.count(m, "maxItems", pointer),
