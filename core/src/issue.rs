@@ -158,7 +158,7 @@ pub struct UnknownConstraint(pub String);
 /// Displays as `path: message` (just the message at the root); serialises as
 /// `{"path", "constraint", "expected", "got", "message"}`, leaving out `expected` and `got`
 /// when they do not apply (`got` is absent for `required`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Issue {
     /// Where the offending value is (for `required`, where the missing one should be).
     pub path: Path,
@@ -173,6 +173,23 @@ pub struct Issue {
     pub got: Option<Value>,
     /// A short sentence saying what is wrong, without the path.
     pub message: String,
+    /// The "did you mean" the check found while it wrote the message (`Some(None)`: it looked
+    /// and found none; `None`: it did not look), so the retry hint does not search again.
+    /// Not part of the issue's JSON, nor of its equality: it is what the message says.
+    #[serde(skip)]
+    pub(crate) did_you_mean: Option<Option<String>>,
+}
+
+/// Issues are equal when everything they say is: the "did you mean" kept for the hint is
+/// what the message already says.
+impl PartialEq for Issue {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+            && self.constraint == other.constraint
+            && self.expected == other.expected
+            && self.got == other.got
+            && self.message == other.message
+    }
 }
 
 impl Issue {
@@ -184,7 +201,14 @@ impl Issue {
             expected: None,
             got: None,
             message: message.into(),
+            did_you_mean: None,
         }
+    }
+
+    /// Keeps the "did you mean" the check found (or that it found none) for the hint.
+    pub(crate) fn with_did_you_mean(mut self, near: Option<&str>) -> Self {
+        self.did_you_mean = Some(near.map(str::to_owned));
+        self
     }
 
     /// Sets what the rule wanted.
