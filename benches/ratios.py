@@ -11,7 +11,8 @@ CARGO_TARGET_DIR points elsewhere).
 For each group of the `decode` bench (V, C, I, I3) it prints every decoder's median time
 and its ratio to the group's `serde_floor` (1.00x = as fast as serde alone), with the
 target toolgate is held to where there is one. For the `runtime_road` group it prints the
-median time of one pass over the corpus and the calls per second.
+median time of one pass over the corpus and the calls per second. For the `scale` bench's
+groups it prints the cost per item at each size and how much it grew.
 """
 
 import json
@@ -90,6 +91,29 @@ def main():
             if ns is None or not n:
                 continue
             print(f"  {bench_dir.name:<18} {n:>7} {human(ns):>10} {n / (ns / 1e9):>12,.0f}")
+        print()
+    for group in ["scale_object", "scale_enum", "scale_array", "scale_nesting"]:
+        group_dir = root / group
+        if not group_dir.is_dir():
+            continue
+        sizes = sorted(
+            (int(d.name), d) for d in group_dir.iterdir() if d.is_dir() and d.name.isdigit()
+        )
+        rows = []
+        for size, bench_dir in sizes:
+            ns, n = median_ns(bench_dir), elements(bench_dir)
+            if ns is not None and n:
+                rows.append((size, ns, ns / n))
+        if not rows:
+            continue
+        found = True
+        print(f"{group}: cost per item at each size (flat = linear)")
+        print(f"  {'size':>7} {'median':>10} {'per item':>10}")
+        for size, ns, per_item in rows:
+            print(f"  {size:>7} {human(ns):>10} {human(per_item):>10}")
+        if len(rows) >= 2:
+            growth = rows[-1][2] / rows[0][2]
+            print(f"  per-item cost at {rows[-1][0]} is {growth:.2f}x that at {rows[0][0]}")
         print()
     if not found:
         sys.exit(f"no toolgate-bench results under {root}: run `cargo bench -p toolgate-bench` first")

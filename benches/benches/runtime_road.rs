@@ -6,7 +6,10 @@
 //!
 //! - `all`: every case (valid, repairable `L_*` and refused `R_*` classes);
 //! - `expect_ok`: the cases the corpus expects accepted (valid and repairable);
-//! - `expect_refused`: the cases it expects refused (each refusal builds its retry hint);
+//! - `expect_refused`: the cases it expects refused (the retry hint is built only when asked
+//!   for, and nothing asks here: a refusal costs its issues);
+//! - `expect_refused_hint`: the same, each refusal's retry hint built and rendered to JSON
+//!   (what goes back to the model);
 //! - `serde_json_value`: the floor, `serde_json::from_str::<Value>` on every text (it refuses
 //!   the texts that are not strict JSON, and checks nothing).
 //!
@@ -85,6 +88,16 @@ fn runtime_road(c: &mut Criterion) {
         group.throughput(Throughput::Elements(calls.len() as u64));
         group.bench_function(id, |b| b.iter(|| decode_all(calls)));
     }
+    group.throughput(Throughput::Elements(expect_refused.len() as u64));
+    group.bench_function("expect_refused_hint", |b| {
+        b.iter(|| {
+            expect_refused
+                .iter()
+                .filter_map(|call| call.tool.decode(black_box(&call.arguments)).err())
+                .map(|rejected| rejected.hint().to_json().len())
+                .sum::<usize>()
+        })
+    });
     group.throughput(Throughput::Elements(all.len() as u64));
     group.bench_function("serde_json_value", |b| {
         b.iter(|| {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use serde::de::DeserializeOwned;
 
-use crate::decode::{Decoded, Options, Rejected};
+use crate::decode::{Decoded, HintModel, Options, Rejected};
 use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Checker, Report};
@@ -142,8 +142,11 @@ pub trait Tool: ToolArg + Sized {
     where
         Self: DeserializeOwned,
     {
-        let decoded = crate::decode::decode_value(Self::model(), value, &Options::typed())?;
-        into_typed(Self::model(), decoded)
+        let model = Self::model();
+        let options = Options::typed();
+        let decoded = crate::decode::decode_value_refused(model, value, &options)
+            .map_err(|refused| refused.with_model(HintModel::Static(model)))?;
+        into_typed(model, decoded, &options)
     }
 
     /// [`Tool::decode`] from bytes, with other options (repairs switched off, limits).
@@ -165,8 +168,9 @@ pub trait Tool: ToolArg + Sized {
                 });
             }
         }
-        let decoded = crate::decode::decode_text(model, bytes, options)?;
-        into_typed(model, decoded)
+        let decoded = crate::decode::decode_text_refused(model, bytes, options)
+            .map_err(|refused| refused.with_model(HintModel::Static(model)))?;
+        into_typed(model, decoded, options)
     }
 }
 
@@ -232,10 +236,19 @@ fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
 /// Turns a decoded JSON value into the Rust type. serde and the model agree by construction
 /// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
 /// does not describe the type.
+///
+/// The walk has checked every value serde reads. serde may still fill a `#[serde(default)]`
+/// field the walk left absent: when the default breaks the field's own constraints (the walk
+/// never inserts such a value), or when `options` turn the `default` rule off. Only then is
+/// the value built checked again with [`Tool::validate`].
 pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
-    model: &ToolModel,
+    model: &'static ToolModel,
     decoded: Decoded<Value>,
+    options: &Options,
 ) -> Result<Decoded<T>, Rejected> {
+    let refuse = |report: Report, repairs: Vec<crate::Repair>| {
+        crate::decode::Refused { report, repairs }.with_model(HintModel::Static(model))
+    };
     let value: T = match serde_json::from_value(decoded.value) {
         Ok(value) => value,
         Err(error) => {
@@ -246,18 +259,19 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
                 crate::Constraint::Schema,
                 message,
             ));
-            return Err(Rejected::new(model, report, decoded.repairs));
+            return Err(refuse(report, decoded.repairs));
         }
     };
-    // serde fills `#[serde(default)]` fields the decoder left absent because their default
-    // breaks the field's own constraints: the value must still pass them.
-    match value.validate() {
-        Ok(()) => Ok(Decoded {
-            value,
-            repairs: decoded.repairs,
-        }),
-        Err(report) => Err(Rejected::new(model, report, decoded.repairs)),
+    let serde_may_fill_defaults = !options.allows(crate::Rule::Default) || !model.defaults_fit();
+    if serde_may_fill_defaults {
+        if let Err(report) = value.validate() {
+            return Err(refuse(report, decoded.repairs));
+        }
     }
+    Ok(Decoded {
+        value,
+        repairs: decoded.repairs,
+    })
 }
 
 impl ToolModel {

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::decode::{decode_text, decode_value, Decoded, Options, Rejected};
+use crate::decode::{
+    decode_text_refused, decode_value_refused, Decoded, HintModel, Options, Rejected,
+};
 use crate::model::{SchemaErrors, ToolModel};
 use crate::{Constraint, Issue, Path, Report};
 
@@ -69,12 +71,14 @@ impl DynamicTool {
 
     /// Decodes argument bytes.
     pub fn decode_bytes(&self, bytes: &[u8]) -> Result<Decoded<Value>, Rejected> {
-        decode_text(&self.model, bytes, &self.options)
+        decode_text_refused(&self.model, bytes, &self.options)
+            .map_err(|refused| refused.with_model(HintModel::Shared(Arc::clone(&self.model))))
     }
 
     /// Decodes arguments already parsed as JSON.
     pub fn decode_value(&self, value: &Value) -> Result<Decoded<Value>, Rejected> {
-        decode_value(&self.model, value, &self.options)
+        decode_value_refused(&self.model, value, &self.options)
+            .map_err(|refused| refused.with_model(HintModel::Shared(Arc::clone(&self.model))))
     }
 }
 

@@ -158,7 +158,7 @@ pub struct UnknownConstraint(pub String);
 /// Displays as `path: message` (just the message at the root); serialises as
 /// `{"path", "constraint", "expected", "got", "message"}`, leaving out `expected` and `got`
 /// when they do not apply (`got` is absent for `required`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Issue {
     /// Where the offending value is (for `required`, where the missing one should be).
     pub path: Path,
@@ -173,6 +173,23 @@ pub struct Issue {
     pub got: Option<Value>,
     /// A short sentence saying what is wrong, without the path.
     pub message: String,
+    /// The "did you mean" the check found while it wrote the message (`Some(None)`: it looked
+    /// and found none; `None`: it did not look), so the retry hint does not search again.
+    /// Not part of the issue's JSON, nor of its equality: it is what the message says.
+    #[serde(skip)]
+    pub(crate) did_you_mean: Option<Option<String>>,
+}
+
+/// Issues are equal when everything they say is: the "did you mean" kept for the hint is
+/// what the message already says.
+impl PartialEq for Issue {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+            && self.constraint == other.constraint
+            && self.expected == other.expected
+            && self.got == other.got
+            && self.message == other.message
+    }
 }
 
 impl Issue {
@@ -184,7 +201,14 @@ impl Issue {
             expected: None,
             got: None,
             message: message.into(),
+            did_you_mean: None,
         }
+    }
+
+    /// Keeps the "did you mean" the check found (or that it found none) for the hint.
+    pub(crate) fn with_did_you_mean(mut self, near: Option<&str>) -> Self {
+        self.did_you_mean = Some(near.map(str::to_owned));
+        self
     }
 
     /// Sets what the rule wanted.
@@ -226,18 +250,73 @@ pub const GOT_MAX_CHARS: usize = 80;
 /// assert_eq!(long.as_str().unwrap().chars().count(), 81);
 /// ```
 pub fn shorten(value: Value) -> Value {
-    fn cut(text: &str) -> Option<String> {
-        let (end, _) = text.char_indices().nth(GOT_MAX_CHARS)?;
-        Some(format!("{}…", &text[..end]))
-    }
     match &value {
         Value::String(text) => cut(text).map(Value::String).unwrap_or(value),
-        Value::Array(_) | Value::Object(_) => {
-            let text = value.to_string();
-            cut(&text).map(Value::String).unwrap_or(value)
-        }
+        Value::Array(_) | Value::Object(_) => match capped_json_text(&value) {
+            Some(long) => Value::String(long),
+            None => value,
+        },
         _ => value,
     }
+}
+
+/// [`shorten`] of a string, without copying more of it than is kept.
+pub(crate) fn shorten_str(text: &str) -> Value {
+    Value::String(cut(text).unwrap_or_else(|| text.to_owned()))
+}
+
+/// [`shorten`] of an order-keeping tree, without writing more of it than is kept: the tree
+/// as a value when its text is short, else that text cut.
+pub(crate) fn shorten_json(json: &crate::model::Json) -> Value {
+    match json {
+        crate::model::Json::Array(_) | crate::model::Json::Object(_) => {
+            match capped_json_text(json) {
+                Some(long) => Value::String(long),
+                None => json.to_value(),
+            }
+        }
+        crate::model::Json::String(text) => shorten_str(text),
+        scalar => scalar.to_value(),
+    }
+}
+
+/// The compact JSON text of `value`, longer than [`GOT_MAX_CHARS`], cut there and ending in
+/// `…`; `None` when the text is that short. At most a few hundred bytes are written, however
+/// large the value (a repair of a megabyte array does not print the megabyte to log it).
+pub(crate) fn capped_json_text(value: &impl serde::Serialize) -> Option<String> {
+    /// Takes bytes until it holds enough for `GOT_MAX_CHARS + 1` characters, then fails,
+    /// which stops the writing.
+    struct Capped(Vec<u8>);
+    const CAP: usize = (GOT_MAX_CHARS + 1) * 4;
+    impl std::io::Write for Capped {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = CAP - self.0.len();
+            if room == 0 {
+                return Err(std::io::Error::other("long enough"));
+            }
+            let taken = room.min(bytes.len());
+            self.0.extend_from_slice(&bytes[..taken]);
+            Ok(taken)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut capped = Capped(Vec::with_capacity(GOT_MAX_CHARS + 1));
+    // An error only says the cap was reached: what was written is the start of the text.
+    let _ = serde_json::to_writer(&mut capped, value);
+    let text = match std::str::from_utf8(&capped.0) {
+        Ok(text) => text,
+        // Cut inside a character at the cap: its start is whole.
+        Err(error) => std::str::from_utf8(&capped.0[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    cut(text)
+}
+
+/// `text` cut after [`GOT_MAX_CHARS`] characters, ending in `…`; `None` when it is that short.
+fn cut(text: &str) -> Option<String> {
+    let (end, _) = text.char_indices().nth(GOT_MAX_CHARS)?;
+    Some(format!("{}…", &text[..end]))
 }
 
 /// Every issue of one value, in document order, up to a cap.
@@ -456,6 +535,47 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Issue>(&text).unwrap(), issue);
         assert_eq!(issue.to_string(), "n: 12 is above the maximum 9");
+    }
+
+    /// What `shorten` wrote before it stopped writing at the cap: the whole text, then cut.
+    fn shorten_by_whole_text(value: Value) -> Value {
+        match &value {
+            Value::Array(_) | Value::Object(_) => {
+                cut(&value.to_string()).map(Value::String).unwrap_or(value)
+            }
+            _ => shorten(value),
+        }
+    }
+
+    #[test]
+    fn shortening_writes_no_more_than_it_keeps_and_keeps_the_same() {
+        let values = [
+            json!((0..100_000).collect::<Vec<_>>()),
+            json!(["é".repeat(40), "ü".repeat(40), {"k": "字".repeat(300)}]),
+            json!({"a": "x".repeat(75)}),
+            json!({"a": "x".repeat(76)}),
+            json!(["😀".repeat(79)]),
+            json!([[[["deep"]]], {"z": 1, "a": [true, null, 1.5]}]),
+            json!([]),
+        ];
+        for value in values {
+            assert_eq!(
+                shorten(value.clone()),
+                shorten_by_whole_text(value.clone()),
+                "{value}"
+            );
+        }
+        // The tree form agrees with the value form (key order kept: these keys are sorted).
+        let json = crate::model::Json::from(&json!({"a": "é".repeat(100), "b": [1, 2]}));
+        assert_eq!(shorten_json(&json), shorten(json.to_value()));
+        assert_eq!(
+            shorten_json(&crate::model::Json::from(&json!([1, 2]))),
+            json!([1, 2])
+        );
+        assert_eq!(
+            shorten_str(&"y".repeat(500)),
+            shorten(json!("y".repeat(500)))
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::de::{DeserializeOwned, DeserializeSeed, Error};
 use serde::{Deserialize, Deserializer};
 
 use crate::arg::into_typed;
-use crate::decode::{decode_json, Options, Repair};
+use crate::decode::{walk_json, HintModel, Options, Repair};
 use crate::model::JsonSeed;
 use crate::Tool;
 
@@ -70,8 +70,11 @@ impl<'de, T: Tool + DeserializeOwned> Deserialize<'de> for Lenient<T> {
         }
         .deserialize(deserializer)?;
         let model = T::model();
-        let decoded = decode_json(model, json, &Options::typed(), Vec::new())
-            .and_then(|decoded| into_typed(model, decoded));
+        let options = Options::typed();
+        // The seed bounded the depth while it read.
+        let decoded = walk_json(model, json, &options, Vec::new())
+            .map_err(|refused| refused.with_model(HintModel::Static(model)))
+            .and_then(|decoded| into_typed(model, decoded, &options));
         match decoded {
             Ok(decoded) => Ok(Lenient {
                 value: decoded.value,

@@ -586,18 +586,22 @@ impl<'m> Checker<'m> {
         if enumeration.values.len() > LISTED_VALUES {
             message.push_str(&format!(", … ({} values in all)", enumeration.values.len()));
         }
-        if let Some(text) = value.as_str() {
+        let near = value.as_str().and_then(|text| {
             let names = allowed().filter_map(Value::as_str);
-            if let Some(near) = crate::suggest::nearest(text, names) {
-                message.push_str(&format!(" (did you mean {near:?}?)"));
-            }
+            crate::suggest::nearest(text, names)
+        });
+        if let Some(near) = near {
+            message.push_str(&format!(" (did you mean {near:?}?)"));
         }
-        self.issue(
-            Constraint::Enum,
-            message,
-            Some(shorten_list(allowed().cloned(), enumeration.values.len())),
-            Some(crate::issue::shorten(value.clone())),
-        );
+        let issue = Issue::new(self.path(), Constraint::Enum, message)
+            .with_expected(shorten_list(allowed().cloned(), enumeration.values.len()))
+            .with_got(value.clone());
+        // Only a string has a nearest name; for another value the hint looks for none either.
+        let issue = match value.is_string() {
+            true => issue.with_did_you_mean(near),
+            false => issue,
+        };
+        self.report.push(issue);
     }
 
     /// Once the report holds all the issues it keeps, an issue is only counted: building its

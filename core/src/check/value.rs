@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Checker;
 use crate::model::{Additional, Kind, ObjectSchema, Schema, ToolModel, UnionMode, UnionSchema};
 use crate::num::Num;
-use crate::{suggest, Constraint, Report, ToolArg};
+use crate::{suggest, Constraint, Issue, Report, ToolArg};
 
 impl ToolModel {
     /// Checks `value` against `schema`, a schema of this model (its references resolve in
@@ -50,18 +50,18 @@ impl<'m> Checker<'m> {
         }
         let shown_key = crate::issue::shorten(Value::String(key.to_owned()));
         let mut message = format!("unknown field {shown_key}");
-        if let Some(near) = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str())) {
+        let near = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str()));
+        if let Some(near) = near {
             message.push_str(&format!(" (did you mean {near:?}?)"));
         }
         let names = object.fields.iter().map(|f| Value::String(f.name.clone()));
         let expected = super::shorten_list(names, object.fields.len());
         self.path_push_key(key);
-        self.issue(
-            Constraint::AdditionalProperties,
-            message,
-            Some(expected),
-            Some(shown_key),
-        );
+        let issue = Issue::new(self.path(), Constraint::AdditionalProperties, message)
+            .with_expected(expected)
+            .with_got(shown_key)
+            .with_did_you_mean(near);
+        self.report.push(issue);
         self.path_pop();
     }
 

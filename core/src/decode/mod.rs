@@ -64,6 +64,7 @@ mod text;
 mod walk;
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -315,16 +316,56 @@ pub struct Decoded<T> {
 }
 
 /// Arguments refused: every issue, the repairs made on the way, and the retry hint.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The hint is built when [`Rejected::hint`] is first called, not before: a refusal that
+/// nobody renders (a log line, a `Lenient<T>` error, a repair loop that only counts) costs
+/// nothing for it. Refusals of a typed tool or a [`crate::DynamicTool`] keep a handle on the
+/// tool model for that; the free functions ([`decode_text`], [`decode_value`],
+/// [`decode_json`]) borrow the model and so build the hint before they return.
 pub struct Rejected {
     /// Every issue, in document order.
     pub report: Report,
     /// The repairs made before the issues were found.
     pub repairs: Vec<Repair>,
-    hint: Box<RetryHint>,
+    model: Option<HintModel>,
+    hint: OnceLock<Box<RetryHint>>,
+}
+
+/// The tool model a refusal builds its hint from, when asked.
+#[derive(Clone)]
+pub(crate) enum HintModel {
+    /// A typed tool's model, built once for the life of the program.
+    Static(&'static ToolModel),
+    /// A run-time tool's model.
+    Shared(Arc<ToolModel>),
+}
+
+/// A refusal before its hint: what the walk found.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) report: Report,
+    pub(crate) repairs: Vec<Repair>,
+}
+
+impl Refused {
+    /// The refusal, its hint to be built from `model` when first asked for.
+    pub(crate) fn with_model(self, model: HintModel) -> Rejected {
+        Rejected {
+            report: self.report,
+            repairs: self.repairs,
+            model: Some(model),
+            hint: OnceLock::new(),
+        }
+    }
+
+    /// The refusal with its hint built now, from a borrowed model.
+    pub(crate) fn with_hint_from(self, model: &ToolModel) -> Rejected {
+        Rejected::new(model, self.report, self.repairs)
+    }
 }
 
 impl Rejected {
+    /// A refusal whose hint is built now, from `model`.
     pub(crate) fn new(model: &ToolModel, report: Report, repairs: Vec<Repair>) -> Self {
         let hint = Box::new(RetryHint::build(
             model,
@@ -334,13 +375,53 @@ impl Rejected {
         Rejected {
             report,
             repairs,
-            hint,
+            model: None,
+            hint: OnceLock::from(hint),
         }
     }
 
-    /// The retry hint for the model.
+    /// The retry hint for the model (built on the first call).
     pub fn hint(&self) -> &RetryHint {
-        &self.hint
+        self.hint.get_or_init(|| {
+            let model = match &self.model {
+                Some(HintModel::Static(model)) => *model,
+                Some(HintModel::Shared(model)) => &**model,
+                None => unreachable!("a refusal without a model has its hint built"),
+            };
+            Box::new(RetryHint::build(
+                model,
+                &self.report,
+                HintReason::InvalidArguments,
+            ))
+        })
+    }
+}
+
+impl Clone for Rejected {
+    fn clone(&self) -> Self {
+        Rejected {
+            report: self.report.clone(),
+            repairs: self.repairs.clone(),
+            model: self.model.clone(),
+            hint: self.hint.clone(),
+        }
+    }
+}
+
+/// Two refusals are equal when their issues, repairs and hints are (which builds the hints).
+impl PartialEq for Rejected {
+    fn eq(&self, other: &Self) -> bool {
+        self.report == other.report && self.repairs == other.repairs && self.hint() == other.hint()
+    }
+}
+
+impl fmt::Debug for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rejected")
+            .field("report", &self.report)
+            .field("repairs", &self.repairs)
+            .field("hint", &self.hint.get())
+            .finish_non_exhaustive()
     }
 }
 
@@ -415,8 +496,8 @@ pub(crate) fn read_text(
             repairs.push(Repair {
                 path: Path::root(),
                 rule: Rule::JsonText,
-                from: crate::issue::shorten(Value::String(text.to_owned())),
-                to: crate::issue::shorten(Value::String(json.to_value().to_string())),
+                from: crate::issue::shorten_str(text),
+                to: crate::issue::shorten(Value::String(walk::json_text_logged(&json))),
             });
             Some(json)
         }
@@ -454,11 +535,21 @@ pub fn decode_text(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Rejected> {
+    decode_text_refused(model, text, options).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_text`], the refusal without its hint.
+pub(crate) fn decode_text_refused(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Refused> {
     let mut repairs = Vec::new();
     let mut report = Report::with_cap(options.max_issues);
     match read_text(text, options, &mut repairs, &mut report) {
-        Some(json) => decode_json(model, json, options, repairs),
-        None => Err(Rejected::new(model, report, repairs)),
+        // Both readers bound the depth while they read: no second pass to measure it.
+        Some(json) => walk_json(model, json, options, repairs),
+        None => Err(Refused { report, repairs }),
     }
 }
 
@@ -468,7 +559,16 @@ pub fn decode_value(
     value: &Value,
     options: &Options,
 ) -> Result<Decoded<Value>, Rejected> {
-    decode_json(model, Json::from(value), options, Vec::new())
+    decode_value_refused(model, value, options).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_value`], the refusal without its hint.
+pub(crate) fn decode_value_refused(
+    model: &ToolModel,
+    value: &Value,
+    options: &Options,
+) -> Result<Decoded<Value>, Refused> {
+    decode_json_refused(model, Json::from(value), options, Vec::new())
 }
 
 /// Decodes an order-keeping JSON tree against a model, after `repairs` made to its text.
@@ -478,6 +578,18 @@ pub fn decode_json(
     options: &Options,
     repairs: Vec<Repair>,
 ) -> Result<Decoded<Value>, Rejected> {
+    decode_json_refused(model, json, options, repairs)
+        .map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_json`], the refusal without its hint: a tree built elsewhere has its depth
+/// measured first.
+pub(crate) fn decode_json_refused(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Refused> {
     let max_depth = options.max_depth.min(MAX_DEPTH);
     if json.depth() > max_depth {
         let mut report = Report::with_cap(options.max_issues);
@@ -485,15 +597,26 @@ pub fn decode_json(
         report.push(
             Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into()),
         );
-        return Err(Rejected::new(model, report, repairs));
+        return Err(Refused { report, repairs });
     }
+    walk_json(model, json, options, repairs)
+}
+
+/// The walk over a tree whose depth is within the limit.
+pub(crate) fn walk_json(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Refused> {
     let mut decoder = walk::Decoder::new(model, options, repairs);
     let value = decoder.root(json);
     let (report, repairs) = decoder.finish();
     match value {
         Some(value) if report.is_empty() => Ok(Decoded { value, repairs }),
-        _ => Err(Rejected::new(model, report, repairs)),
+        _ => Err(Refused { report, repairs }),
     }
 }
+
 #[cfg(test)]
 mod tests;

@@ -251,7 +251,10 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
             Some(Segment::Key(key)) => key.as_str(),
             _ => "",
         };
-        hint.did_you_mean = Some(suggest::nearest(got, keys).map(str::to_owned));
+        hint.did_you_mean = Some(match &issue.did_you_mean {
+            Some(found) => found.clone(),
+            None => suggest::nearest(got, keys).map(str::to_owned),
+        });
         return hint;
     }
     hint.alternatives = expected::alternatives(issue);
@@ -286,9 +289,15 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         Kind::Enum(enumeration) => {
             let values = enumeration.value_list();
             if issue.constraint == Constraint::Enum {
-                let names = values.iter().filter_map(Value::as_str);
-                let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-                hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+                hint.did_you_mean = Some(match &issue.did_you_mean {
+                    // What the check found when it wrote the message.
+                    Some(found) => found.clone(),
+                    None => {
+                        let names = values.iter().filter_map(Value::as_str);
+                        let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+                        suggest::nearest(got, names).map(str::to_owned)
+                    }
+                });
             }
             hint.allowed_values = capped_values(values);
         }

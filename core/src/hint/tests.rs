@@ -337,3 +337,62 @@ fn a_type_list_issue_asks_for_one_of_its_types() {
         Some("What should `value` be (string, number or boolean)?")
     );
 }
+
+#[test]
+fn the_hint_takes_the_did_you_mean_its_check_found() {
+    let model = model();
+    let mut checker = crate::Checker::new(&model);
+    let Kind::Object(object) = &model.input().kind else {
+        panic!("an object")
+    };
+    let Kind::Enum(colours) = &object.fields[0].schema.kind else {
+        panic!("an enum")
+    };
+    checker.path_push_field("colour");
+    checker.check_enum(&json!("gren"), colours);
+    checker.path_pop();
+    checker.unknown_field("litre", object);
+    let report = checker.finish().unwrap_err();
+    let found: Vec<_> = report
+        .issues()
+        .iter()
+        .map(|i| i.did_you_mean.clone())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            Some(Some("green".to_owned())),
+            Some(Some("litres".to_owned()))
+        ]
+    );
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
+    let shown: Vec<_> = hint.fields.iter().map(|f| f.did_you_mean.clone()).collect();
+    assert_eq!(
+        shown,
+        [
+            Some(Some("green".to_owned())),
+            Some(Some("litres".to_owned()))
+        ]
+    );
+
+    // The hint reads what the check kept, and searches only when nothing was kept.
+    let kept = Issue::new(
+        Path::root().key("colour"),
+        Constraint::Enum,
+        "\"x\" is not one",
+    )
+    .with_got(json!("x"))
+    .with_did_you_mean(Some("violet"));
+    let searched = Issue::new(
+        Path::root().key("colour"),
+        Constraint::Enum,
+        "\"gren\" is not one",
+    )
+    .with_got(json!("gren"));
+    for (issue, shown) in [(kept, "violet"), (searched, "green")] {
+        let mut report = Report::new();
+        report.push(issue);
+        let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
+        assert_eq!(hint.fields[0].did_you_mean, Some(Some(shown.to_owned())));
+    }
+}

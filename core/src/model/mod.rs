@@ -68,6 +68,7 @@ pub struct ToolModel {
     warnings: Vec<SchemaWarning>,
     json_schema: OnceLock<String>,
     plain: OnceLock<bool>,
+    defaults_fit: OnceLock<bool>,
     lookups: OnceLock<lookup::Lookups>,
 }
 
@@ -113,6 +114,7 @@ impl ToolModel {
             warnings: Vec::new(),
             json_schema: OnceLock::new(),
             plain: OnceLock::new(),
+            defaults_fit: OnceLock::new(),
             lookups: OnceLock::new(),
         }
     }
@@ -126,40 +128,79 @@ impl ToolModel {
     /// Typed decoding takes a fast path through serde for such tools. Computed once.
     pub fn is_plain(&self) -> bool {
         *self.plain.get_or_init(|| {
-            let mut pending: Vec<&Schema> = std::iter::once(&self.input)
-                .chain(self.definitions.values())
-                .collect();
-            while let Some(schema) = pending.pop() {
+            self.every_schema(|schema| {
                 if schema.default.is_some() {
                     return false;
                 }
                 match &schema.kind {
                     // serde_json's `Value` and maps keep the last of repeated keys; the
                     // decoder refuses repeats that differ.
-                    Kind::Map(_) | Kind::Any => return false,
+                    Kind::Map(_) | Kind::Any => false,
                     // serde reads 128-bit integers exactly; JSON numbers in the decoder stop at u64.
                     Kind::Integer(IntegerSchema {
                         width: Some(IntWidth { bits: 128, .. }),
                         ..
-                    }) => return false,
-                    Kind::Array(array) => pending.extend(array.schemas()),
+                    }) => false,
+                    // serde reads an absent `Option` as `None`: a required field that takes
+                    // `null` needs the decoder to see that it is absent.
                     Kind::Object(object) => {
-                        // serde reads an absent `Option` as `None`: a required field that
-                        // takes `null` needs the decoder to see that it is absent.
-                        let required_nullable = object
+                        !object
                             .fields
                             .iter()
-                            .any(|f| f.required && f.schema.nullable);
-                        if required_nullable || matches!(object.additional, Additional::Schema(_)) {
-                            return false;
-                        }
-                        pending.extend(object.fields.iter().map(|f| &f.schema));
+                            .any(|f| f.required && f.schema.nullable)
+                            && !matches!(object.additional, Additional::Schema(_))
                     }
-                    Kind::Union(union) => pending.extend(&union.variants),
-                    _ => {}
+                    _ => true,
                 }
+            })
+        })
+    }
+
+    /// Whether `holds` is true of every schema of this model: the input, the definitions, and
+    /// every schema inside them (items, fields, the schema of undeclared keys, alternatives);
+    /// references are not followed (what they name is a definition, visited itself).
+    pub(crate) fn every_schema(&self, mut holds: impl FnMut(&Schema) -> bool) -> bool {
+        let mut pending: Vec<&Schema> = std::iter::once(&self.input)
+            .chain(self.definitions.values())
+            .collect();
+        while let Some(schema) = pending.pop() {
+            if !holds(schema) {
+                return false;
             }
-            true
+            match &schema.kind {
+                Kind::Array(array) => pending.extend(array.schemas()),
+                Kind::Map(map) => pending.push(&map.values),
+                Kind::Object(object) => {
+                    pending.extend(object.fields.iter().map(|f| &f.schema));
+                    if let Additional::Schema(extra) = &object.additional {
+                        pending.push(extra);
+                    }
+                }
+                Kind::Union(union) => pending.extend(&union.variants),
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Whether every field default of this model fits the field's own schema (computed
+    /// once): then the decoder fills every default serde would, and a typed value needs no
+    /// second check after serde built it.
+    pub(crate) fn defaults_fit(&self) -> bool {
+        *self.defaults_fit.get_or_init(|| {
+            self.every_schema(|schema| {
+                let Kind::Object(object) = &schema.kind else {
+                    return true;
+                };
+                object.fields.iter().all(|field| {
+                    let Some(default) = &field.schema.default else {
+                        return true;
+                    };
+                    let mut checker = crate::Checker::new(self);
+                    checker.check_value(default, &field.schema);
+                    checker.finish().is_ok()
+                })
+            })
         })
     }
 

@@ -161,3 +161,26 @@ fn text_model() -> ToolModel {
         Field::optional("c", Schema::string()),
     ])
 }
+
+#[test]
+fn a_refusal_builds_its_hint_only_when_asked() {
+    let model = text_model();
+    let text = br#"{"a": "many"}"#;
+    let eager = decode_text(&model, text, &Options::default()).unwrap_err();
+    assert!(
+        eager.hint.get().is_some(),
+        "a borrowed model's hint is built at once"
+    );
+    let shared = std::sync::Arc::new(model.clone());
+    let lazy = decode_text_refused(&shared, text, &Options::default())
+        .unwrap_err()
+        .with_model(HintModel::Shared(shared.clone()));
+    assert!(
+        lazy.hint.get().is_none(),
+        "nothing built before it is asked for"
+    );
+    assert_eq!(lazy.clone().hint(), eager.hint());
+    assert_eq!(lazy.hint(), eager.hint());
+    assert!(lazy.hint.get().is_some());
+    assert_eq!(lazy, eager);
+}

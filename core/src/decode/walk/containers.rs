@@ -63,8 +63,8 @@ impl<'m> Decoder<'m> {
                 self.repair_at(
                     mark,
                     Rule::JsonString,
-                    Value::String(text.to_owned()),
-                    inner.to_value(),
+                    crate::issue::shorten_str(text),
+                    crate::issue::shorten_json(&inner),
                 );
                 InnerJson::Read(inner)
             }

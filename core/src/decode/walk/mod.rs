@@ -85,6 +85,12 @@ fn parse_number(text: &str) -> Option<ParsedNumber> {
     })
 }
 
+/// The compact text of `json` for a `json_text` log entry, cut as [`shorten`] cuts (the
+/// entry's `to` is that text, a string).
+pub(super) fn json_text_logged(json: &Json) -> String {
+    crate::issue::capped_json_text(json).unwrap_or_else(|| json.to_string())
+}
+
 fn parse_bool(text: &str) -> Option<bool> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" | "t" | "y" => Some(true),
@@ -254,8 +260,8 @@ impl<'m> Decoder<'m> {
         };
         self.repair(
             Rule::JsonText,
-            Value::String(text.to_owned()),
-            Value::String(json.to_value().to_string()),
+            crate::issue::shorten_str(text),
+            Value::String(json_text_logged(&json)),
         );
         InnerJson::Read(json)
     }
