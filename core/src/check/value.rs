@@ -124,9 +124,21 @@ impl<'m> Checker<'m> {
 
     fn check_object(&mut self, members: &serde_json::Map<String, Value>, object: &'m ObjectSchema) {
         for field in &object.fields {
-            let present = std::iter::once(&field.name)
-                .chain(&field.aliases)
-                .find_map(|name| members.get(name));
+            let mut names = std::iter::once(&field.name).chain(&field.aliases);
+            let present = names.find_map(|name| members.get(name));
+            if present.is_some() {
+                // Under two of its names: which was meant would be a guess. The decoder
+                // refuses it the same way (and serde as a duplicate field).
+                for again in names.filter(|name| members.contains_key(*name)) {
+                    self.path_push_key(again);
+                    let message = format!(
+                        "the field {:?} is given twice (also as {again:?})",
+                        field.name
+                    );
+                    self.issue(Constraint::Syntax, message, None, None);
+                    self.path_pop();
+                }
+            }
             match present {
                 Some(member) => self.field(std::slice::from_ref(field), 0, member),
                 None if field.required => self.missing_field(field),
@@ -262,6 +274,43 @@ mod tests {
             ["a required", "b required"]
         );
         assert_eq!(issues(json!([]), schema), [" type"]);
+    }
+
+    #[test]
+    fn a_field_under_its_name_and_an_alias_is_refused_as_the_decoder_does() {
+        let schema = Schema::object(vec![Field::required("b", Schema::string())
+            .alias("bee")
+            .alias("bees")]);
+        let both = json!({"b": "one", "bee": "two", "bees": "three"});
+        assert_eq!(
+            issues(both.clone(), schema.clone()),
+            ["bee syntax", "bees syntax"]
+        );
+        // Equal values too: which name was meant is still a guess.
+        assert_eq!(
+            issues(json!({"b": "x", "bee": "x"}), schema.clone()),
+            ["bee syntax"]
+        );
+        assert!(issues(json!({"bee": "x"}), schema.clone()).is_empty());
+        let model = ToolModel::new("t", None, schema, Default::default());
+        let decoded =
+            crate::decode::decode_value(&model, &both, &crate::decode::Options::default());
+        let decoder_says: Vec<String> = decoded
+            .unwrap_err()
+            .report
+            .issues()
+            .iter()
+            .map(|i| format!("{} {} {}", i.path, i.constraint, i.message))
+            .collect();
+        let mut checker = Checker::new(&model);
+        checker.check_value(&both, model.input());
+        let checker_says: Vec<String> = checker
+            .into_report()
+            .issues()
+            .iter()
+            .map(|i| format!("{} {} {}", i.path, i.constraint, i.message))
+            .collect();
+        assert_eq!(checker_says, decoder_says);
     }
 
     #[test]

@@ -97,19 +97,23 @@ pub(crate) enum StrictError {
 /// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
 pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
-    let floats_read = std::cell::Cell::new(false);
+    let notes = crate::model::ReadNotes::default();
     let mut deserializer = serde_json::Deserializer::from_slice(text);
     let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
-        floats_read: &floats_read,
+        notes: &notes,
     }
     .deserialize(&mut deserializer)
     .and_then(|json| deserializer.end().map(|()| json));
     let mut json = read.map_err(|error| {
+        if notes.too_deep.get() {
+            return StrictError::TooDeep;
+        }
+        // serde_json's own errors carry a kind (syntax, data, end of input) but not which
+        // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
+        // number past `f64` are known by their message.
         let message = error.to_string();
-        if message.starts_with(crate::model::TOO_DEEP)
-            || message.starts_with("recursion limit exceeded")
-        {
+        if message.starts_with("recursion limit exceeded") {
             StrictError::TooDeep
         } else if message.starts_with("number out of range") {
             StrictError::NumberOutOfRange
@@ -117,7 +121,7 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
             StrictError::Syntax(error)
         }
     })?;
-    if floats_read.get() {
+    if notes.floats_read.get() {
         crate::model::mark_number_texts(&mut json, text);
     }
     Ok(json)

@@ -14,7 +14,7 @@
 //! ```
 
 use std::fmt;
-use std::net::Ipv6Addr;
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
 /// A string format that toolgate checks (the JSON Schema `format` keyword).
@@ -257,20 +257,10 @@ fn is_uuid(b: &[u8]) -> bool {
         })
 }
 
+/// std's parser is RFC 6943's strict dotted-decimal form: four decimal octets 0-255, no
+/// leading zeros (`087` could be octal), nothing before or after.
 fn is_ipv4(s: &str) -> bool {
-    let mut count = 0;
-    for octet in s.split('.') {
-        count += 1;
-        let ok = !octet.is_empty()
-            && octet.len() <= 3
-            && octet.bytes().all(|c| c.is_ascii_digit())
-            && (octet == "0" || !octet.starts_with('0'))
-            && octet.parse::<u16>().is_ok_and(|v| v <= 255);
-        if !ok || count > 4 {
-            return false;
-        }
-    }
-    count == 4
+    s.parse::<Ipv4Addr>().is_ok()
 }
 
 fn is_ipv6(s: &str) -> bool {

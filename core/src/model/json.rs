@@ -165,7 +165,7 @@ impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: usize::MAX,
-            floats_read: None,
+            notes: None,
         })
     }
 }
@@ -188,17 +188,27 @@ impl<'de> DeserializeSeed<'de> for JsonSeed {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: self.max_depth,
-            floats_read: None,
+            notes: None,
         })
     }
 }
 
-/// A [`JsonSeed`] that also notes whether it read any float: the text of floats is looked at
-/// again ([`mark_number_texts`]), since only the digits tell an integer from a rounded one
-/// (`5.0` from `4.9999999999999999`) and `1e3` from `1000.0`.
+/// What an [`ArgumentSeed`] noticed while it read, beside the value or the error.
+#[derive(Default)]
+pub(crate) struct ReadNotes {
+    /// Some float was read: the text of floats is looked at again ([`mark_number_texts`]),
+    /// since only the digits tell an integer from a rounded one (`5.0` from
+    /// `4.9999999999999999`) and `1e3` from `1000.0`.
+    pub(crate) floats_read: std::cell::Cell<bool>,
+    /// The read stopped at a container past the depth limit: the error is that, whatever
+    /// the deserializer made of it (its error type carries only a message).
+    pub(crate) too_deep: std::cell::Cell<bool>,
+}
+
+/// A [`JsonSeed`] that takes [`ReadNotes`].
 pub(crate) struct ArgumentSeed<'f> {
     pub(crate) max_depth: usize,
-    pub(crate) floats_read: &'f std::cell::Cell<bool>,
+    pub(crate) notes: &'f ReadNotes,
 }
 
 impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
@@ -207,7 +217,7 @@ impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor {
             containers_left: self.max_depth,
-            floats_read: Some(self.floats_read),
+            notes: Some(self.notes),
         })
     }
 }
@@ -361,15 +371,25 @@ pub fn value_depth(value: &Value) -> usize {
 
 struct JsonVisitor<'f> {
     containers_left: usize,
-    floats_read: Option<&'f std::cell::Cell<bool>>,
+    notes: Option<&'f ReadNotes>,
 }
 
 impl<'f> JsonVisitor<'f> {
     fn inner(&self) -> InnerSeed<'f> {
         InnerSeed(JsonVisitor {
             containers_left: self.containers_left - 1,
-            floats_read: self.floats_read,
+            notes: self.notes,
         })
+    }
+}
+
+impl JsonVisitor<'_> {
+    /// The error of a container past the limit, noted where notes are taken.
+    fn too_deep<E: de::Error>(&self) -> E {
+        if let Some(notes) = self.notes {
+            notes.too_deep.set(true);
+        }
+        E::custom(TOO_DEEP)
     }
 }
 
@@ -415,8 +435,8 @@ impl<'de> Visitor<'de> for JsonVisitor<'_> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
-        if let Some(flag) = self.floats_read {
-            flag.set(true);
+        if let Some(notes) = self.notes {
+            notes.floats_read.set(true);
         }
         Number::from_f64(v)
             .map(Json::Number)
@@ -433,7 +453,7 @@ impl<'de> Visitor<'de> for JsonVisitor<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
         if self.containers_left == 0 {
-            return Err(de::Error::custom(TOO_DEEP));
+            return Err(self.too_deep());
         }
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(self.inner())? {
@@ -444,7 +464,7 @@ impl<'de> Visitor<'de> for JsonVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         if self.containers_left == 0 {
-            return Err(de::Error::custom(TOO_DEEP));
+            return Err(self.too_deep());
         }
         let mut members = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
