@@ -54,6 +54,57 @@ pub struct Checker<'m> {
     report: Report,
     /// Union trials nested at the value being checked (see `check_union`).
     nested_unions: usize,
+    /// The work union trials may still do: made at the first union, shared with every trial
+    /// forked after it (a checker that meets no union allocates none).
+    trials: Option<std::sync::Arc<TrialBudget>>,
+    /// Whether this checker is a union trial (its values are read again, and count).
+    in_trial: bool,
+}
+
+/// What union trials may still do while one value is checked: alternatives tried
+/// ([`crate::decode::MAX_UNION_TRIALS`]) and values read by trials
+/// ([`crate::decode::MAX_TRIAL_NODES`]), the decoder's limits. Once either runs out, every
+/// union around the value is refused with a `limit` issue: the answer never rests on the
+/// alternatives that happened to be tried.
+#[derive(Debug)]
+pub(crate) struct TrialBudget {
+    trials_left: std::sync::atomic::AtomicUsize,
+    nodes_left: std::sync::atomic::AtomicUsize,
+    exhausted: std::sync::atomic::AtomicBool,
+}
+
+impl TrialBudget {
+    fn new() -> Self {
+        TrialBudget {
+            trials_left: crate::decode::MAX_UNION_TRIALS.into(),
+            nodes_left: crate::decode::MAX_TRIAL_NODES.into(),
+            exhausted: false.into(),
+        }
+    }
+
+    /// Spends one from `left`; `false` (and exhausted from then on) when none is left.
+    fn spend(&self, left: &std::sync::atomic::AtomicUsize) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let spent = left
+            .fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if !spent {
+            self.exhausted.store(true, Relaxed);
+        }
+        spent
+    }
+
+    pub(crate) fn spend_trial(&self) -> bool {
+        self.spend(&self.trials_left)
+    }
+
+    pub(crate) fn spend_node(&self) -> bool {
+        self.spend(&self.nodes_left)
+    }
+
+    pub(crate) fn is_exhausted(&self) -> bool {
+        self.exhausted.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// `expected` of a `type` issue: the JSON type names a schema accepts.
@@ -161,6 +212,8 @@ impl<'m> Checker<'m> {
             path: Vec::new(),
             report,
             nested_unions: 0,
+            trials: None,
+            in_trial: false,
         }
     }
 
@@ -299,6 +352,8 @@ impl<'m> Checker<'m> {
             path: self.path.clone(),
             report: Report::with_cap(self.report.cap()),
             nested_unions: self.nested_unions,
+            trials: self.trials.clone(),
+            in_trial: self.in_trial,
         }
     }
 

@@ -83,6 +83,14 @@ impl<'m> Checker<'m> {
     /// assert_eq!(report.to_string(), "n: 12 is greater than the maximum 9\nm: unknown field \"m\"");
     /// ```
     pub fn check_value(&mut self, value: &Value, schema: &'m Schema) {
+        if self.in_trial {
+            if let Some(budget) = &self.trials {
+                // Out of budget: the union around this trial refuses the value.
+                if !budget.spend_node() {
+                    return;
+                }
+            }
+        }
         let Some(resolved) = self.resolve(schema) else {
             return;
         };
@@ -181,16 +189,31 @@ impl<'m> Checker<'m> {
             return;
         }
         let nested = self.nested_unions + 1;
-        let reports: Vec<Report> = union
-            .variants
-            .iter()
-            .map(|variant| {
-                let mut trial = self.fork();
-                trial.nested_unions = nested;
-                trial.check_value(value, variant);
-                trial.into_report()
-            })
-            .collect();
+        let budget = std::sync::Arc::clone(
+            self.trials
+                .get_or_insert_with(|| std::sync::Arc::new(super::TrialBudget::new())),
+        );
+        let mut reports: Vec<Report> = Vec::with_capacity(union.variants.len());
+        for variant in &union.variants {
+            if !budget.spend_trial() {
+                break;
+            }
+            let mut trial = self.fork();
+            trial.nested_unions = nested;
+            trial.in_trial = true;
+            trial.check_value(value, variant);
+            reports.push(trial.into_report());
+        }
+        if budget.is_exhausted() {
+            let message = format!(
+                "the value needs more than {} union alternatives tried, or more than {} values read again to try them",
+                crate::decode::MAX_UNION_TRIALS,
+                crate::decode::MAX_TRIAL_NODES
+            );
+            let expected = Some(crate::decode::MAX_UNION_TRIALS.into());
+            self.issue(Constraint::Limit, message, expected, None);
+            return;
+        }
         let matching = reports.iter().filter(|r| r.is_empty()).count();
         let fits = match union.mode {
             UnionMode::OneOf => matching == 1,
@@ -311,6 +334,59 @@ mod tests {
             .map(|i| format!("{} {} {}", i.path, i.constraint, i.message))
             .collect();
         assert_eq!(checker_says, decoder_says);
+    }
+
+    #[test]
+    fn union_trials_are_bounded_as_the_decoders_are() {
+        // Each level tries two alternatives that both read the rest: 2^40 checks unbounded.
+        let model = ToolModel::from_json_schema(
+            r##"{"title": "t", "type": "object", "properties": {"v": {"$ref": "#/$defs/T"}},
+                "$defs": {"T": {"anyOf": [
+                    {"type": "array", "items": {"$ref": "#/$defs/T"}},
+                    {"type": "array", "items": {"$ref": "#/$defs/T"}, "maxItems": 5}]}}}"##,
+        )
+        .unwrap();
+        let mut deep = json!("x");
+        for _ in 0..40 {
+            deep = json!([deep]);
+        }
+        let value = json!({ "v": deep });
+        let mut checker = Checker::new(&model);
+        checker.check_value(&value, model.input());
+        let report = checker.into_report();
+        let limits: Vec<_> = report
+            .issues()
+            .iter()
+            .filter(|issue| issue.constraint == Constraint::Limit)
+            .collect();
+        assert!(!limits.is_empty(), "{report}");
+        assert!(
+            limits[0].message.contains("union alternatives tried"),
+            "{report}"
+        );
+        assert_eq!(limits[0].path.to_string(), "v");
+        // The decoder refuses it too (its own bounded trials; one walker for both is
+        // issue 12's aim).
+        let rejected =
+            crate::decode::decode_value(&model, &value, &crate::decode::Options::default())
+                .unwrap_err();
+        assert!(!rejected.report.is_empty());
+        // A value the trials can settle within the budget is still checked exactly.
+        let mut shallow = json!(["x"]);
+        for _ in 0..3 {
+            shallow = json!([shallow]);
+        }
+        let mut checker = Checker::new(&model);
+        checker.check_value(&json!({ "v": shallow }), model.input());
+        let report = checker.into_report();
+        assert!(
+            report
+                .issues()
+                .iter()
+                .all(|i| i.constraint != Constraint::Limit),
+            "{report}"
+        );
+        assert!(!report.is_empty());
     }
 
     #[test]

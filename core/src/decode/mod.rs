@@ -130,6 +130,14 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
 /// Most unions (or one-item arrays) nested at one value, in the decoder and the checker.
 pub const MAX_NESTED_UNIONS: usize = 32;
 
+/// Most union alternatives tried while decoding or checking one value; past it, the value is
+/// refused with a `limit` issue (never accepted on the alternatives tried so far).
+pub const MAX_UNION_TRIALS: usize = 10_000;
+
+/// Most values read again by union trials while decoding or checking one value (each trial
+/// reads the value it tries): the work of trials is bounded, not only their count.
+pub const MAX_TRIAL_NODES: usize = 2_000_000;
+
 /// A repair rule, by its stable snake_case id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

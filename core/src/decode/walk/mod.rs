@@ -11,7 +11,7 @@ mod unions;
 
 pub use containers::separated_items;
 
-use super::{read_lenient_value, Options, Repair, Rule};
+use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
 use crate::check::Checker;
 use crate::issue::shorten;
 use crate::model::lookup::FoldedMatch;
@@ -55,13 +55,6 @@ pub(super) enum InnerJson {
     /// Its JSON nests deeper than the room left: a `limit`, not a `type` issue.
     TooDeep,
 }
-
-/// Most union alternatives tried while decoding one value.
-pub(crate) const MAX_UNION_TRIALS: usize = 10_000;
-
-/// Most JSON nodes read by union trials while decoding one value (each trial reads the
-/// value it tries): the work of trials is bounded, not only their count.
-pub(crate) const MAX_TRIAL_NODES: usize = 2_000_000;
 
 /// A number read from a string, and whether its digits denote an integer (a float may
 /// round digits that do not into one: `"1.0000000000000001"`).
