@@ -144,8 +144,7 @@ pub trait Tool: ToolArg + Sized {
     {
         let model = Self::model();
         let options = Options::typed();
-        let decoded = crate::decode::decode_value_refused(model, value, &options)
-            .map_err(|refused| refused.with_model(HintModel::Static(model)))?;
+        let decoded = crate::decode::decode_value_refused(model, value, &options);
         into_typed(model, decoded, &options)
     }
 
@@ -168,8 +167,7 @@ pub trait Tool: ToolArg + Sized {
                 });
             }
         }
-        let decoded = crate::decode::decode_text_refused(model, bytes, options)
-            .map_err(|refused| refused.with_model(HintModel::Static(model)))?;
+        let decoded = crate::decode::decode_text_refused(model, bytes, options);
         into_typed(model, decoded, options)
     }
 }
@@ -233,7 +231,8 @@ fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     (!unknown && value.validate().is_ok()).then_some(value)
 }
 
-/// Turns a decoded JSON value into the Rust type. serde and the model agree by construction
+/// Turns a decoded JSON value into the Rust type (a refusal of the walk becomes the typed
+/// tool's, its hint built from `model` when asked for). serde and the model agree by construction
 /// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
 /// does not describe the type.
 ///
@@ -243,12 +242,11 @@ fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
 /// the value built checked again with [`Tool::validate`].
 pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
     model: &'static ToolModel,
-    decoded: Decoded<Value>,
+    walked: Result<Decoded<Value>, crate::decode::Refused>,
     options: &Options,
 ) -> Result<Decoded<T>, Rejected> {
-    let refuse = |report: Report, repairs: Vec<crate::Repair>| {
-        crate::decode::Refused { report, repairs }.with_model(HintModel::Static(model))
-    };
+    let refuse = |refused: crate::decode::Refused| refused.with_model(HintModel::Static(model));
+    let decoded = walked.map_err(refuse)?;
     let value: T = match serde_json::from_value(decoded.value) {
         Ok(value) => value,
         Err(error) => {
@@ -259,13 +257,19 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
                 crate::Constraint::Schema,
                 message,
             ));
-            return Err(refuse(report, decoded.repairs));
+            return Err(refuse(crate::decode::Refused {
+                report,
+                repairs: decoded.repairs,
+            }));
         }
     };
     let serde_may_fill_defaults = !options.allows(crate::Rule::Default) || !model.defaults_fit();
     if serde_may_fill_defaults {
         if let Err(report) = value.validate() {
-            return Err(refuse(report, decoded.repairs));
+            return Err(refuse(crate::decode::Refused {
+                report,
+                repairs: decoded.repairs,
+            }));
         }
     }
     Ok(Decoded {

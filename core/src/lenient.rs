@@ -6,7 +6,7 @@ use serde::de::{DeserializeOwned, DeserializeSeed, Error};
 use serde::{Deserialize, Deserializer};
 
 use crate::arg::into_typed;
-use crate::decode::{walk_json, HintModel, Options, Repair};
+use crate::decode::{walk_json, Options, Repair};
 use crate::model::JsonSeed;
 use crate::Tool;
 
@@ -72,9 +72,11 @@ impl<'de, T: Tool + DeserializeOwned> Deserialize<'de> for Lenient<T> {
         let model = T::model();
         let options = Options::typed();
         // The seed bounded the depth while it read.
-        let decoded = walk_json(model, json, &options, Vec::new())
-            .map_err(|refused| refused.with_model(HintModel::Static(model)))
-            .and_then(|decoded| into_typed(model, decoded, &options));
+        let decoded = into_typed(
+            model,
+            walk_json(model, json, &options, Vec::new()),
+            &options,
+        );
         match decoded {
             Ok(decoded) => Ok(Lenient {
                 value: decoded.value,

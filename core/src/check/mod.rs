@@ -74,7 +74,7 @@ pub(crate) struct TrialBudget {
 }
 
 impl TrialBudget {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         TrialBudget {
             trials_left: crate::decode::MAX_UNION_TRIALS.into(),
             nodes_left: crate::decode::MAX_TRIAL_NODES.into(),
@@ -82,11 +82,12 @@ impl TrialBudget {
         }
     }
 
-    /// Spends one from `left`; `false` (and exhausted from then on) when none is left.
-    fn spend(&self, left: &std::sync::atomic::AtomicUsize) -> bool {
+    /// Spends `amount` from `left`; `false` (nothing spent, and exhausted from then on) when
+    /// not that much is left.
+    fn spend(&self, left: &std::sync::atomic::AtomicUsize, amount: usize) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
         let spent = left
-            .fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1))
+            .fetch_update(Relaxed, Relaxed, |n| n.checked_sub(amount))
             .is_ok();
         if !spent {
             self.exhausted.store(true, Relaxed);
@@ -94,12 +95,14 @@ impl TrialBudget {
         spent
     }
 
+    /// One alternative tried.
     pub(crate) fn spend_trial(&self) -> bool {
-        self.spend(&self.trials_left)
+        self.spend(&self.trials_left, 1)
     }
 
-    pub(crate) fn spend_node(&self) -> bool {
-        self.spend(&self.nodes_left)
+    /// `count` values read again by a trial.
+    pub(crate) fn spend_nodes(&self, count: usize) -> bool {
+        self.spend(&self.nodes_left, count)
     }
 
     pub(crate) fn is_exhausted(&self) -> bool {
@@ -652,9 +655,10 @@ impl<'m> Checker<'m> {
             .with_expected(shorten_list(allowed().cloned(), enumeration.values.len()))
             .with_got(value.clone());
         // Only a string has a nearest name; for another value the hint looks for none either.
-        let issue = match value.is_string() {
-            true => issue.with_did_you_mean(near),
-            false => issue,
+        let issue = if value.is_string() {
+            issue.with_did_you_mean(near)
+        } else {
+            issue
         };
         self.report.push(issue);
     }

@@ -86,7 +86,7 @@ impl<'m> Checker<'m> {
         if self.in_trial {
             if let Some(budget) = &self.trials {
                 // Out of budget: the union around this trial refuses the value.
-                if !budget.spend_node() {
+                if !budget.spend_nodes(1) {
                     return;
                 }
             }

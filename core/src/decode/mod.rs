@@ -334,6 +334,7 @@ pub struct Decoded<T> {
 /// nothing for it. Refusals of a typed tool or a [`crate::DynamicTool`] keep a handle on the
 /// tool model for that; the free functions ([`decode_text`], [`decode_value`],
 /// [`decode_json`]) borrow the model and so build the hint before they return.
+#[derive(Clone)]
 pub struct Rejected {
     /// Every issue, in document order.
     pub report: Report,
@@ -372,26 +373,17 @@ impl Refused {
 
     /// The refusal with its hint built now, from a borrowed model.
     pub(crate) fn with_hint_from(self, model: &ToolModel) -> Rejected {
-        Rejected::new(model, self.report, self.repairs)
+        let hint = RetryHint::build(model, &self.report, HintReason::InvalidArguments);
+        Rejected {
+            report: self.report,
+            repairs: self.repairs,
+            model: None,
+            hint: OnceLock::from(Box::new(hint)),
+        }
     }
 }
 
 impl Rejected {
-    /// A refusal whose hint is built now, from `model`.
-    pub(crate) fn new(model: &ToolModel, report: Report, repairs: Vec<Repair>) -> Self {
-        let hint = Box::new(RetryHint::build(
-            model,
-            &report,
-            HintReason::InvalidArguments,
-        ));
-        Rejected {
-            report,
-            repairs,
-            model: None,
-            hint: OnceLock::from(hint),
-        }
-    }
-
     /// The retry hint for the model (built on the first call).
     pub fn hint(&self) -> &RetryHint {
         self.hint.get_or_init(|| {
@@ -406,17 +398,6 @@ impl Rejected {
                 HintReason::InvalidArguments,
             ))
         })
-    }
-}
-
-impl Clone for Rejected {
-    fn clone(&self) -> Self {
-        Rejected {
-            report: self.report.clone(),
-            repairs: self.repairs.clone(),
-            model: self.model.clone(),
-            hint: self.hint.clone(),
-        }
     }
 }
 
@@ -452,6 +433,12 @@ fn number_out_of_range() -> Issue {
     Issue::new(Path::root(), Constraint::Limit, message).with_expected(Value::from(f64::MAX))
 }
 
+/// The `limit` issue of arguments nested deeper than `max_depth` containers.
+fn too_deep(max_depth: usize) -> Issue {
+    let message = format!("the arguments nest more than {max_depth} objects and arrays");
+    Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into())
+}
+
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
 /// Issues go to `report` (constraint `syntax` or `limit`).
 pub(crate) fn read_text(
@@ -474,10 +461,7 @@ pub(crate) fn read_text(
         return None;
     }
     let max_depth = options.max_depth.min(MAX_DEPTH);
-    let too_deep = || {
-        let message = format!("the arguments nest more than {max_depth} objects and arrays");
-        Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into())
-    };
+    let too_deep = || too_deep(max_depth);
     let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
     let strict = match parse_strict(text, max_depth) {
         Ok(json) => return Some(json),
@@ -605,10 +589,7 @@ pub(crate) fn decode_json_refused(
     let max_depth = options.max_depth.min(MAX_DEPTH);
     if json.depth() > max_depth {
         let mut report = Report::with_cap(options.max_issues);
-        let message = format!("the arguments nest more than {max_depth} objects and arrays");
-        report.push(
-            Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into()),
-        );
+        report.push(too_deep(max_depth));
         return Err(Refused { report, repairs });
     }
     walk_json(model, json, options, repairs)

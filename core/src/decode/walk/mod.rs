@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -12,7 +13,7 @@ mod unions;
 pub use containers::separated_items;
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
-use crate::check::Checker;
+use crate::check::{Checker, TrialBudget};
 use crate::issue::shorten;
 use crate::model::lookup::FoldedMatch;
 use crate::model::{EnumSchema, Json, Kind, Schema, ToolModel};
@@ -29,10 +30,9 @@ pub(crate) struct Decoder<'m> {
     options: Options,
     repairs: Vec<Repair>,
     depth: usize,
-    /// Union alternatives still allowed to be tried, shared with trial decoders.
-    trials_left: Rc<Cell<usize>>,
-    /// JSON nodes that trials may still read, shared with trial decoders.
-    trial_nodes_left: Rc<Cell<usize>>,
+    /// Union alternatives still allowed to be tried and JSON nodes trials may still read,
+    /// shared with trial decoders (the value checker's budget, with the same limits).
+    trials: Arc<TrialBudget>,
     /// Trials nested at the value being decoded (a union in a union, a one-item array of a
     /// union...): none of them reads anything, so a schema that refers back to itself
     /// through them would recurse forever. Back to 0 inside containers.
@@ -104,8 +104,7 @@ impl<'m> Decoder<'m> {
             options: options.clone(),
             repairs,
             depth: 0,
-            trials_left: Rc::new(Cell::new(MAX_UNION_TRIALS)),
-            trial_nodes_left: Rc::new(Cell::new(MAX_TRIAL_NODES)),
+            trials: Arc::new(TrialBudget::new()),
             nested_trials: 0,
             nesting_exceeded: Rc::new(Cell::new(false)),
         }
@@ -118,8 +117,7 @@ impl<'m> Decoder<'m> {
     /// shared budget of [`MAX_TRIAL_NODES`]: ten thousand trials of a large value would
     /// otherwise read it ten thousand times.
     fn spend_trial(&mut self, size: usize) -> bool {
-        let nodes_left = self.trial_nodes_left.get();
-        if nodes_left < size {
+        if !self.trials.spend_nodes(size) {
             let message = format!(
                 "the arguments need more than {MAX_TRIAL_NODES} values read again to try union alternatives"
             );
@@ -131,9 +129,7 @@ impl<'m> Decoder<'m> {
             );
             return false;
         }
-        self.trial_nodes_left.set(nodes_left - size);
-        let left = self.trials_left.get();
-        if left == 0 {
+        if !self.trials.spend_trial() {
             let message =
                 format!("the arguments need more than {MAX_UNION_TRIALS} union alternatives tried");
             self.checker.issue(
@@ -144,7 +140,6 @@ impl<'m> Decoder<'m> {
             );
             return false;
         }
-        self.trials_left.set(left - 1);
         true
     }
 
@@ -156,8 +151,7 @@ impl<'m> Decoder<'m> {
             options,
             repairs: Vec::new(),
             depth: self.depth,
-            trials_left: Rc::clone(&self.trials_left),
-            trial_nodes_left: Rc::clone(&self.trial_nodes_left),
+            trials: Arc::clone(&self.trials),
             nested_trials: self.nested_trials + 1,
             nesting_exceeded: Rc::clone(&self.nesting_exceeded),
         }
