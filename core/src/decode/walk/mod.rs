@@ -8,9 +8,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 mod containers;
+mod stream;
 mod unions;
 
 pub use containers::separated_items;
+pub(crate) use stream::{stream_text, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
 use crate::check::{Checker, TrialBudget};
@@ -182,12 +184,23 @@ impl<'m> Decoder<'m> {
     /// Runs `walk` over the members of a container: they are other values, so trials nest
     /// from 0 again there.
     fn in_members<T>(&mut self, walk: impl FnOnce(&mut Self) -> T) -> T {
-        let outer = std::mem::replace(&mut self.nested_trials, 0);
-        self.depth += 1;
+        let outer = self.enter();
         let result = walk(self);
-        self.depth -= 1;
-        self.nested_trials = outer;
+        self.leave(outer);
         result
+    }
+
+    /// Steps into the members of a container: one deeper, no trials nested there yet.
+    /// Returns the trials nested outside, for [`Decoder::leave`].
+    fn enter(&mut self) -> usize {
+        self.depth += 1;
+        std::mem::replace(&mut self.nested_trials, 0)
+    }
+
+    /// Steps back out of a container's members.
+    fn leave(&mut self, outer_trials: usize) {
+        self.depth -= 1;
+        self.nested_trials = outer_trials;
     }
 
     pub(crate) fn finish(self) -> (Report, Vec<Repair>) {
