@@ -157,7 +157,7 @@ impl<'m> Decoder<'m> {
             trial.checker.path_push_index(0);
             let decoded = trial.decode(item.clone(), array.item_schema(0));
             let (report, repairs) = trial.finish();
-            if self.nesting_exceeded.get() {
+            if self.nesting_exceeded() {
                 self.nesting_issue();
                 return None;
             }

@@ -446,7 +446,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
             object,
             given: FieldSet::new(object.fields.len()),
             by_case: FieldSet::new(object.fields.len()),
-            unknown_seen: Vec::new(),
+            unknown_seen: KeysSeen::default(),
             pending: Pending::Nothing,
             phase: Phase::Members,
         };
@@ -519,12 +519,61 @@ impl<V> NodeVisitor<'_, '_, V> {
     }
 }
 
-/// Which fields of an object were given.
-struct FieldSet(Vec<bool>);
+/// Which fields of an object were given: bits, on the stack for up to 128 fields.
+struct FieldSet {
+    few: u128,
+    many: Vec<bool>,
+}
 
 impl FieldSet {
     fn new(count: usize) -> Self {
-        FieldSet(vec![false; count])
+        let many = if count > 128 {
+            vec![false; count]
+        } else {
+            Vec::new()
+        };
+        FieldSet { few: 0, many }
+    }
+
+    fn has(&self, at: usize) -> bool {
+        match self.many.get(at) {
+            Some(&given) => given,
+            None => at < 128 && self.few & (1 << at) != 0,
+        }
+    }
+
+    fn set(&mut self, at: usize) {
+        match self.many.get_mut(at) {
+            Some(given) => *given = true,
+            None => self.few |= 1 << at,
+        }
+    }
+}
+
+/// The undeclared keys of an object read so far: a scan while they are few, a set past
+/// that, so any number of them is read in linear time.
+#[derive(Default)]
+struct KeysSeen {
+    few: Vec<String>,
+    many: std::collections::HashSet<String>,
+}
+
+impl KeysSeen {
+    const SCANNED: usize = 16;
+
+    /// Whether `key` was not seen before (it is now).
+    fn first_time(&mut self, key: &str) -> bool {
+        if self.few.len() < Self::SCANNED {
+            if self.few.iter().any(|seen| seen == key) {
+                return false;
+            }
+            self.few.push(key.to_owned());
+            return true;
+        }
+        if self.few.iter().any(|seen| seen == key) {
+            return false;
+        }
+        self.many.insert(key.to_owned())
     }
 }
 
@@ -557,7 +606,7 @@ struct Members<'s, 'm, A> {
     object: &'m ObjectSchema,
     given: FieldSet,
     by_case: FieldSet,
-    unknown_seen: Vec<String>,
+    unknown_seen: KeysSeen,
     pending: Pending<'m>,
     phase: Phase,
 }
@@ -605,18 +654,18 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
     fn key_is(&mut self, key: &str) -> KeyIs {
         let decoder = &mut self.stream.decoder;
         if let Some(at) = decoder.exact_field(key, self.object) {
-            return if self.given.0[at] {
+            return if self.given.has(at) {
                 KeyIs::Undecided
             } else {
-                self.given.0[at] = true;
+                self.given.set(at);
                 KeyIs::Field(at)
             };
         }
         match decoder.folded_field(key, self.object) {
-            Some(at) if self.by_case.0[at] => KeyIs::Undecided,
-            Some(at) if !self.given.0[at] => {
-                self.given.0[at] = true;
-                self.by_case.0[at] = true;
+            Some(at) if self.by_case.has(at) => KeyIs::Undecided,
+            Some(at) if !self.given.has(at) => {
+                self.given.set(at);
+                self.by_case.set(at);
                 let field = &self.object.fields[at];
                 decoder.checker.path_push_field(&field.name);
                 decoder.repair(
@@ -644,10 +693,9 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
 
     /// An undeclared key: `Some` when it is handed on (its value to follow).
     fn unknown(&mut self, key: &str) -> Result<bool, A::Error> {
-        if self.unknown_seen.iter().any(|seen| seen == key) {
+        if !self.unknown_seen.first_time(key) {
             return Err(self.stream.stop());
         }
-        self.unknown_seen.push(key.to_owned());
         let options = &self.stream.decoder.options;
         let (keep, drop) = (
             options.unknown_keys == UnknownKeys::Keep,
@@ -720,7 +768,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
                         return Ok(None);
                     };
                     self.phase = Phase::Absent(at + 1);
-                    if self.given.0[at] {
+                    if self.given.has(at) {
                         continue;
                     }
                     let decoder = &mut self.stream.decoder;
