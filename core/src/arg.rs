@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use serde::de::DeserializeOwned;
 
-use crate::decode::{Decoded, HintModel, Options, Rejected};
+use crate::decode::{Decoded, HintModel, Options, Rejected, Streamed};
 use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::{Checker, Report};
@@ -150,21 +150,26 @@ pub trait Tool: ToolArg + Sized {
 
     /// [`Tool::decode`] from bytes, with other options (repairs switched off, limits).
     ///
-    /// Arguments that need no repair take a fast path: serde reads them straight into the
-    /// type and [`Tool::validate`] checks them, which gives the same result as the one-pass
-    /// decoder when no key is unknown, no `null` appears and the tool is
-    /// [plain](ToolModel::is_plain); anything else goes through the decoder.
+    /// The text is read once: serde_json's reader, driven by the tool model, hands the
+    /// type's own `Deserialize` each value as the rules make it (repaired, checked), so the
+    /// value is built as the text is read (see the streaming walk in [`crate::decode`]).
+    /// The few inputs whose outcome depends on members not yet read (a key sent twice, text
+    /// that is not strict JSON...) are read again by the tree walk, which decides the same
+    /// way with the whole text in view.
     fn decode_with(bytes: &[u8], options: &Options) -> Result<Decoded<Self>, Rejected>
     where
         Self: DeserializeOwned,
     {
         let model = Self::model();
-        if *options == Options::typed() && bytes.len() <= options.max_bytes && model.is_plain() {
-            if let Some(value) = read_plain::<Self>(bytes) {
-                return Ok(Decoded {
-                    value,
-                    repairs: Vec::new(),
-                });
+        if bytes.len() <= options.max_bytes {
+            match crate::decode::stream_text::<Self>(model, bytes, options) {
+                Streamed::Accepted(decoded) => {
+                    return finish_typed(model, decoded, options);
+                }
+                Streamed::Refused(refused) => {
+                    return Err(refused.with_model(HintModel::Static(model)));
+                }
+                Streamed::Stopped => {}
             }
         }
         let decoded = crate::decode::decode_text_refused(model, bytes, options);
@@ -214,23 +219,6 @@ pub trait ToolOutput: Tool {
     type Output: Tool;
 }
 
-/// The value, when serde reads `bytes` without meeting an unknown key or a `null` and the
-/// value passes every check; `None` sends the bytes through the decoder.
-fn read_plain<T: Tool + DeserializeOwned>(bytes: &[u8]) -> Option<T> {
-    // `null` needs the decoder (`null_as_absent`); looking for the word anywhere, strings
-    // included, errs on the safe side.
-    static NULL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"null"));
-    if NULL.find(bytes).is_some() {
-        return None;
-    }
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let mut unknown = false;
-    let value: T = serde_ignored::deserialize(&mut deserializer, |_| unknown = true).ok()?;
-    deserializer.end().ok()?;
-    (!unknown && value.validate().is_ok()).then_some(value)
-}
-
 /// Turns a decoded JSON value into the Rust type (a refusal of the walk becomes the typed
 /// tool's, its hint built from `model` when asked for). serde and the model agree by construction
 /// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
@@ -263,19 +251,36 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
             }));
         }
     };
+    finish_typed(
+        model,
+        Decoded {
+            value,
+            repairs: decoded.repairs,
+        },
+        options,
+    )
+}
+
+/// A typed value the walk accepted, checked again with [`Tool::validate`] only where serde
+/// may have filled a `#[serde(default)]` field the walk left absent: when the default breaks
+/// the field's own constraints (the walk never inserts such a value), or when `options` turn
+/// the `default` rule off.
+fn finish_typed<T: Tool>(
+    model: &'static ToolModel,
+    decoded: Decoded<T>,
+    options: &Options,
+) -> Result<Decoded<T>, Rejected> {
     let serde_may_fill_defaults = !options.allows(crate::Rule::Default) || !model.defaults_fit();
     if serde_may_fill_defaults {
-        if let Err(report) = value.validate() {
-            return Err(refuse(crate::decode::Refused {
+        if let Err(report) = decoded.value.validate() {
+            let refused = crate::decode::Refused {
                 report,
                 repairs: decoded.repairs,
-            }));
+            };
+            return Err(refused.with_model(HintModel::Static(model)));
         }
     }
-    Ok(Decoded {
-        value,
-        repairs: decoded.repairs,
-    })
+    Ok(decoded)
 }
 
 impl ToolModel {

@@ -71,6 +71,7 @@ use serde_json::Value;
 
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
+pub(crate) use walk::{stream_text, Streamed};
 
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
@@ -534,12 +535,57 @@ pub fn decode_text(
     decode_text_refused(model, text, options).map_err(|refused| refused.with_hint_from(model))
 }
 
-/// [`decode_text`], the refusal without its hint.
+/// [`decode_text`] by the tree walk alone: the text read into a tree, then walked. What
+/// the streaming walk is tested against (`tests/tests/stream_agrees.rs`); not for use.
+#[doc(hidden)]
+pub fn decode_text_by_tree(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    tree_road(model, text, options).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_text`] by the streaming walk alone; `None` where it leaves the text to the tree
+/// walk. What the differential test compares; not for use.
+#[doc(hidden)]
+pub fn decode_text_by_stream(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Option<Result<Decoded<Value>, Rejected>> {
+    match stream_text::<walk::Walked>(model, text, options) {
+        Streamed::Accepted(Decoded {
+            value: walk::Walked(Some(value)),
+            repairs,
+        }) => Some(Ok(Decoded { value, repairs })),
+        Streamed::Refused(refused) => Some(Err(refused.with_hint_from(model))),
+        Streamed::Accepted(_) | Streamed::Stopped => None,
+    }
+}
+
+/// [`decode_text`], the refusal without its hint: the streaming walk, and the tree walk
+/// where the stream leaves the text to it.
 pub(crate) fn decode_text_refused(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
+    if text.len() <= options.max_bytes {
+        match stream_text::<walk::Walked>(model, text, options) {
+            Streamed::Accepted(Decoded {
+                value: walk::Walked(Some(value)),
+                repairs,
+            }) => return Ok(Decoded { value, repairs }),
+            Streamed::Refused(refused) => return Err(refused),
+            Streamed::Accepted(_) | Streamed::Stopped => {}
+        }
+    }
+    tree_road(model, text, options)
+}
+
+/// The text read into a tree (with the text repairs), then walked.
+fn tree_road(model: &ToolModel, text: &[u8], options: &Options) -> Result<Decoded<Value>, Refused> {
     let mut repairs = Vec::new();
     let mut report = Report::with_cap(options.max_issues);
     match read_text(text, options, &mut repairs, &mut report) {

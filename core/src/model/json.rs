@@ -393,6 +393,33 @@ impl JsonVisitor<'_> {
     }
 }
 
+/// Reads the rest of a map whose opening a visitor was given into a [`Json`] object, with
+/// `max_depth` containers allowed (the map itself counts).
+pub(crate) fn read_map<'de, A: MapAccess<'de>>(
+    map: A,
+    max_depth: usize,
+    notes: &ReadNotes,
+) -> Result<Json, A::Error> {
+    JsonVisitor {
+        containers_left: max_depth,
+        notes: Some(notes),
+    }
+    .visit_map(map)
+}
+
+/// [`read_map`] for a sequence.
+pub(crate) fn read_seq<'de, A: SeqAccess<'de>>(
+    seq: A,
+    max_depth: usize,
+    notes: &ReadNotes,
+) -> Result<Json, A::Error> {
+    JsonVisitor {
+        containers_left: max_depth,
+        notes: Some(notes),
+    }
+    .visit_seq(seq)
+}
+
 struct InnerSeed<'f>(JsonVisitor<'f>);
 
 impl<'de> DeserializeSeed<'de> for InnerSeed<'_> {

@@ -157,7 +157,7 @@ impl<'m> Decoder<'m> {
             trial.checker.path_push_index(0);
             let decoded = trial.decode(item.clone(), array.item_schema(0));
             let (report, repairs) = trial.finish();
-            if self.nesting_exceeded.get() {
+            if self.nesting_exceeded() {
                 self.nesting_issue();
                 return None;
             }
@@ -281,7 +281,7 @@ impl<'m> Decoder<'m> {
 
     /// The field whose wire name or alias is `key`: by the object's index when it is wide,
     /// else by a scan.
-    fn exact_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
+    pub(super) fn exact_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
         match self.model.field_index(object) {
             Some(index) => index.exact(key),
             None => object
@@ -293,7 +293,7 @@ impl<'m> Decoder<'m> {
 
     /// The one field whose wire name or alias equals `key` under case and separator folding
     /// (`key_case`); `None` when none does or several do.
-    fn folded_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
+    pub(super) fn folded_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
         if !self.allows(Rule::KeyCase) {
             return None;
         }
@@ -462,18 +462,23 @@ impl<'m> Decoder<'m> {
 
     /// An absent optional field gets its default, when it has one that fits its schema.
     fn fill_default(&mut self, field: &'m Field, out: &mut Map<String, Value>) {
-        let Some(default) = &field.schema.default else {
-            return;
-        };
+        if let Some(default) = self.default_value(field) {
+            out.insert(field.name.clone(), default);
+        }
+    }
+
+    /// The default an absent optional field gets (logged `default`), when it has one that
+    /// fits its schema and the rule is on.
+    pub(super) fn default_value(&mut self, field: &'m Field) -> Option<Value> {
+        let default = field.schema.default.as_ref()?;
         if !self.allows(Rule::Default) {
-            return;
+            return None;
         }
         let mut check = self.checker.fork();
         check.check_value(default, &field.schema);
-        if check.finish().is_ok() {
-            self.repair(Rule::Default, Value::Null, default.clone());
-            out.insert(field.name.clone(), default.clone());
-        }
+        check.finish().ok()?;
+        self.repair(Rule::Default, Value::Null, default.clone());
+        Some(default.clone())
     }
 
     fn unknown_key(

@@ -3,14 +3,15 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use serde_json::Value;
 
 mod containers;
+mod stream;
 mod unions;
 
 pub use containers::separated_items;
+pub(crate) use stream::{stream_text, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
 use crate::check::{Checker, TrialBudget};
@@ -30,15 +31,21 @@ pub(crate) struct Decoder<'m> {
     options: Options,
     repairs: Vec<Repair>,
     depth: usize,
-    /// Union alternatives still allowed to be tried and JSON nodes trials may still read,
-    /// shared with trial decoders (the value checker's budget, with the same limits).
-    trials: Arc<TrialBudget>,
+    /// Union alternatives still allowed to be tried, JSON nodes trials may still read (the
+    /// value checker's budget, with the same limits) and whether some trial nested past
+    /// [`MAX_NESTED_TRIALS`]: shared with trial decoders, made at the first trial (a walk
+    /// that meets no union allocates none).
+    shared: Option<Rc<SharedTrials>>,
     /// Trials nested at the value being decoded (a union in a union, a one-item array of a
     /// union...): none of them reads anything, so a schema that refers back to itself
     /// through them would recurse forever. Back to 0 inside containers.
     nested_trials: usize,
-    /// Whether some trial hit [`MAX_NESTED_TRIALS`], shared with trial decoders.
-    nesting_exceeded: Rc<Cell<bool>>,
+}
+
+/// What a decoder and its trial decoders share.
+struct SharedTrials {
+    budget: TrialBudget,
+    nesting_exceeded: Cell<bool>,
 }
 
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
@@ -104,9 +111,8 @@ impl<'m> Decoder<'m> {
             options: options.clone(),
             repairs,
             depth: 0,
-            trials: Arc::new(TrialBudget::new()),
+            shared: None,
             nested_trials: 0,
-            nesting_exceeded: Rc::new(Cell::new(false)),
         }
     }
 
@@ -117,7 +123,8 @@ impl<'m> Decoder<'m> {
     /// shared budget of [`MAX_TRIAL_NODES`]: ten thousand trials of a large value would
     /// otherwise read it ten thousand times.
     fn spend_trial(&mut self, size: usize) -> bool {
-        if !self.trials.spend_nodes(size) {
+        let shared = self.shared();
+        if !shared.budget.spend_nodes(size) {
             let message = format!(
                 "the arguments need more than {MAX_TRIAL_NODES} values read again to try union alternatives"
             );
@@ -129,7 +136,7 @@ impl<'m> Decoder<'m> {
             );
             return false;
         }
-        if !self.trials.spend_trial() {
+        if !shared.budget.spend_trial() {
             let message =
                 format!("the arguments need more than {MAX_UNION_TRIALS} union alternatives tried");
             self.checker.issue(
@@ -143,17 +150,35 @@ impl<'m> Decoder<'m> {
         true
     }
 
+    /// What this decoder shares with its trials (made now if no trial was made before).
+    fn shared(&mut self) -> Rc<SharedTrials> {
+        let shared = self.shared.get_or_insert_with(|| {
+            Rc::new(SharedTrials {
+                budget: TrialBudget::new(),
+                nesting_exceeded: Cell::new(false),
+            })
+        });
+        Rc::clone(shared)
+    }
+
+    /// Whether some trial nested past [`MAX_NESTED_TRIALS`].
+    fn nesting_exceeded(&self) -> bool {
+        self.shared
+            .as_ref()
+            .is_some_and(|shared| shared.nesting_exceeded.get())
+    }
+
     /// A decoder for trying a value at the current path without touching this one's report.
-    fn trial(&self, options: Options) -> Decoder<'m> {
+    fn trial(&mut self, options: Options) -> Decoder<'m> {
+        let shared = self.shared();
         Decoder {
             checker: self.checker.fork(),
             model: self.model,
             options,
             repairs: Vec::new(),
             depth: self.depth,
-            trials: Arc::clone(&self.trials),
+            shared: Some(shared),
             nested_trials: self.nested_trials + 1,
-            nesting_exceeded: Rc::clone(&self.nesting_exceeded),
         }
     }
 
@@ -163,10 +188,10 @@ impl<'m> Decoder<'m> {
     /// issue, up to the decoder whose report is kept: the answer never depends on which
     /// alternatives the cap cut off.
     fn may_nest_trial(&mut self) -> bool {
-        if self.nested_trials < MAX_NESTED_TRIALS && !self.nesting_exceeded.get() {
+        if self.nested_trials < MAX_NESTED_TRIALS && !self.nesting_exceeded() {
             return true;
         }
-        self.nesting_exceeded.set(true);
+        self.shared().nesting_exceeded.set(true);
         self.nesting_issue();
         false
     }
@@ -182,12 +207,23 @@ impl<'m> Decoder<'m> {
     /// Runs `walk` over the members of a container: they are other values, so trials nest
     /// from 0 again there.
     fn in_members<T>(&mut self, walk: impl FnOnce(&mut Self) -> T) -> T {
-        let outer = std::mem::replace(&mut self.nested_trials, 0);
-        self.depth += 1;
+        let outer = self.enter();
         let result = walk(self);
-        self.depth -= 1;
-        self.nested_trials = outer;
+        self.leave(outer);
         result
+    }
+
+    /// Steps into the members of a container: one deeper, no trials nested there yet.
+    /// Returns the trials nested outside, for [`Decoder::leave`].
+    fn enter(&mut self) -> usize {
+        self.depth += 1;
+        std::mem::replace(&mut self.nested_trials, 0)
+    }
+
+    /// Steps back out of a container's members.
+    fn leave(&mut self, outer_trials: usize) {
+        self.depth -= 1;
+        self.nested_trials = outer_trials;
     }
 
     pub(crate) fn finish(self) -> (Report, Vec<Repair>) {

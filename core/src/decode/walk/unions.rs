@@ -72,7 +72,7 @@ impl<'m> Decoder<'m> {
             let mut trial = self.trial(self.options.clone());
             let value = trial.decode(json.clone(), variant);
             let (report, repairs) = trial.finish();
-            if self.nesting_exceeded.get() {
+            if self.nesting_exceeded() {
                 self.nesting_issue();
                 return None;
             }
@@ -197,7 +197,7 @@ impl<'m> Decoder<'m> {
             let mut trial = self.trial(strict.clone());
             let value = trial.decode(json.clone(), variant);
             let (report, _) = trial.finish();
-            if self.nesting_exceeded.get() {
+            if self.nesting_exceeded() {
                 self.nesting_issue();
                 return None;
             }
