@@ -554,14 +554,8 @@ pub fn decode_text_by_stream(
     text: &[u8],
     options: &Options,
 ) -> Option<Result<Decoded<Value>, Rejected>> {
-    match stream_text::<walk::Walked>(model, text, options) {
-        Streamed::Accepted(Decoded {
-            value: walk::Walked(Some(value)),
-            repairs,
-        }) => Some(Ok(Decoded { value, repairs })),
-        Streamed::Refused(refused) => Some(Err(refused.with_hint_from(model))),
-        Streamed::Accepted(_) | Streamed::Stopped => None,
-    }
+    stream_road(model, text, options)
+        .map(|walked| walked.map_err(|refused| refused.with_hint_from(model)))
 }
 
 /// [`decode_text`], the refusal without its hint: the streaming walk, and the tree walk
@@ -571,17 +565,27 @@ pub(crate) fn decode_text_refused(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
-    if text.len() <= options.max_bytes {
-        match stream_text::<walk::Walked>(model, text, options) {
-            Streamed::Accepted(Decoded {
-                value: walk::Walked(Some(value)),
-                repairs,
-            }) => return Ok(Decoded { value, repairs }),
-            Streamed::Refused(refused) => return Err(refused),
-            Streamed::Accepted(_) | Streamed::Stopped => {}
-        }
+    stream_road(model, text, options).unwrap_or_else(|| tree_road(model, text, options))
+}
+
+/// The streaming walk of the run-time road; `None` where it leaves the text to the tree walk
+/// (a text over [`Options::max_bytes`] is left to it too, which refuses it).
+fn stream_road(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Option<Result<Decoded<Value>, Refused>> {
+    if text.len() > options.max_bytes {
+        return None;
     }
-    tree_road(model, text, options)
+    match stream_text::<walk::Walked>(model, text, options) {
+        Streamed::Accepted(Decoded {
+            value: walk::Walked(Some(value)),
+            repairs,
+        }) => Some(Ok(Decoded { value, repairs })),
+        Streamed::Refused(refused) => Some(Err(refused)),
+        Streamed::Accepted(_) | Streamed::Stopped => None,
+    }
 }
 
 /// The text read into a tree (with the text repairs), then walked.
