@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub use definitions::Definitions;
-pub(crate) use json::{mark_number_texts, read_map, read_seq, ArgumentSeed, ReadNotes};
+pub(crate) use json::{json_reader, mark_number_texts, ArgumentSeed, ReadNotes};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use pattern::Pattern;
 pub use read::keywords::{SchemaWarning, WarningKind};
