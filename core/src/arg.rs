@@ -169,6 +169,10 @@ pub trait Tool: ToolArg + Sized {
                 Streamed::Refused(refused) => {
                     return Err(refused.with_model(HintModel::Static(model)));
                 }
+                Streamed::Unreadable(error) => {
+                    let decoded = crate::decode::tree_road(model, bytes, options, Some(error));
+                    return into_typed(model, decoded, options);
+                }
                 Streamed::Stopped => {}
             }
         }

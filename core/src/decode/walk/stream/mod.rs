@@ -36,7 +36,7 @@ mod walked;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 
 use super::Decoder;
-use crate::decode::{Decoded, Options, Refused, MAX_DEPTH};
+use crate::decode::{Decoded, Options, Refused, StrictError, MAX_DEPTH};
 use crate::model::{Field, Json, ReadNotes, Schema, ToolModel};
 pub(crate) use walked::Walked;
 
@@ -48,6 +48,9 @@ pub(crate) enum Streamed<T> {
     Refused(Refused),
     /// The tree walk must decide (see the module's documentation).
     Stopped,
+    /// The text is not strict JSON: the tree walk decides, with serde_json's error already
+    /// met (the text is not read strictly again).
+    Unreadable(StrictError),
 }
 
 /// Walks strict JSON `text` against `model` into a `T`.
@@ -72,17 +75,34 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     if stream.stopped {
         return Streamed::Stopped;
     }
-    // serde_json's errors (not JSON, cut off, a number past `f64`) and a Rust type that
-    // refuses what it was given: the tree walk reads the text again and says which.
-    let (Ok(value), Ok(())) = (read, reader.end()) else {
-        return Streamed::Stopped;
+    // serde_json's errors (not JSON, cut off, a number past `f64`): the tree walk reads
+    // the text leniently, or refuses it, with the error already met. A Rust type that
+    // refuses what it was given (serde's data errors): the tree walk decides.
+    let value = match read {
+        Ok(value) => value,
+        Err(error) if is_reader_error(&error) => {
+            return Streamed::Unreadable(StrictError::of_reader(error))
+        }
+        Err(_) => return Streamed::Stopped,
     };
+    if let Err(error) = reader.end() {
+        return Streamed::Unreadable(StrictError::of_reader(error));
+    }
     let (report, repairs) = stream.decoder.finish();
     if report.is_empty() {
         Streamed::Accepted(Decoded { value, repairs })
     } else {
         Streamed::Refused(Refused { report, repairs })
     }
+}
+
+/// Whether `error` is the reader's own (the text is not strict JSON, or ends too soon), not
+/// a type's refusal of what it was handed (serde's data errors).
+fn is_reader_error(error: &serde_json::Error) -> bool {
+    matches!(
+        error.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    )
 }
 
 /// The message of the error that stops the stream (never shown: the tree walk decides).
