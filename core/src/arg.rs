@@ -169,6 +169,10 @@ pub trait Tool: ToolArg + Sized {
                 Streamed::Refused(refused) => {
                     return Err(refused.with_model(HintModel::Static(model)));
                 }
+                Streamed::Unreadable(error) => {
+                    let decoded = crate::decode::tree_road(model, bytes, options, Some(error));
+                    return into_typed(model, decoded, options);
+                }
                 Streamed::Stopped => {}
             }
         }
@@ -290,21 +294,13 @@ impl ToolModel {
     pub fn of<T: ToolArg>(name: &str, description: Option<&str>) -> ToolModel {
         let mut definitions = Definitions::new();
         let root = T::describe(&mut definitions);
-        let holds_json_values = definitions.holds_json_values();
         let (mut input, definitions) = definitions.finish(root);
         if let Kind::Ref(key) = &input.kind {
             if let Some(body) = definitions.get(key) {
                 input = body.clone();
             }
         }
-        let model = ToolModel::new(name, description.map(str::to_owned), input, definitions);
-        if holds_json_values {
-            // serde reads those values whole, repeated keys and undeclared keys included:
-            // only the decoder reads them as the model says.
-            model.not_plain()
-        } else {
-            model
-        }
+        ToolModel::new(name, description.map(str::to_owned), input, definitions)
     }
 }
 

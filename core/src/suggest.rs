@@ -102,12 +102,74 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
         if got_chars.abs_diff(length) > allowed {
             continue;
         }
-        let distance = strsim::osa_distance(&got, &fold(candidate));
+        let distance = match short_ascii_fold(candidate) {
+            Some((folded, length)) if got.len() <= SHORT && got.is_ascii() => {
+                osa_distance_short(got.as_bytes(), &folded[..length], allowed)
+            }
+            _ => strsim::osa_distance(&got, &fold(candidate)),
+        };
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
     }
     best.map(|(_, candidate)| candidate)
+}
+
+/// The longest folded name measured on the stack, without allocating.
+const SHORT: usize = 64;
+
+/// [`fold`]`(text)` as bytes on the stack, with its length: for ASCII text that folds to at
+/// most [`SHORT`] bytes (the names of a schema, nearly always).
+fn short_ascii_fold(text: &str) -> Option<([u8; SHORT], usize)> {
+    let trimmed = text.trim();
+    if !trimmed.is_ascii() {
+        return None;
+    }
+    let mut folded = [0; SHORT];
+    let mut length = 0;
+    for byte in trimmed.bytes().filter(|b| !matches!(b, b'_' | b'-' | b' ')) {
+        *folded.get_mut(length)? = byte.to_ascii_lowercase();
+        length += 1;
+    }
+    Some((folded, length))
+}
+
+/// `strsim::osa_distance` of two byte strings of at most [`SHORT`] bytes, its three rows on
+/// the stack: the same distance (insertions, deletions, substitutions and swaps of
+/// neighbours), without the allocations. A distance past `limit` is only known to be past
+/// it: once two rows in a row are past it, every later row is too (a cell is at least the
+/// least of the row above, or of the row two above plus one), and the measure stops.
+fn osa_distance_short(a: &[u8], b: &[u8], limit: usize) -> usize {
+    debug_assert!(a.len() <= SHORT && b.len() <= SHORT);
+    // Distances never pass `SHORT`: a byte holds them. The rows are rotated, not copied.
+    let mut rows = [[0u8; SHORT + 1]; 3];
+    for (j, cell) in rows[1].iter_mut().enumerate() {
+        *cell = j as u8;
+    }
+    let [mut before_previous, mut previous, mut current] = rows.each_mut();
+    let mut previous_past_limit = false;
+    for i in 1..=a.len() {
+        current[0] = i as u8;
+        let mut least = current[0];
+        for j in 1..=b.len() {
+            let cost = u8::from(a[i - 1] != b[j - 1]);
+            let mut distance = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                distance = distance.min(before_previous[j - 2] + 1);
+            }
+            current[j] = distance;
+            least = least.min(distance);
+        }
+        let past_limit = usize::from(least) > limit;
+        if past_limit && previous_past_limit {
+            return limit + 1;
+        }
+        previous_past_limit = past_limit;
+        (before_previous, previous, current) = (previous, current, before_previous);
+    }
+    usize::from(previous[b.len()])
 }
 
 #[cfg(test)]
@@ -186,5 +248,28 @@ mod tests {
         }
         assert!(fold_eq(" Premium-Economy ", "premiumeconomy"));
         assert!(!fold_eq("premium", "premiumeconomy"));
+    }
+
+    proptest::proptest! {
+        /// The distance measured on the stack is strsim's, for any two short ASCII names.
+        #[test]
+        fn short_distance_is_strsims(a in "[a-e_ ]{0,70}", b in "[a-eA-E-]{0,70}") {
+            if let (Some((fa, la)), Some((fb, lb))) = (short_ascii_fold(&a), short_ascii_fold(&b)) {
+                let exact = strsim::osa_distance(&fold(&a), &fold(&b));
+                proptest::prop_assert_eq!(osa_distance_short(&fa[..la], &fb[..lb], SHORT), exact);
+                // Under a limit: exact up to it, past it only known to be past it.
+                for limit in [0, 1, 2, 5, 20] {
+                    let bounded = osa_distance_short(&fa[..la], &fb[..lb], limit);
+                    if exact <= limit {
+                        proptest::prop_assert_eq!(bounded, exact);
+                    } else {
+                        proptest::prop_assert!(bounded > limit);
+                    }
+                }
+                let (folded_a, folded_b) = (fold(&a), fold(&b));
+                proptest::prop_assert_eq!(&fa[..la], folded_a.as_bytes());
+                proptest::prop_assert_eq!(&fb[..lb], folded_b.as_bytes());
+            }
+        }
     }
 }

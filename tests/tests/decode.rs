@@ -124,17 +124,6 @@ fn lenient_gives_serde_the_repairs_and_the_full_report() {
 }
 
 #[test]
-fn only_plain_tools_take_the_fast_path() {
-    use toolgate_tests::fixtures::integers::IntegerWidths;
-    // No defaults, no maps, no 128-bit integers: serde reads them as the decoder would.
-    assert!(BookFlight::model().is_plain());
-    // Defaults (serde fills them without a log entry) and maps keep the decoder.
-    assert!(!SearchDocs::model().is_plain());
-    assert!(!CreateEvent::model().is_plain());
-    assert!(!IntegerWidths::model().is_plain());
-}
-
-#[test]
 fn a_default_that_breaks_its_own_constraints_is_refused_not_used() {
     #[derive(Tool, serde::Deserialize, Debug)]
     struct Paged {

@@ -9,6 +9,7 @@ mod unions;
 mod value;
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -633,23 +634,21 @@ impl<'m> Checker<'m> {
             return;
         }
         let allowed = || enumeration.values.iter().map(|v| &v.value);
-        let shown: Vec<Value> = allowed().take(LISTED_VALUES).cloned().collect();
         // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.
-        let listed: Vec<String> = shown.iter().map(Value::to_string).collect();
-        let mut message = format!(
-            "{} is not one of {}",
-            crate::issue::shorten(value.clone()),
-            listed.join(", ")
-        );
+        let mut message = format!("{} is not one of ", crate::issue::shorten(value.clone()));
+        for (at, shown) in allowed().take(LISTED_VALUES).enumerate() {
+            let separator = if at == 0 { "" } else { ", " };
+            let _ = write!(message, "{separator}{shown}");
+        }
         if enumeration.values.len() > LISTED_VALUES {
-            message.push_str(&format!(", … ({} values in all)", enumeration.values.len()));
+            let _ = write!(message, ", … ({} values in all)", enumeration.values.len());
         }
         let near = value.as_str().and_then(|text| {
             let names = allowed().filter_map(Value::as_str);
             crate::suggest::nearest(text, names)
         });
         if let Some(near) = near {
-            message.push_str(&format!(" (did you mean {near:?}?)"));
+            let _ = write!(message, " (did you mean {near:?}?)");
         }
         let issue = Issue::new(self.path(), Constraint::Enum, message)
             .with_expected(shorten_list(allowed().cloned(), enumeration.values.len()))

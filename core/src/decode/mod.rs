@@ -94,6 +94,23 @@ pub(crate) enum StrictError {
     Syntax(serde_json::Error),
 }
 
+impl StrictError {
+    /// What an error of serde_json's reader means.
+    pub(crate) fn of_reader(error: serde_json::Error) -> Self {
+        // serde_json's own errors carry a kind (syntax, data, end of input) but not which
+        // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
+        // number past `f64` are known by their message.
+        let message = error.to_string();
+        if message.starts_with("recursion limit exceeded") {
+            StrictError::TooDeep
+        } else if message.starts_with("number out of range") {
+            StrictError::NumberOutOfRange
+        } else {
+            StrictError::Syntax(error)
+        }
+    }
+}
+
 /// Reads strict JSON text with at most `max_depth` nested containers. Floats are read
 /// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
 pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
@@ -108,18 +125,9 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
     .and_then(|json| deserializer.end().map(|()| json));
     let mut json = read.map_err(|error| {
         if notes.too_deep.get() {
-            return StrictError::TooDeep;
-        }
-        // serde_json's own errors carry a kind (syntax, data, end of input) but not which
-        // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
-        // number past `f64` are known by their message.
-        let message = error.to_string();
-        if message.starts_with("recursion limit exceeded") {
             StrictError::TooDeep
-        } else if message.starts_with("number out of range") {
-            StrictError::NumberOutOfRange
         } else {
-            StrictError::Syntax(error)
+            StrictError::of_reader(error)
         }
     })?;
     if notes.floats_read.get() {
@@ -442,9 +450,12 @@ fn too_deep(max_depth: usize) -> Issue {
 
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
 /// Issues go to `report` (constraint `syntax` or `limit`).
-pub(crate) fn read_text(
+/// `known` is the strict reader's error when it is known already (the streaming walk met
+/// it): the text is then not read strictly a second time.
+fn read_text(
     text: &[u8],
     options: &Options,
+    known: Option<StrictError>,
     repairs: &mut Vec<Repair>,
     report: &mut Report,
 ) -> Option<Json> {
@@ -464,7 +475,11 @@ pub(crate) fn read_text(
     let max_depth = options.max_depth.min(MAX_DEPTH);
     let too_deep = || too_deep(max_depth);
     let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
-    let strict = match parse_strict(text, max_depth) {
+    let read = match known {
+        Some(error) => Err(error),
+        None => parse_strict(text, max_depth),
+    };
+    let strict = match read {
         Ok(json) => return Some(json),
         Err(StrictError::TooDeep) => {
             report.push(too_deep());
@@ -543,7 +558,7 @@ pub fn decode_text_by_tree(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Rejected> {
-    tree_road(model, text, options).map_err(|refused| refused.with_hint_from(model))
+    tree_road(model, text, options, None).map_err(|refused| refused.with_hint_from(model))
 }
 
 /// [`decode_text`] by the streaming walk alone; `None` where it leaves the text to the tree
@@ -554,14 +569,8 @@ pub fn decode_text_by_stream(
     text: &[u8],
     options: &Options,
 ) -> Option<Result<Decoded<Value>, Rejected>> {
-    match stream_text::<walk::Walked>(model, text, options) {
-        Streamed::Accepted(Decoded {
-            value: walk::Walked(Some(value)),
-            repairs,
-        }) => Some(Ok(Decoded { value, repairs })),
-        Streamed::Refused(refused) => Some(Err(refused.with_hint_from(model))),
-        Streamed::Accepted(_) | Streamed::Stopped => None,
-    }
+    let decided = stream_road(model, text, options).ok()?;
+    Some(decided.map_err(|refused| refused.with_hint_from(model)))
 }
 
 /// [`decode_text`], the refusal without its hint: the streaming walk, and the tree walk
@@ -571,24 +580,45 @@ pub(crate) fn decode_text_refused(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
-    if text.len() <= options.max_bytes {
-        match stream_text::<walk::Walked>(model, text, options) {
-            Streamed::Accepted(Decoded {
-                value: walk::Walked(Some(value)),
-                repairs,
-            }) => return Ok(Decoded { value, repairs }),
-            Streamed::Refused(refused) => return Err(refused),
-            Streamed::Accepted(_) | Streamed::Stopped => {}
-        }
+    match stream_road(model, text, options) {
+        Ok(decided) => decided,
+        Err(known) => tree_road(model, text, options, known),
     }
-    tree_road(model, text, options)
 }
 
-/// The text read into a tree (with the text repairs), then walked.
-fn tree_road(model: &ToolModel, text: &[u8], options: &Options) -> Result<Decoded<Value>, Refused> {
+/// The streaming walk of the run-time road; `Err` where it leaves the text to the tree walk,
+/// with serde_json's error when the text is not strict JSON (a text over
+/// [`Options::max_bytes`] is left to it too, which refuses it).
+fn stream_road(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Result<Decoded<Value>, Refused>, Option<StrictError>> {
+    if text.len() > options.max_bytes {
+        return Err(None);
+    }
+    match stream_text::<walk::Walked>(model, text, options) {
+        Streamed::Accepted(Decoded {
+            value: walk::Walked(Some(value)),
+            repairs,
+        }) => Ok(Ok(Decoded { value, repairs })),
+        Streamed::Refused(refused) => Ok(Err(refused)),
+        Streamed::Unreadable(error) => Err(Some(error)),
+        Streamed::Accepted(_) | Streamed::Stopped => Err(None),
+    }
+}
+
+/// The text read into a tree (with the text repairs), then walked; `known` is the strict
+/// reader's error when the streaming walk met it.
+pub(crate) fn tree_road(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+    known: Option<StrictError>,
+) -> Result<Decoded<Value>, Refused> {
     let mut repairs = Vec::new();
     let mut report = Report::with_cap(options.max_issues);
-    match read_text(text, options, &mut repairs, &mut report) {
+    match read_text(text, options, known, &mut repairs, &mut report) {
         // Both readers bound the depth while they read: no second pass to measure it.
         Some(json) => walk_json(model, json, options, repairs),
         None => Err(Refused { report, repairs }),

@@ -20,16 +20,16 @@ fn listed(values: &[Value]) -> Vec<Value> {
 
 /// What the schema lookup did not give `hint`, taken from the issue's `expected`: a bound
 /// or size, a format or pattern, the allowed values.
-pub(super) fn fill(mut hint: FieldHint, issue: &Issue) -> FieldHint {
-    bound_from_issue(&mut hint, issue);
-    allowed_values(hint, issue)
+pub(super) fn fill(hint: &mut FieldHint, issue: &Issue) {
+    bound_from_issue(hint, issue);
+    allowed_values(hint, issue);
 }
 
 /// An `enum` issue whose path does not lead to an enum schema (inside a union's
 /// alternative), or a key refused by an `enum` of `propertyNames` (the path names the key,
 /// whose schema is the value's): the values the issue says it expected still tell the model
 /// what to send.
-fn allowed_values(mut hint: FieldHint, issue: &Issue) -> FieldHint {
+fn allowed_values(hint: &mut FieldHint, issue: &Issue) {
     if let (Constraint::Enum | Constraint::PropertyNames, Some(Value::Array(values)), true) = (
         issue.constraint,
         &issue.expected,
@@ -40,7 +40,6 @@ fn allowed_values(mut hint: FieldHint, issue: &Issue) -> FieldHint {
         let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
         hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
     }
-    hint
 }
 
 /// What the alternatives of a union want, from a `oneOf`/`anyOf` issue's `expected` (at most

@@ -183,7 +183,12 @@ impl RetryHint {
 
     /// Compact JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        // Room for a usual hint at once: one allocation instead of a run of regrowths.
+        let mut json = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut json, self) {
+            Ok(()) => String::from_utf8(json).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
     }
 }
 
@@ -193,12 +198,12 @@ fn schema_pair<'m>(model: &'m ToolModel, path: &Path) -> Option<(&'m Schema, &'m
     Some((schema, model.resolve(schema)?))
 }
 
-fn description_at(model: &ToolModel, path: &Path) -> Option<String> {
+fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
     let (schema, resolved) = schema_pair(model, path)?;
     schema
         .description
-        .clone()
-        .or_else(|| resolved.description.clone())
+        .as_deref()
+        .or(resolved.description.as_deref())
 }
 
 /// Longest `message`, in characters: a path or value of a megabyte stays in the issue (the
@@ -226,7 +231,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let mut hint = FieldHint {
         path: issue.path.clone(),
         constraint: issue.constraint,
-        description: description_at(model, &issue.path),
+        description: description_at(model, &issue.path).map(str::to_owned),
         expected_type: (issue.constraint == Constraint::Type)
             .then(|| issue.expected.clone())
             .flatten(),
@@ -261,10 +266,12 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     if issue.constraint == Constraint::PropertyNames {
         // The path names the key; the schema there is the value's, not the key's: what the
         // key should be is the issue's `expected` (the allowed keys, for an `enum`).
-        return expected::fill(hint, issue);
+        expected::fill(&mut hint, issue);
+        return hint;
     }
     let Some((_, resolved)) = schema_pair(model, &issue.path) else {
-        return expected::fill(hint, issue);
+        expected::fill(&mut hint, issue);
+        return hint;
     };
     // `"a, b, c"` refused where an array is wanted: show the array it may mean.
     if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
@@ -329,7 +336,8 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         }
         _ => {}
     }
-    expected::fill(hint, issue)
+    expected::fill(&mut hint, issue);
+    hint
 }
 
 /// A description as a phrase inside a question: its first sentence, without the final
@@ -344,19 +352,26 @@ fn phrase(description: &str) -> String {
         .trim();
     let mut chars = first.chars();
     match (chars.next(), chars.next()) {
-        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => a
-            .to_lowercase()
-            .chain(first[a.len_utf8()..].chars())
-            .collect(),
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            let mut phrase = String::with_capacity(first.len() + 2);
+            phrase.extend(a.to_lowercase());
+            phrase.push_str(&first[a.len_utf8()..]);
+            phrase
+        }
         _ => first.to_owned(),
     }
 }
 
 /// "the departure airport", or the field's name when it has no description.
 fn subject(model: &ToolModel, path: &Path) -> String {
-    match description_at(model, path) {
+    subject_described(description_at(model, path), path)
+}
+
+/// [`subject`] of the field at `path` whose description is `description`.
+fn subject_described(description: Option<&str>, path: &Path) -> String {
+    match description {
         Some(description) => {
-            let phrase = phrase(&description);
+            let phrase = phrase(description);
             let has_article = ["the ", "a ", "an ", "your "]
                 .iter()
                 .any(|a| phrase.starts_with(a));
@@ -449,7 +464,7 @@ fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String
         Constraint::Schema => "This tool's schema cannot be used as it is; could you use another tool or ask the user?".to_owned(),
         Constraint::Enum if !field.allowed_values.is_empty() => {
             let values: Vec<String> = field.allowed_values.iter().map(|v| list_values(std::slice::from_ref(v))).collect();
-            format!("Which of {} should {} be?", join_words(&values, "or"), subject(model, &issue.path))
+            format!("Which of {} should {} be?", join_words(&values, "or"), subject_described(field.description.as_deref(), &issue.path))
         }
         Constraint::AdditionalProperties => match field.did_you_mean.clone().flatten() {
             Some(near) => format!("Did you mean `{near}` instead of `{}`?", issue.path),
@@ -467,10 +482,13 @@ fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String
                 }
             }
         },
-        _ => match requirement(issue, field) {
-            Some(requirement) => format!("What should {} be ({requirement})?", subject(model, &issue.path)),
-            None => format!("What should {} be?", subject(model, &issue.path)),
-        },
+        _ => {
+            let subject = subject_described(field.description.as_deref(), &issue.path);
+            match requirement(issue, field) {
+                Some(requirement) => format!("What should {subject} be ({requirement})?"),
+                None => format!("What should {subject} be?"),
+            }
+        }
     }
 }
 

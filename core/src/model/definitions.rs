@@ -61,8 +61,6 @@ pub struct Definitions {
     /// The position in `types` of each definition of a schema given as text
     /// ([`Definitions::schema_text`]): the text, then the definition's name in it.
     by_text: HashMap<(String, String), usize>,
-    /// Whether a schema given as text was met: its values are `serde_json::Value`s.
-    holds_json_values: bool,
 }
 
 #[derive(Debug)]
@@ -128,10 +126,8 @@ impl Definitions {
     /// let mut definitions = Definitions::new();
     /// let schema = definitions.schema_text(r#"{"anyOf": [{"type": "string", "maxLength": 3}, {"type": "string", "pattern": "^x"}]}"#);
     /// assert!(matches!(schema.kind, Kind::Union(_)));
-    /// assert!(definitions.holds_json_values());
     /// ```
     pub fn schema_text(&mut self, text: &str) -> Schema {
-        self.holds_json_values = true;
         let json: super::Json = match serde_json::from_str(text) {
             Ok(json) => json,
             Err(error) => panic!("toolgate: a field's schema is not JSON: {error}"),
@@ -174,13 +170,6 @@ impl Definitions {
             root.description = model.description().map(str::to_owned);
         }
         root
-    }
-
-    /// Whether a schema given as text ([`Definitions::schema_text`]) was met: the model
-    /// then describes values that serde reads as `serde_json::Value`, whose repeated keys
-    /// serde does not see.
-    pub fn holds_json_values(&self) -> bool {
-        self.holds_json_values
     }
 
     /// A reference to the type at `index`, with the type's description once its body is

@@ -369,7 +369,7 @@ pub fn value_depth(value: &Value) -> usize {
     deepest
 }
 
-struct JsonVisitor<'f> {
+pub(crate) struct JsonVisitor<'f> {
     containers_left: usize,
     notes: Option<&'f ReadNotes>,
 }
@@ -393,31 +393,14 @@ impl JsonVisitor<'_> {
     }
 }
 
-/// Reads the rest of a map whose opening a visitor was given into a [`Json`] object, with
-/// `max_depth` containers allowed (the map itself counts).
-pub(crate) fn read_map<'de, A: MapAccess<'de>>(
-    map: A,
-    max_depth: usize,
-    notes: &ReadNotes,
-) -> Result<Json, A::Error> {
+/// The visitor that reads the rest of a map or sequence whose opening another visitor was
+/// given into a [`Json`] (through `visit_map` / `visit_seq`), with `max_depth` containers
+/// allowed (the container itself counts) and what it reads past noted in `notes`.
+pub(crate) fn json_reader(max_depth: usize, notes: &ReadNotes) -> JsonVisitor<'_> {
     JsonVisitor {
         containers_left: max_depth,
         notes: Some(notes),
     }
-    .visit_map(map)
-}
-
-/// [`read_map`] for a sequence.
-pub(crate) fn read_seq<'de, A: SeqAccess<'de>>(
-    seq: A,
-    max_depth: usize,
-    notes: &ReadNotes,
-) -> Result<Json, A::Error> {
-    JsonVisitor {
-        containers_left: max_depth,
-        notes: Some(notes),
-    }
-    .visit_seq(seq)
 }
 
 struct InnerSeed<'f>(JsonVisitor<'f>);

@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub use definitions::Definitions;
-pub(crate) use json::{mark_number_texts, read_map, read_seq, ArgumentSeed, ReadNotes};
+pub(crate) use json::{json_reader, mark_number_texts, ArgumentSeed, ReadNotes};
 pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use pattern::Pattern;
 pub use read::keywords::{SchemaWarning, WarningKind};
@@ -67,7 +67,6 @@ pub struct ToolModel {
     /// values are equal, whatever text they were read from).
     warnings: Vec<SchemaWarning>,
     json_schema: OnceLock<String>,
-    plain: OnceLock<bool>,
     defaults_fit: OnceLock<bool>,
     lookups: OnceLock<lookup::Lookups>,
 }
@@ -113,47 +112,9 @@ impl ToolModel {
             definitions,
             warnings: Vec::new(),
             json_schema: OnceLock::new(),
-            plain: OnceLock::new(),
             defaults_fit: OnceLock::new(),
             lookups: OnceLock::new(),
         }
-    }
-
-    /// Whether serde alone reads this tool's arguments the way the decoder does when nothing
-    /// needs repair: no field has a default (serde would fill it without a log entry) and no
-    /// value is a map or of any type (serde keeps the last of repeated keys, the decoder
-    /// refuses them), no
-    /// required field takes `null` (serde reads it absent as `None`), and no integer is 128
-    /// bits wide.
-    /// Typed decoding takes a fast path through serde for such tools. Computed once.
-    pub fn is_plain(&self) -> bool {
-        *self.plain.get_or_init(|| {
-            self.every_schema(|schema| {
-                if schema.default.is_some() {
-                    return false;
-                }
-                match &schema.kind {
-                    // serde_json's `Value` and maps keep the last of repeated keys; the
-                    // decoder refuses repeats that differ.
-                    Kind::Map(_) | Kind::Any => false,
-                    // serde reads 128-bit integers exactly; JSON numbers in the decoder stop at u64.
-                    Kind::Integer(IntegerSchema {
-                        width: Some(IntWidth { bits: 128, .. }),
-                        ..
-                    }) => false,
-                    // serde reads an absent `Option` as `None`: a required field that takes
-                    // `null` needs the decoder to see that it is absent.
-                    Kind::Object(object) => {
-                        !object
-                            .fields
-                            .iter()
-                            .any(|f| f.required && f.schema.nullable)
-                            && !matches!(object.additional, Additional::Schema(_))
-                    }
-                    _ => true,
-                }
-            })
-        })
     }
 
     /// Whether `holds` is true of every schema of this model: the input, the definitions, and
@@ -202,13 +163,6 @@ impl ToolModel {
                 })
             })
         })
-    }
-
-    /// This model, never [plain](ToolModel::is_plain): typed decoding always goes through
-    /// the decoder.
-    pub(crate) fn not_plain(self) -> Self {
-        let _ = self.plain.set(false);
-        self
     }
 
     /// The lookup tables of `object` (a part of this model) when it is wide enough to have
