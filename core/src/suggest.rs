@@ -62,18 +62,20 @@ fn folded_length(text: &str) -> usize {
 /// ```
 pub fn fold_eq(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
-        // The usual case, byte by byte: what `fold` does to ASCII text.
-        fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
-            #[cfg(test)]
-            work::count_fold();
-            text.trim()
-                .bytes()
-                .filter(|b| !matches!(b, b'_' | b'-' | b' '))
-                .map(|b| b.to_ascii_lowercase())
-        }
+        // The usual case, byte by byte.
         return ascii_folded(a).eq(ascii_folded(b));
     }
     folded(a).eq(folded(b))
+}
+
+/// The bytes of [`fold`]`(text)` for ASCII `text`, without building the string.
+fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
+    #[cfg(test)]
+    work::count_fold();
+    text.trim()
+        .bytes()
+        .filter(|b| !matches!(b, b'_' | b'-' | b' '))
+        .map(|b| b.to_ascii_lowercase())
 }
 
 /// The candidate nearest to `got` when it is close: at most a third of the candidate's
@@ -93,20 +95,26 @@ pub fn fold_eq(a: &str, b: &str) -> bool {
 pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let got = fold(got);
     let got_chars = got.chars().count();
+    // Both sides short ASCII (nearly always): measured on the stack.
+    let got_is_short = got.len() <= SHORT && got.is_ascii();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
-        let length = folded_length(candidate);
+        let short = got_is_short.then(|| short_ascii_fold(candidate)).flatten();
+        let length = match &short {
+            Some((_, length)) => *length,
+            None => folded_length(candidate),
+        };
         let allowed = length / 3;
         // Each edit changes the length by at most one: a candidate whose length is further
         // off than the edits allowed cannot be near, and is not measured.
         if got_chars.abs_diff(length) > allowed {
             continue;
         }
-        let distance = match short_ascii_fold(candidate) {
-            Some((folded, length)) if got.len() <= SHORT && got.is_ascii() => {
-                osa_distance_short(got.as_bytes(), &folded[..length], allowed)
+        let distance = match &short {
+            Some((folded, length)) => {
+                osa_distance_short(got.as_bytes(), &folded[..*length], allowed)
             }
-            _ => strsim::osa_distance(&got, &fold(candidate)),
+            None => strsim::osa_distance(&got, &fold(candidate)),
         };
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
@@ -121,14 +129,13 @@ const SHORT: usize = 64;
 /// [`fold`]`(text)` as bytes on the stack, with its length: for ASCII text that folds to at
 /// most [`SHORT`] bytes (the names of a schema, nearly always).
 fn short_ascii_fold(text: &str) -> Option<([u8; SHORT], usize)> {
-    let trimmed = text.trim();
-    if !trimmed.is_ascii() {
+    if !text.is_ascii() {
         return None;
     }
     let mut folded = [0; SHORT];
     let mut length = 0;
-    for byte in trimmed.bytes().filter(|b| !matches!(b, b'_' | b'-' | b' ')) {
-        *folded.get_mut(length)? = byte.to_ascii_lowercase();
+    for byte in ascii_folded(text) {
+        *folded.get_mut(length)? = byte;
         length += 1;
     }
     Some((folded, length))

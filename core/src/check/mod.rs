@@ -530,7 +530,6 @@ impl<'m> Checker<'m> {
         }
         let string = match &resolved.kind {
             Kind::String(string) => string,
-            Kind::Enum(enumeration) if enumeration.contains(&got()) => return,
             Kind::Enum(enumeration) => return self.check_enum(&got(), enumeration),
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
@@ -610,11 +609,7 @@ impl<'m> Checker<'m> {
     /// A long list is shortened in the issue (see [`shorten_list`]): an issue's size does
     /// not grow with the schema.
     pub fn check_enum(&mut self, value: &Value, enumeration: &EnumSchema) {
-        let allowed = match (self.model.enum_index(enumeration), value.as_str()) {
-            (Some(index), Some(text)) => index.string(text).is_some(),
-            _ => enumeration.contains(value),
-        };
-        if allowed {
+        if self.model.enum_contains(enumeration, value) {
             return;
         }
         if self.skip_when_full(Constraint::Enum) {

@@ -184,6 +184,26 @@ impl ToolModel {
         self.lookups().enumeration(enumeration)
     }
 
+    /// Whether `value` is one of `enumeration`'s values (a part of this model): a string is
+    /// looked up in the enum's index where it has one, any other value compared in turn.
+    pub fn enum_contains(&self, enumeration: &EnumSchema, value: &Value) -> bool {
+        match value.as_str() {
+            Some(text) => self.enum_contains_str(enumeration, text),
+            None => enumeration.contains(value),
+        }
+    }
+
+    /// [`ToolModel::enum_contains`] for a string, without making it a `Value`.
+    pub fn enum_contains_str(&self, enumeration: &EnumSchema, text: &str) -> bool {
+        match self.enum_index(enumeration) {
+            Some(index) => index.string(text).is_some(),
+            None => enumeration
+                .values
+                .iter()
+                .any(|v| v.value.as_str() == Some(text)),
+        }
+    }
+
     fn lookups(&self) -> &lookup::Lookups {
         self.lookups.get_or_init(|| lookup::Lookups::of(self))
     }

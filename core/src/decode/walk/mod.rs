@@ -561,14 +561,10 @@ impl<'m> Decoder<'m> {
             return None;
         }
         let value = json.into_value();
-        let index = self.model.enum_index(enumeration);
-        let sent_as_is = match (index, value.as_str()) {
-            (Some(index), Some(text)) => index.string(text).is_some(),
-            _ => enumeration.contains(&value),
-        };
-        if sent_as_is {
+        if self.model.enum_contains(enumeration, &value) {
             return self.enum_integer_sent_as_float(value, enumeration);
         }
+        let index = self.model.enum_index(enumeration);
         // A declared alias is part of the schema, as serde takes it: no repair to log.
         let aliased = value.as_str().and_then(|text| match index {
             Some(index) => index.alias(text),

@@ -30,6 +30,12 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
         self.resolved.map(|schema| &schema.kind)
     }
 
+    /// The schema a scalar is checked against: the resolved one (where [`Self::kind`] said
+    /// what it is, it resolved; the checks report a reference that leads nowhere).
+    fn checked_schema(&self) -> &'m Schema {
+        self.resolved.unwrap_or(self.schema)
+    }
+
     /// Hands the type a value the rules made (what `serde_json::from_value` would).
     fn emit<E: de::Error>(self, value: Value) -> Result<V::Value, E> {
         let handed = match self.asked {
@@ -91,19 +97,15 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
         let kind = if self.root { None } else { self.kind() };
         let sent_as_is = match kind {
             Some(Kind::String(_)) => {
-                let resolved = self.resolved.unwrap_or(self.schema);
+                let resolved = self.checked_schema();
                 self.stream.decoder.checker.check_string(&text, resolved);
                 true
             }
-            Some(Kind::Enum(enumeration)) => {
-                match self.stream.decoder.model.enum_index(enumeration) {
-                    Some(index) => index.string(&text).is_some(),
-                    None => enumeration
-                        .values
-                        .iter()
-                        .any(|v| v.value.as_str() == Some(&*text)),
-                }
-            }
+            Some(Kind::Enum(enumeration)) => self
+                .stream
+                .decoder
+                .model
+                .enum_contains_str(enumeration, &text),
             _ => false,
         };
         if sent_as_is {
@@ -116,7 +118,7 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
         if !matches!(self.kind(), Some(Kind::Integer(_) | Kind::Number(_))) {
             return self.delegate(Json::Number(number));
         }
-        let resolved = self.resolved.unwrap_or(self.schema);
+        let resolved = self.checked_schema();
         let decoder = &mut self.stream.decoder;
         decoder
             .checker
@@ -138,7 +140,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
 
     fn visit_bool<E: de::Error>(self, flag: bool) -> Result<V::Value, E> {
         if matches!(self.kind(), Some(Kind::Boolean)) && matches!(self.asked, Asked::Any) {
-            let resolved = self.resolved.unwrap_or(self.schema);
+            let resolved = self.checked_schema();
             self.stream.decoder.checker.check_bool(flag, resolved);
             return self.outer.visit_bool(flag);
         }
@@ -161,7 +163,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
         let number = Number::from_f64(float).filter(|_| plain);
         match (self.kind(), number) {
             (Some(Kind::Number(_)), Some(number)) => {
-                let resolved = self.resolved.unwrap_or(self.schema);
+                let resolved = self.checked_schema();
                 let decoder = &mut self.stream.decoder;
                 decoder
                     .checker
