@@ -71,7 +71,7 @@ use serde_json::Value;
 
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
-pub(crate) use walk::{stream_text, Streamed};
+pub(crate) use walk::{stream_text, Decoder, Streamed};
 
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
@@ -444,8 +444,13 @@ fn number_out_of_range() -> Issue {
 
 /// The `limit` issue of arguments nested deeper than `max_depth` containers.
 fn too_deep(max_depth: usize) -> Issue {
-    let message = format!("the arguments nest more than {max_depth} objects and arrays");
-    Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_depth.into())
+    Issue::new(Path::root(), Constraint::Limit, too_deep_message(max_depth))
+        .with_expected(max_depth.into())
+}
+
+/// What [`too_deep`] says.
+pub(crate) fn too_deep_message(max_depth: usize) -> String {
+    format!("the arguments nest more than {max_depth} objects and arrays")
 }
 
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
@@ -640,7 +645,17 @@ pub(crate) fn decode_value_refused(
     value: &Value,
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
-    decode_json_refused(model, Json::from(value), options, Vec::new())
+    // Measured before the tree is built: building it recurses.
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    if crate::model::value_depth(value) > max_depth {
+        let mut report = Report::with_cap(options.max_issues);
+        report.push(too_deep(max_depth));
+        return Err(Refused {
+            report,
+            repairs: Vec::new(),
+        });
+    }
+    walk_json(model, Json::from(value), options, Vec::new())
 }
 
 /// Decodes an order-keeping JSON tree against a model, after `repairs` made to its text.

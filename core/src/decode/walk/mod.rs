@@ -14,7 +14,7 @@ pub use containers::separated_items;
 pub(crate) use stream::{stream_text, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
-use crate::check::{Checker, TrialBudget};
+use crate::check::Checker;
 use crate::issue::shorten;
 use crate::model::lookup::FoldedMatch;
 use crate::model::{EnumSchema, Json, Kind, Schema, ToolModel};
@@ -31,8 +31,8 @@ pub(crate) struct Decoder<'m> {
     options: Options,
     repairs: Vec<Repair>,
     depth: usize,
-    /// Union alternatives still allowed to be tried, JSON nodes trials may still read (the
-    /// value checker's budget, with the same limits) and whether some trial nested past
+    /// Union alternatives still allowed to be tried, JSON nodes trials may still read and
+    /// whether some trial nested past
     /// [`MAX_NESTED_TRIALS`]: shared with trial decoders, made at the first trial (a walk
     /// that meets no union allocates none).
     shared: Option<Rc<SharedTrials>>,
@@ -42,10 +42,36 @@ pub(crate) struct Decoder<'m> {
     nested_trials: usize,
 }
 
-/// What a decoder and its trial decoders share.
+/// What a decoder and its trial decoders share: what union trials may still do while one
+/// value is decoded (alternatives tried, [`MAX_UNION_TRIALS`], and values read again by
+/// trials, [`MAX_TRIAL_NODES`]) and whether some trial nested past [`MAX_NESTED_TRIALS`].
+/// Once a budget runs out, every union around the value is refused with a `limit` issue: the
+/// answer never rests on the alternatives that happened to be tried.
 struct SharedTrials {
-    budget: TrialBudget,
+    trials_left: Cell<usize>,
+    nodes_left: Cell<usize>,
     nesting_exceeded: Cell<bool>,
+}
+
+impl SharedTrials {
+    fn new() -> Self {
+        SharedTrials {
+            trials_left: Cell::new(MAX_UNION_TRIALS),
+            nodes_left: Cell::new(MAX_TRIAL_NODES),
+            nesting_exceeded: Cell::new(false),
+        }
+    }
+
+    /// Spends `amount` from `left`; `false` (nothing spent) when not that much is left.
+    fn spend(left: &Cell<usize>, amount: usize) -> bool {
+        match left.get().checked_sub(amount) {
+            Some(rest) => {
+                left.set(rest);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Most trials nested at one value: unions within unions and `wrap_in_array` of items
@@ -116,6 +142,42 @@ impl<'m> Decoder<'m> {
         }
     }
 
+    /// A decoder that checks a JSON value as [`Checker::check_value`] does: every repair off
+    /// but `float_to_integer` (JSON Schema counts `1.0` as an integer), its issues written
+    /// into `checker` at the checker's path. A value is checked by the same walk, and so by
+    /// the same structural rules (names, aliases, duplicates, unions and their budget,
+    /// unknown keys), as arguments are decoded.
+    pub(crate) fn checking(checker: Checker<'m>) -> Self {
+        Decoder {
+            model: checker.model(),
+            checker,
+            options: Options::strict().with(super::Rule::FloatToInteger),
+            repairs: Vec::new(),
+            depth: 0,
+            shared: None,
+            nested_trials: 0,
+        }
+    }
+
+    /// Checks `value` against `schema` (see [`Decoder::checking`]). A value nested deeper
+    /// than [`super::MAX_DEPTH`] containers is a `limit` issue, as arguments are; it is
+    /// measured without recursion before anything recurses into it.
+    pub(crate) fn check(&mut self, value: &Value, schema: &'m Schema) {
+        if crate::model::value_depth(value) > super::MAX_DEPTH {
+            let message = super::too_deep_message(super::MAX_DEPTH);
+            let expected = Some(super::MAX_DEPTH.into());
+            self.checker
+                .issue(Constraint::Limit, message, expected, None);
+            return;
+        }
+        self.decode(Json::from(value), schema);
+    }
+
+    /// The checker back, with the issues found.
+    pub(crate) fn into_checker(self) -> Checker<'m> {
+        self.checker
+    }
+
     /// Spends one union trial; at the end of the budget, a `limit` issue and `false` (every
     /// union that cannot be tried says so: a value is never dropped without an issue).
     ///
@@ -124,7 +186,7 @@ impl<'m> Decoder<'m> {
     /// otherwise read it ten thousand times.
     fn spend_trial(&mut self, size: usize) -> bool {
         let shared = self.shared();
-        if !shared.budget.spend_nodes(size) {
+        if !SharedTrials::spend(&shared.nodes_left, size) {
             let message = format!(
                 "the arguments need more than {MAX_TRIAL_NODES} values read again to try union alternatives"
             );
@@ -136,7 +198,7 @@ impl<'m> Decoder<'m> {
             );
             return false;
         }
-        if !shared.budget.spend_trial() {
+        if !SharedTrials::spend(&shared.trials_left, 1) {
             let message =
                 format!("the arguments need more than {MAX_UNION_TRIALS} union alternatives tried");
             self.checker.issue(
@@ -152,12 +214,9 @@ impl<'m> Decoder<'m> {
 
     /// What this decoder shares with its trials (made now if no trial was made before).
     fn shared(&mut self) -> Rc<SharedTrials> {
-        let shared = self.shared.get_or_insert_with(|| {
-            Rc::new(SharedTrials {
-                budget: TrialBudget::new(),
-                nesting_exceeded: Cell::new(false),
-            })
-        });
+        let shared = self
+            .shared
+            .get_or_insert_with(|| Rc::new(SharedTrials::new()));
         Rc::clone(shared)
     }
 
@@ -356,7 +415,16 @@ impl<'m> Decoder<'m> {
                 self.checker.check_const(resolved, || Value::Null);
                 return Some(Value::Null);
             }
-            return self.type_issue(resolved, Value::Null);
+            // A union may take null in an alternative (`oneOf: [{oneOf: [{type: null}]}]`),
+            // an enum as one of its values: they judge it below.
+            let judged_below = match &resolved.kind {
+                Kind::Union(_) => true,
+                Kind::Enum(enumeration) => self.model.enum_contains(enumeration, &Value::Null),
+                _ => false,
+            };
+            if !judged_below {
+                return self.type_issue(resolved, Value::Null);
+            }
         }
         let value = match &resolved.kind {
             Kind::Any => self.any_value(json),
