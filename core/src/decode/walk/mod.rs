@@ -114,7 +114,7 @@ fn parse_number(text: &str) -> Option<ParsedNumber> {
 /// The compact text of `json` for a `json_text` log entry, cut as [`shorten`] cuts (the
 /// entry's `to` is that text, a string).
 pub(super) fn json_text_logged(json: &Json) -> String {
-    crate::issue::capped_json_text(json).unwrap_or_else(|| json.to_string())
+    crate::issue::compact_json_text(json)
 }
 
 fn parse_bool(text: &str) -> Option<bool> {
