@@ -284,7 +284,7 @@ pub(crate) fn shorten_json(json: &crate::model::Json) -> Value {
 /// `…`; `None` when the text is that short. At most a few hundred bytes are written, however
 /// large the value (a repair of a megabyte array does not print the megabyte to log it).
 pub(crate) fn capped_json_text(value: &impl serde::Serialize) -> Option<String> {
-    cut(&CappedText::of(value).text())
+    cut(CappedText::of(value).text())
 }
 
 /// The compact JSON text of `value`, cut as [`capped_json_text`] cuts it when it is long,
