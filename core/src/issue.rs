@@ -284,37 +284,62 @@ pub(crate) fn shorten_json(json: &crate::model::Json) -> Value {
 /// `…`; `None` when the text is that short. At most a few hundred bytes are written, however
 /// large the value (a repair of a megabyte array does not print the megabyte to log it).
 pub(crate) fn capped_json_text(value: &impl serde::Serialize) -> Option<String> {
-    /// Takes bytes until it holds enough for `GOT_MAX_CHARS + 1` characters, then fails,
-    /// which stops the writing.
-    struct Capped(Vec<u8>);
+    cut(CappedText::of(value).text())
+}
+
+/// The compact JSON text of `value`, cut as [`capped_json_text`] cuts it when it is long,
+/// whole when it is short: written once either way.
+pub(crate) fn compact_json_text(value: &impl serde::Serialize) -> String {
+    let written = CappedText::of(value);
+    let text = written.text();
+    cut(text).unwrap_or_else(|| text.to_owned())
+}
+
+/// The start of a value's compact JSON text: bytes until there are enough for
+/// `GOT_MAX_CHARS + 1` characters, then the writing stops. Shorter, it is the whole text.
+struct CappedText(Vec<u8>);
+
+impl CappedText {
     const CAP: usize = (GOT_MAX_CHARS + 1) * 4;
-    impl std::io::Write for Capped {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            let room = CAP - self.0.len();
-            if room == 0 {
-                return Err(std::io::Error::other("long enough"));
-            }
-            let taken = room.min(bytes.len());
-            self.0.extend_from_slice(&bytes[..taken]);
-            Ok(taken)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+
+    fn of(value: &impl serde::Serialize) -> Self {
+        let mut capped = CappedText(Vec::with_capacity(GOT_MAX_CHARS + 1));
+        // An error only says the cap was reached: what was written is the start of the text.
+        let _ = serde_json::to_writer(&mut capped, value);
+        capped
+    }
+
+    fn text(&self) -> &str {
+        match std::str::from_utf8(&self.0) {
+            Ok(text) => text,
+            // Cut inside a character at the cap: its start is whole.
+            Err(error) => std::str::from_utf8(&self.0[..error.valid_up_to()]).unwrap_or_default(),
         }
     }
-    let mut capped = Capped(Vec::with_capacity(GOT_MAX_CHARS + 1));
-    // An error only says the cap was reached: what was written is the start of the text.
-    let _ = serde_json::to_writer(&mut capped, value);
-    let text = match std::str::from_utf8(&capped.0) {
-        Ok(text) => text,
-        // Cut inside a character at the cap: its start is whole.
-        Err(error) => std::str::from_utf8(&capped.0[..error.valid_up_to()]).unwrap_or_default(),
-    };
-    cut(text)
+}
+
+impl std::io::Write for CappedText {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let room = Self::CAP - self.0.len();
+        if room == 0 {
+            return Err(std::io::Error::other("long enough"));
+        }
+        let taken = room.min(bytes.len());
+        self.0.extend_from_slice(&bytes[..taken]);
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// `text` cut after [`GOT_MAX_CHARS`] characters, ending in `…`; `None` when it is that short.
 fn cut(text: &str) -> Option<String> {
+    // No more bytes than the characters kept: no more characters either.
+    if text.len() <= GOT_MAX_CHARS {
+        return None;
+    }
     let (end, _) = text.char_indices().nth(GOT_MAX_CHARS)?;
     Some(format!("{}…", &text[..end]))
 }

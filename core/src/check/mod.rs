@@ -53,62 +53,6 @@ pub struct Checker<'m> {
     model: &'m ToolModel,
     path: Vec<Step<'m>>,
     report: Report,
-    /// Union trials nested at the value being checked (see `check_union`).
-    nested_unions: usize,
-    /// The work union trials may still do: made at the first union, shared with every trial
-    /// forked after it (a checker that meets no union allocates none).
-    trials: Option<std::sync::Arc<TrialBudget>>,
-    /// Whether this checker is a union trial (its values are read again, and count).
-    in_trial: bool,
-}
-
-/// What union trials may still do while one value is checked: alternatives tried
-/// ([`crate::decode::MAX_UNION_TRIALS`]) and values read by trials
-/// ([`crate::decode::MAX_TRIAL_NODES`]), the decoder's limits. Once either runs out, every
-/// union around the value is refused with a `limit` issue: the answer never rests on the
-/// alternatives that happened to be tried.
-#[derive(Debug)]
-pub(crate) struct TrialBudget {
-    trials_left: std::sync::atomic::AtomicUsize,
-    nodes_left: std::sync::atomic::AtomicUsize,
-    exhausted: std::sync::atomic::AtomicBool,
-}
-
-impl TrialBudget {
-    pub(crate) fn new() -> Self {
-        TrialBudget {
-            trials_left: crate::decode::MAX_UNION_TRIALS.into(),
-            nodes_left: crate::decode::MAX_TRIAL_NODES.into(),
-            exhausted: false.into(),
-        }
-    }
-
-    /// Spends `amount` from `left`; `false` (nothing spent, and exhausted from then on) when
-    /// not that much is left.
-    fn spend(&self, left: &std::sync::atomic::AtomicUsize, amount: usize) -> bool {
-        use std::sync::atomic::Ordering::Relaxed;
-        let spent = left
-            .fetch_update(Relaxed, Relaxed, |n| n.checked_sub(amount))
-            .is_ok();
-        if !spent {
-            self.exhausted.store(true, Relaxed);
-        }
-        spent
-    }
-
-    /// One alternative tried.
-    pub(crate) fn spend_trial(&self) -> bool {
-        self.spend(&self.trials_left, 1)
-    }
-
-    /// `count` values read again by a trial.
-    pub(crate) fn spend_nodes(&self, count: usize) -> bool {
-        self.spend(&self.nodes_left, count)
-    }
-
-    pub(crate) fn is_exhausted(&self) -> bool {
-        self.exhausted.load(std::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 /// `expected` of a `type` issue: the JSON type names a schema accepts.
@@ -215,9 +159,6 @@ impl<'m> Checker<'m> {
             model,
             path: Vec::new(),
             report,
-            nested_unions: 0,
-            trials: None,
-            in_trial: false,
         }
     }
 
@@ -341,9 +282,7 @@ impl<'m> Checker<'m> {
     pub fn field<T: ToolArg + ?Sized>(&mut self, fields: &'m [Field], index: usize, value: &T) {
         if let Some(field) = fields.get(index) {
             self.path.push(Step::Key(Cow::Borrowed(&field.name)));
-            let outer = std::mem::take(&mut self.nested_unions);
             value.check(&field.schema, self);
-            self.nested_unions = outer;
             self.path.pop();
         }
     }
@@ -355,9 +294,6 @@ impl<'m> Checker<'m> {
             model: self.model,
             path: self.path.clone(),
             report: Report::with_cap(self.report.cap()),
-            nested_unions: self.nested_unions,
-            trials: self.trials.clone(),
-            in_trial: self.in_trial,
         }
     }
 
@@ -380,18 +316,14 @@ impl<'m> Checker<'m> {
     /// Checks `value` as element `index` of an array.
     pub fn item<T: ToolArg + ?Sized>(&mut self, index: usize, schema: &'m Schema, value: &T) {
         self.path.push(Step::Index(index));
-        let outer = std::mem::take(&mut self.nested_unions);
         value.check(schema, self);
-        self.nested_unions = outer;
         self.path.pop();
     }
 
     /// Checks `value` as the member `key` of a map.
     pub fn entry<T: ToolArg + ?Sized>(&mut self, key: &str, schema: &'m Schema, value: &T) {
         self.path.push(Step::Key(Cow::Owned(key.to_owned())));
-        let outer = std::mem::take(&mut self.nested_unions);
         value.check(schema, self);
-        self.nested_unions = outer;
         self.path.pop();
     }
 

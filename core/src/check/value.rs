@@ -5,8 +5,7 @@
 use serde_json::Value;
 
 use super::Checker;
-use crate::model::{Additional, Kind, ObjectSchema, Schema, ToolModel, UnionMode, UnionSchema};
-use crate::num::Num;
+use crate::model::{ObjectSchema, Schema, ToolModel};
 use crate::{suggest, Constraint, Issue, Report, ToolArg};
 
 impl ToolModel {
@@ -67,8 +66,11 @@ impl<'m> Checker<'m> {
 
     /// Checks a JSON value against `schema`, collecting every issue.
     ///
-    /// An object's keys may be a field's wire name or one of its aliases (as serde accepts);
-    /// unknown keys are an `additionalProperties` issue only where the schema denies them.
+    /// The value takes the decoder's walk with every repair off (but `float_to_integer`:
+    /// JSON Schema counts `1.0` as an integer), so it meets the same rules as arguments do:
+    /// an object's keys may be a field's wire name or one of its aliases (as serde accepts),
+    /// never both; unknown keys are an `additionalProperties` issue only where the schema
+    /// denies them; union alternatives are tried within the decoder's budget.
     ///
     /// ```
     /// use serde_json::json;
@@ -80,169 +82,14 @@ impl<'m> Checker<'m> {
     /// let mut checker = Checker::new(&model);
     /// checker.check_value(&json!({"n": 12, "m": 1}), model.input());
     /// let report = checker.finish().unwrap_err();
-    /// assert_eq!(report.to_string(), "n: 12 is greater than the maximum 9\nm: unknown field \"m\"");
+    /// // In the value's key order (a `serde_json::Map` sorts its keys).
+    /// assert_eq!(report.to_string(), "m: unknown field \"m\"\nn: 12 is greater than the maximum 9");
     /// ```
     pub fn check_value(&mut self, value: &Value, schema: &'m Schema) {
-        if self.in_trial {
-            if let Some(budget) = &self.trials {
-                // Out of budget: the union around this trial refuses the value.
-                if !budget.spend_nodes(1) {
-                    return;
-                }
-            }
-        }
-        let Some(resolved) = self.resolve(schema) else {
-            return;
-        };
-        if value.is_null() && self.model.accepts_null(schema) {
-            self.check_const(resolved, || Value::Null);
-            return;
-        }
-        match (&resolved.kind, value) {
-            (Kind::Any, _) => {
-                self.check_const(resolved, || value.clone());
-            }
-            (Kind::Boolean, Value::Bool(flag)) => self.check_bool(*flag, resolved),
-            (Kind::Integer(_) | Kind::Number(_), Value::Number(number)) => {
-                self.check_number(Num::from_json(number), resolved)
-            }
-            (Kind::String(_), Value::String(text)) => self.check_string(text, resolved),
-            (Kind::Enum(enumeration), _) => {
-                if self.check_const(resolved, || value.clone()) && !enumeration.contains(value) {
-                    self.check_enum(value, enumeration);
-                }
-            }
-            (Kind::Array(_), Value::Array(items)) => self.check_array(items, resolved),
-            (Kind::Map(_), Value::Object(members)) => {
-                self.check_map(members.iter().map(|(k, v)| (k.as_str(), v)), resolved)
-            }
-            (Kind::Object(object), Value::Object(members)) => {
-                if self.check_const(resolved, || value.clone()) {
-                    self.check_object(members, object);
-                }
-            }
-            (Kind::Union(union), _) => {
-                if self.check_const(resolved, || value.clone()) {
-                    self.check_union(value, union);
-                }
-            }
-            (kind, _) => self.type_issue(resolved, kind, value.clone()),
-        }
-    }
-
-    fn check_object(&mut self, members: &serde_json::Map<String, Value>, object: &'m ObjectSchema) {
-        for field in &object.fields {
-            let mut names = std::iter::once(&field.name).chain(&field.aliases);
-            let present = names.find_map(|name| members.get(name));
-            if present.is_some() {
-                // Under two of its names: which was meant would be a guess. The decoder
-                // refuses it the same way (and serde as a duplicate field).
-                for again in names.filter(|name| members.contains_key(*name)) {
-                    self.path_push_key(again);
-                    let message = format!(
-                        "the field {:?} is given twice (also as {again:?})",
-                        field.name
-                    );
-                    self.issue(Constraint::Syntax, message, None, None);
-                    self.path_pop();
-                }
-            }
-            match present {
-                Some(member) => self.field(std::slice::from_ref(field), 0, member),
-                None if field.required => self.missing_field(field),
-                None => {}
-            }
-        }
-        let index = self.model().field_index(object);
-        let declared = |key: &str| match index {
-            Some(index) => index.exact(key).is_some(),
-            None => object
-                .fields
-                .iter()
-                .any(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
-        };
-        if let Some(keys) = object.property_names.as_deref() {
-            for key in members.keys() {
-                self.check_key(key, Some(keys));
-            }
-        }
-        for (key, member) in members.iter().filter(|(key, _)| !declared(key)) {
-            match &object.additional {
-                Additional::Allow => {}
-                Additional::Schema(extra) => self.entry(key, extra, member),
-                Additional::Deny => self.unknown_field(key, object),
-            }
-        }
-    }
-
-    /// Checks a value against a union: it fits when one alternative (`oneOf`) or at least one
-    /// (`anyOf`) takes it. When none does, the issues of the alternative it was meant for are
-    /// reported at their own paths, if that alternative can be told (see
-    /// [`chosen_alternative`](super::chosen_alternative)); else one issue for the union.
-    fn check_union(&mut self, value: &Value, union: &'m UnionSchema) {
-        // A union whose alternative leads back to it checks the same value again: stop at a
-        // depth no real schema reaches (the schema reader refuses such schemas; a model built
-        // in code may still hold one).
-        if self.nested_unions >= crate::decode::MAX_NESTED_UNIONS {
-            let message = "the schema nests unions too deeply at one value: it refers back to itself without reading anything";
-            self.issue(Constraint::Schema, message, None, None);
-            return;
-        }
-        let nested = self.nested_unions + 1;
-        let budget = std::sync::Arc::clone(
-            self.trials
-                .get_or_insert_with(|| std::sync::Arc::new(super::TrialBudget::new())),
-        );
-        let mut reports: Vec<Report> = Vec::with_capacity(union.variants.len());
-        for variant in &union.variants {
-            if !budget.spend_trial() {
-                break;
-            }
-            let mut trial = self.fork();
-            trial.nested_unions = nested;
-            trial.in_trial = true;
-            trial.check_value(value, variant);
-            reports.push(trial.into_report());
-        }
-        if budget.is_exhausted() {
-            let message = format!(
-                "the value needs more than {} union alternatives tried, or more than {} values read again to try them",
-                crate::decode::MAX_UNION_TRIALS,
-                crate::decode::MAX_TRIAL_NODES
-            );
-            let expected = Some(crate::decode::MAX_UNION_TRIALS.into());
-            self.issue(Constraint::Limit, message, expected, None);
-            return;
-        }
-        let matching = reports.iter().filter(|r| r.is_empty()).count();
-        let fits = match union.mode {
-            UnionMode::OneOf => matching == 1,
-            UnionMode::AnyOf => matching >= 1,
-        };
-        if fits {
-            return;
-        }
-        if matching > 0 {
-            return self.union_issue(union, matching, value.clone());
-        }
-        let here = self.path();
-        let members = value.as_object();
-        let sent = super::Sent {
-            kind: super::JsonKind::of_value(value),
-            keys: members.map_or_else(Vec::new, |m| m.keys().map(String::as_str).collect()),
-            strings: members.map_or_else(Vec::new, |m| {
-                m.iter()
-                    .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
-                    .collect()
-            }),
-        };
-        match super::chosen_alternative(self.model(), union, &sent, &reports, &here) {
-            Some(index) => {
-                let report = reports.into_iter().nth(index).unwrap_or_default();
-                self.absorb(report);
-            }
-            None => self.no_alternative_issue(union, sent.kind, value.clone()),
-        }
+        let checker = std::mem::replace(self, Checker::new(self.model()));
+        let mut decoder = crate::decode::Decoder::checking(checker);
+        decoder.check(value, schema);
+        *self = decoder.into_checker();
     }
 }
 
@@ -266,7 +113,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{EnumValue, Field, ToolModel, UnionSchema};
+    use crate::model::{EnumValue, Field, Kind, ToolModel, UnionMode, UnionSchema};
 
     fn issues(value: Value, schema: Schema) -> Vec<String> {
         let model = ToolModel::new("t", None, schema, Default::default());

@@ -236,3 +236,41 @@ fn hitting_the_nesting_cap_refuses_the_value_whatever_the_union() {
         rejected.report
     );
 }
+
+/// A value built in code can nest deeper than any text is read: checking it (a `Value`
+/// field's `validate()`, a default, an example) or decoding it (`decode_value`) is refused
+/// with a `limit` issue, measured without recursion before anything recurses into it.
+#[test]
+fn a_value_nested_past_the_limit_is_refused_before_it_is_walked() {
+    let model = tool_x(Schema::any());
+    // Deep enough that walking it (or converting it to a tree) on a test thread's stack
+    // would overflow it: 2 MiB for 100,000 levels leaves 20 bytes a level.
+    let mut deep = json!(1);
+    for _ in 0..100_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    // Not `json!`, which would copy `deep` by a recursive `to_value`.
+    let value = Value::Object([("x".to_owned(), deep)].into_iter().collect());
+    let mut checker = crate::Checker::new(&model);
+    checker.check_value(&value, model.input());
+    let report = checker.finish().unwrap_err();
+    assert_eq!(report.issues()[0].constraint, Constraint::Limit);
+    assert!(report.issues()[0].message.contains("nest more than 127"));
+    let refused = decode_value(&model, &value, &Options::default()).unwrap_err();
+    assert_eq!(refused.report.issues()[0].constraint, Constraint::Limit);
+    // serde_json drops a `Value` by recursion: take it apart level by level.
+    let mut rest = value;
+    loop {
+        rest = match rest {
+            Value::Object(mut members) => match members.remove("x") {
+                Some(inner) => inner,
+                None => break,
+            },
+            Value::Array(mut items) => match items.pop() {
+                Some(inner) => inner,
+                None => break,
+            },
+            _ => break,
+        };
+    }
+}

@@ -180,6 +180,53 @@ fn float_to_integer_refuses_a_fraction() {
     assert_eq!(rejected.repairs, vec![]);
 }
 
+/// The streaming walk takes a float at an integer where the digits of every number of the
+/// text agree with their floats (at most 15 digits, no exponent), and leaves the rest to the
+/// tree walk, which reads the digits: either way the answer is the tree walk's.
+#[test]
+fn floats_at_an_integer_are_decided_by_their_digits_on_both_roads() {
+    let model = tool(vec![
+        Field::required("x", Schema::integer()),
+        Field::optional("note", Schema::string()),
+    ]);
+    let options = Options::default();
+    let streamed = |text: &str| decode_text_by_stream(&model, text.as_bytes(), &options);
+    let by_tree = |text: &str| decode_text_by_tree(&model, text.as_bytes(), &options);
+    let same =
+        |a: &Result<Decoded<Value>, Rejected>, b: &Result<Decoded<Value>, Rejected>| match (a, b) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => a.report == b.report && a.repairs == b.repairs,
+            _ => false,
+        };
+    // Decided by the stream.
+    for text in [
+        r#"{"x": 5.0}"#,
+        r#"{"x": 5.5}"#,
+        r#"{"x": 5.000}"#,
+        r#"{"x": 12345678901234.5}"#,
+        r#"{"x": 99999999999999.0}"#,
+        r#"{"x": 5.0, "note": "see page 4"}"#,
+    ] {
+        let streamed = streamed(text).unwrap_or_else(|| panic!("{text} was left to the tree"));
+        assert!(same(&streamed, &by_tree(text)), "{text}: {streamed:?}");
+    }
+    // Left to the tree walk: a long run of digits or an exponent anywhere in the text.
+    for text in [
+        r#"{"x": 4.9999999999999999}"#,
+        r#"{"x": 1e-400}"#,
+        r#"{"x": 5E0}"#,
+        r#"{"x": 5.0, "note": "1234567890123456"}"#,
+        r#"{"x": 5.0, "note": "ref 1e5"}"#,
+        r#"{"x": -0.0}"#,
+    ] {
+        assert!(streamed(text).is_none(), "{text} was decided by the stream");
+    }
+    // What the tree walk makes of them: the digits decide.
+    let rounded = refuse_text(&model, r#"{"x": 4.9999999999999999}"#);
+    assert_eq!(issues(&rounded), expect(&[("x", Constraint::Type)]));
+    assert_eq!(accept_text(&model, r#"{"x": 5E0}"#).value, json!({"x": 5}));
+}
+
 #[test]
 fn float_to_integer_refuses_values_out_of_the_width_with_its_bounds() {
     let cases = [

@@ -390,3 +390,33 @@ fn a_repair_never_moves_a_value_to_another_json_type_an_alternative_takes() {
     assert_eq!(decoded.value, json!({"limit": 6}));
     assert_eq!(decoded.repairs.len(), 1, "{:?}", decoded.repairs);
 }
+
+/// Null is judged by the union's alternatives, not refused at the union: an alternative
+/// deeper down may take it (the JSON-Schema-Test-Suite's "nested oneOf"), on every road.
+#[test]
+fn null_reaches_the_alternatives_of_a_union() {
+    let model = schema_tool(json!({"type": "object", "properties": {"v": {"oneOf": [
+        {"oneOf": [{"type": "null"}]},
+        {"type": "integer"}
+    ]}}, "required": ["v"]}));
+    assert_eq!(accept(&model, json!({"v": null})).value, json!({"v": null}));
+    assert_eq!(
+        accept_text(&model, r#"{"v": null}"#).value,
+        json!({"v": null})
+    );
+    let streamed =
+        crate::decode::decode_text_by_stream(&model, br#"{"v": null}"#, &Options::default());
+    assert_eq!(
+        streamed.map(|d| d.map(|d| d.value).ok()),
+        Some(Some(json!({"v": null})))
+    );
+    assert!(model
+        .check_against(model.input(), &json!({"v": null}))
+        .is_ok());
+    // An alternative that takes no null still refuses it, as a type.
+    let no_null = schema_tool(json!({"type": "object", "properties": {"v": {"oneOf": [
+        {"type": "string"}, {"type": "integer"}
+    ]}}, "required": ["v"]}));
+    let refused = refuse(&no_null, json!({"v": null}));
+    assert_eq!(issues(&refused), expect(&[("v", Constraint::Type)]));
+}

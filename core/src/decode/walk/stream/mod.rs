@@ -20,8 +20,9 @@
 //! stream stops and the caller gives the whole text to the tree walk, which decides with
 //! every member in view: a key sent twice (equal or not), two keys that fold to one field,
 //! a field sent by `key_case` before its exact name, an array outside its size bounds (its
-//! issue comes before its elements'), a float anywhere but a `number` (only its digits tell
-//! `5.0` from `4.9999999999999999`), a container past the depth limit, `propertyNames` or
+//! issue comes before its elements'), a float anywhere but a `number` or an integer, and at
+//! an integer where the text has a number of more than 15 digits or with an exponent (only
+//! its digits tell `5.0` from `4.9999999999999999`), a container past the depth limit, `propertyNames` or
 //! `const` on a container, and text that is not strict JSON. A typed value also stops the
 //! stream when the Rust type refuses what it is given after an issue (a stand-in for a
 //! refused member it cannot take, a required field left out): the report is then the tree
@@ -62,6 +63,8 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     let mut stream = Stream {
         decoder: Decoder::new(model, options, Vec::new()),
         stopped: false,
+        text,
+        floats_exact: None,
     };
     let mut reader = serde_json::Deserializer::from_slice(text);
     let walker = Walker {
@@ -111,9 +114,28 @@ const STOP: &str = "the streaming walk leaves this input to the tree walk";
 struct Stream<'m> {
     decoder: Decoder<'m>,
     stopped: bool,
+    /// The text being read.
+    text: &'m [u8],
+    /// Whether every float of the text is integral exactly when its digits are (see
+    /// [`Stream::floats_are_exact`]), found at the first float that asks.
+    floats_exact: Option<bool>,
 }
 
 impl Stream<'_> {
+    /// Whether a float serde_json read from this text is integral exactly when the digits
+    /// sent are: true when no run of digits in the whole text (strings included) is longer
+    /// than 15 and no digit is followed by an exponent. A decimal of at most 15 significant
+    /// digits that is not an integer is further from every integer than a 64-bit float's
+    /// rounding reaches (its precision is 15.9 digits); long runs (`4.9999999999999999`)
+    /// and exponents (`1e-400`) are where a float rounds digits into an integer, and those
+    /// texts are left to the tree walk, which keeps every number's digits. Conservative:
+    /// digits inside strings count too. Scanned once per text, at the first float that asks.
+    fn floats_are_exact(&mut self) -> bool {
+        *self
+            .floats_exact
+            .get_or_insert_with(|| digits_decide_floats(self.text))
+    }
+
     fn stop<E: de::Error>(&mut self) -> E {
         self.stopped = true;
         E::custom(STOP)
@@ -141,6 +163,32 @@ impl Stream<'_> {
         }
         json
     }
+}
+
+/// The scan behind [`Stream::floats_are_exact`].
+fn digits_decide_floats(text: &[u8]) -> bool {
+    /// Most digits in a run whose float keeps its integrality.
+    const EXACT_DIGITS: usize = 15;
+    let mut run = 0;
+    let mut after_digit = false;
+    for &byte in text {
+        match byte {
+            b'0'..=b'9' => {
+                run += 1;
+                if run > EXACT_DIGITS {
+                    return false;
+                }
+                after_digit = true;
+            }
+            b'.' => after_digit = run > 0,
+            b'e' | b'E' if after_digit => return false,
+            _ => {
+                run = 0;
+                after_digit = false;
+            }
+        }
+    }
+    true
 }
 
 /// What the type being built asked its deserializer for, where it matters for what it is

@@ -156,12 +156,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
     }
 
     fn visit_f64<E: de::Error>(self, float: f64) -> Result<V::Value, E> {
-        // Only a `number` takes a float as read: elsewhere its digits decide (an integer,
-        // a string of its text), and serde_json has kept only the float. `-0` is the
+        // A `number` takes a float as read. Elsewhere its digits decide (an integer, a string
+        // of its text), and serde_json has kept only the float: an integer takes it from the
+        // tree walk's rules where the text's digits are known to agree with the float
+        // (`Stream::floats_are_exact`); else the tree walk reads the digits. `-0` is the
         // integer 0 to the tree walk.
         let plain = float.is_finite() && !(float == 0.0 && float.is_sign_negative());
         let number = Number::from_f64(float).filter(|_| plain);
         match (self.kind(), number) {
+            (Some(Kind::Integer(_)), Some(number)) if self.stream.floats_are_exact() => {
+                self.delegate(Json::Number(number))
+            }
             (Some(Kind::Number(_)), Some(number)) => {
                 let resolved = self.checked_schema();
                 let decoder = &mut self.stream.decoder;

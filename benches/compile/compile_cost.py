@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Compile cost of toolgate's derive against the usual stack, on the same 50 types.
+
+Generates two crates of N argument types (default 50) with the same fields and
+constraints (a bounded string, a bounded integer, an email, a pattern, a bounded list, an
+enum, a bounded float, an optional note and, every other type, a nested struct):
+
+- `toolgate_types`: `#[derive(toolgate::Tool, serde::Deserialize)]`, which gives the
+  validator, the coercing decoder, the JSON Schema and the tool model;
+- `peer_types`: `#[derive(serde::Deserialize, validator::Validate, schemars::JsonSchema)]`,
+  which gives the validator and the JSON Schema (schemars reads validator's attributes).
+
+Both live in one generated workspace (under `target/compile-cost/`, with this repository's
+`Cargo.lock`, so both use the versions the benches use). The dependencies are built first;
+then each crate's own source is touched and it is built again, three times, and the best
+time is kept: what a change to the types costs, without the dependencies. With `--cold`,
+the script also times a clean build of each crate with all its dependencies.
+
+    python3 benches/compile/compile_cost.py            # cargo check and cargo build --release
+    python3 benches/compile/compile_cost.py --types 5  # a quick run (CI: it builds and runs)
+
+It prints a Markdown table (seconds, and toolgate's time over the peer's) to paste into
+`benches/README.md`.
+"""
+
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+KINDS = ["Alpha", "Beta", "Gamma"]
+
+
+def toolgate_type(i: int) -> str:
+    nested = i % 2 == 0
+    lines = [
+        f"/// The kind of request {i}.",
+        "#[derive(toolgate::Tool, serde::Deserialize, Debug, Clone, Copy)]",
+        '#[serde(rename_all = "snake_case")]',
+        f"pub enum Kind{i} {{ {', '.join(KINDS)} }}",
+        "",
+    ]
+    if nested:
+        lines += [
+            f"/// Contact details of request {i}.",
+            "#[derive(toolgate::Tool, serde::Deserialize, Debug)]",
+            f"pub struct Contact{i} {{",
+            "    /// Email address",
+            '    #[tool(format = "email")]',
+            "    pub email: String,",
+            "    /// Phone number in E.164 form",
+            '    #[tool(pattern = r"^\\+[1-9][0-9]{6,14}$")]',
+            "    pub phone: Option<String>,",
+            "}",
+            "",
+        ]
+    lines += [
+        f"/// Request number {i}.",
+        "#[derive(toolgate::Tool, serde::Deserialize, Debug)]",
+        f"pub struct Request{i} {{",
+        "    /// A name",
+        "    #[tool(length(min = 1, max = 64))]",
+        "    pub name: String,",
+        "    /// How many",
+        "    #[tool(range(min = 1, max = 100))]",
+        "    pub count: u32,",
+        "    /// Where to answer",
+        '    #[tool(format = "email")]',
+        "    pub email: String,",
+        "    /// A 3-letter code",
+        '    #[tool(pattern = "^[A-Z]{3}$")]',
+        "    pub code: String,",
+        "    /// Labels",
+        "    #[tool(length(max = 5))]",
+        "    pub tags: Vec<String>,",
+        "    /// The kind",
+        f"    pub kind: Kind{i},",
+        "    /// A score",
+        "    #[tool(range(min = 0.0, max = 1.0))]",
+        "    pub score: f64,",
+        "    /// Anything else",
+        "    #[tool(length(max = 500))]",
+        "    pub note: Option<String>,",
+    ]
+    if nested:
+        lines += ["    /// Who to contact", f"    pub contact: Contact{i},"]
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def peer_type(i: int) -> str:
+    nested = i % 2 == 0
+    derive = "#[derive(serde::Deserialize, Validate, schemars::JsonSchema, Debug)]"
+    lines = [
+        f"/// The kind of request {i}.",
+        "#[derive(serde::Deserialize, schemars::JsonSchema, Debug, Clone, Copy)]",
+        '#[serde(rename_all = "snake_case")]',
+        f"pub enum Kind{i} {{ {', '.join(KINDS)} }}",
+        "",
+    ]
+    if nested:
+        lines += [
+            f"/// Contact details of request {i}.",
+            derive,
+            f"pub struct Contact{i} {{",
+            "    /// Email address",
+            "    #[validate(email)]",
+            "    pub email: String,",
+            "    /// Phone number in E.164 form",
+            "    #[validate(regex(path = *PHONE))]",
+            "    pub phone: Option<String>,",
+            "}",
+            "",
+        ]
+    lines += [
+        f"/// Request number {i}.",
+        derive,
+        f"pub struct Request{i} {{",
+        "    /// A name",
+        "    #[validate(length(min = 1, max = 64))]",
+        "    pub name: String,",
+        "    /// How many",
+        "    #[validate(range(min = 1, max = 100))]",
+        "    pub count: u32,",
+        "    /// Where to answer",
+        "    #[validate(email)]",
+        "    pub email: String,",
+        "    /// A 3-letter code",
+        "    #[validate(regex(path = *CODE))]",
+        "    pub code: String,",
+        "    /// Labels",
+        "    #[validate(length(max = 5))]",
+        "    pub tags: Vec<String>,",
+        "    /// The kind",
+        f"    pub kind: Kind{i},",
+        "    /// A score",
+        "    #[validate(range(min = 0.0, max = 1.0))]",
+        "    pub score: f64,",
+        "    /// Anything else",
+        "    #[validate(length(max = 500))]",
+        "    pub note: Option<String>,",
+    ]
+    if nested:
+        lines += ["    /// Who to contact", "    #[validate(nested)]", f"    pub contact: Contact{i},"]
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+PEER_PRELUDE = """use std::sync::LazyLock;
+use validator::Validate;
+
+static CODE: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new("^[A-Z]{3}$").unwrap());
+static PHONE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^\\+[1-9][0-9]{6,14}$").unwrap());
+
+"""
+
+
+def write_workspace(base: pathlib.Path, types: int) -> None:
+    if base.exists():
+        shutil.rmtree(base)
+    (base / "toolgate_types" / "src").mkdir(parents=True)
+    (base / "peer_types" / "src").mkdir(parents=True)
+    (base / "Cargo.toml").write_text(
+        '[workspace]\nresolver = "2"\nmembers = ["toolgate_types", "peer_types"]\n'
+    )
+    shutil.copy(ROOT / "Cargo.lock", base / "Cargo.lock")
+    runtime = (ROOT / "runtime").as_posix()
+    (base / "toolgate_types" / "Cargo.toml").write_text(
+        "[package]\nname = \"toolgate_types\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+        "publish = false\n\n[dependencies]\n"
+        f'toolgate = {{ path = "{runtime}", features = ["derive"] }}\n'
+        'serde = { version = "1", features = ["derive"] }\n'
+    )
+    (base / "peer_types" / "Cargo.toml").write_text(
+        "[package]\nname = \"peer_types\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+        "publish = false\n\n[dependencies]\n"
+        'serde = { version = "1", features = ["derive"] }\n'
+        'validator = { version = "0.20", features = ["derive"] }\n'
+        'schemars = "1"\n'
+        'regex = "1"\n'
+    )
+    header = "//! Generated by benches/compile/compile_cost.py.\n#![allow(dead_code)]\n\n"
+    (base / "toolgate_types" / "src" / "lib.rs").write_text(
+        header + "\n".join(toolgate_type(i) for i in range(types))
+    )
+    (base / "peer_types" / "src" / "lib.rs").write_text(
+        header + PEER_PRELUDE + "\n".join(peer_type(i) for i in range(types))
+    )
+
+
+def cargo(base: pathlib.Path, args: list[str], target: pathlib.Path) -> float:
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target), CARGO_INCREMENTAL="0")
+    start = time.monotonic()
+    done = subprocess.run(
+        ["cargo", *args, "--quiet"], cwd=base, env=env, capture_output=True, text=True
+    )
+    elapsed = time.monotonic() - start
+    if done.returncode != 0:
+        sys.exit(f"cargo {' '.join(args)} failed:\n{done.stderr}")
+    return elapsed
+
+
+def best_rebuild(base: pathlib.Path, crate: str, args: list[str], target: pathlib.Path, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        (base / crate / "src" / "lib.rs").touch()
+        best = min(best, cargo(base, [*args, "-p", crate], target))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--types", type=int, default=50, help="types per crate (default 50)")
+    parser.add_argument("--rounds", type=int, default=3, help="rebuilds per measure, best kept")
+    parser.add_argument("--cold", action="store_true", help="also time clean builds with dependencies")
+    args = parser.parse_args()
+
+    base = ROOT / "target" / "compile-cost"
+    write_workspace(base, args.types)
+    target = base / "target"
+    crates = ["toolgate_types", "peer_types"]
+    modes = {"cargo check": ["check"], "cargo build --release": ["build", "--release"]}
+
+    rows = []
+    for label, mode in modes.items():
+        cold = {}
+        if args.cold:
+            for crate in crates:
+                shutil.rmtree(target, ignore_errors=True)
+                cold[crate] = cargo(base, [*mode, "-p", crate], target)
+        # Dependencies built once, then the crate alone, rebuilt.
+        for crate in crates:
+            cargo(base, [*mode, "-p", crate], target)
+        warm = {c: best_rebuild(base, c, mode, target, args.rounds) for c in crates}
+        rows.append((label, "the 50 types alone" if args.types == 50 else f"the {args.types} types alone", warm))
+        if cold:
+            rows.append((label, "clean, with dependencies", cold))
+
+    print(f"{args.types} types per crate; best of {args.rounds} rebuilds; seconds")
+    print()
+    print("| build | what is built | toolgate (`Tool, Deserialize`) | peers (`Deserialize, Validate, JsonSchema`) | toolgate / peers |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, what, times in rows:
+        ours, theirs = times["toolgate_types"], times["peer_types"]
+        print(f"| `{label}` | {what} | {ours:.2f} | {theirs:.2f} | {ours / theirs:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
