@@ -35,118 +35,60 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 KINDS = ["Alpha", "Beta", "Gamma"]
 
 
-def toolgate_type(i: int) -> str:
+# Each field: its name, doc and type, then toolgate's attribute and validator's (or None):
+# the same constraint written for each. `{i}` is the type's number.
+FIELDS = [
+    ("name", "A name", "String", "#[tool(length(min = 1, max = 64))]", "#[validate(length(min = 1, max = 64))]"),
+    ("count", "How many", "u32", "#[tool(range(min = 1, max = 100))]", "#[validate(range(min = 1, max = 100))]"),
+    ("email", "Where to answer", "String", '#[tool(format = "email")]', "#[validate(email)]"),
+    ("code", "A 3-letter code", "String", '#[tool(pattern = "^[A-Z]{{3}}$")]', "#[validate(regex(path = *CODE))]"),
+    ("tags", "Labels", "Vec<String>", "#[tool(length(max = 5))]", "#[validate(length(max = 5))]"),
+    ("kind", "The kind", "Kind{i}", None, None),
+    ("score", "A score", "f64", "#[tool(range(min = 0.0, max = 1.0))]", "#[validate(range(min = 0.0, max = 1.0))]"),
+    ("note", "Anything else", "Option<String>", "#[tool(length(max = 500))]", "#[validate(length(max = 500))]"),
+]
+CONTACT_FIELDS = [
+    ("email", "Email address", "String", '#[tool(format = "email")]', "#[validate(email)]"),
+    ("phone", "Phone number in E.164 form", "Option<String>",
+     '#[tool(pattern = r"^\\+[1-9][0-9]{{6,14}}$")]', "#[validate(regex(path = *PHONE))]"),
+]
+NESTED = ("contact", "Who to contact", "Contact{i}", None, "#[validate(nested)]")
+
+
+def struct(i: int, doc: str, name: str, derive: str, fields, peer: bool) -> list[str]:
+    lines = [f"/// {doc}", derive, f"pub struct {name} {{"]
+    for field, field_doc, ty, ours, theirs in fields:
+        attribute = theirs if peer else ours
+        lines.append(f"    /// {field_doc}")
+        if attribute:
+            lines.append(f"    {attribute.format(i=i)}")
+        lines.append(f"    pub {field}: {ty.format(i=i)},")
+    return lines + ["}", ""]
+
+
+def request_types(i: int, peer: bool) -> str:
+    """Type number `i` with its enum and (every other type) nested struct: toolgate's
+    derives, or the peers' (`peer`)."""
     nested = i % 2 == 0
+    if peer:
+        enum_derive = "#[derive(serde::Deserialize, schemars::JsonSchema, Debug, Clone, Copy)]"
+        derive = "#[derive(serde::Deserialize, Validate, schemars::JsonSchema, Debug)]"
+    else:
+        enum_derive = "#[derive(toolgate::Tool, serde::Deserialize, Debug, Clone, Copy)]"
+        derive = "#[derive(toolgate::Tool, serde::Deserialize, Debug)]"
     lines = [
         f"/// The kind of request {i}.",
-        "#[derive(toolgate::Tool, serde::Deserialize, Debug, Clone, Copy)]",
+        enum_derive,
         '#[serde(rename_all = "snake_case")]',
         f"pub enum Kind{i} {{ {', '.join(KINDS)} }}",
         "",
     ]
+    fields = list(FIELDS)
     if nested:
-        lines += [
-            f"/// Contact details of request {i}.",
-            "#[derive(toolgate::Tool, serde::Deserialize, Debug)]",
-            f"pub struct Contact{i} {{",
-            "    /// Email address",
-            '    #[tool(format = "email")]',
-            "    pub email: String,",
-            "    /// Phone number in E.164 form",
-            '    #[tool(pattern = r"^\\+[1-9][0-9]{6,14}$")]',
-            "    pub phone: Option<String>,",
-            "}",
-            "",
-        ]
-    lines += [
-        f"/// Request number {i}.",
-        "#[derive(toolgate::Tool, serde::Deserialize, Debug)]",
-        f"pub struct Request{i} {{",
-        "    /// A name",
-        "    #[tool(length(min = 1, max = 64))]",
-        "    pub name: String,",
-        "    /// How many",
-        "    #[tool(range(min = 1, max = 100))]",
-        "    pub count: u32,",
-        "    /// Where to answer",
-        '    #[tool(format = "email")]',
-        "    pub email: String,",
-        "    /// A 3-letter code",
-        '    #[tool(pattern = "^[A-Z]{3}$")]',
-        "    pub code: String,",
-        "    /// Labels",
-        "    #[tool(length(max = 5))]",
-        "    pub tags: Vec<String>,",
-        "    /// The kind",
-        f"    pub kind: Kind{i},",
-        "    /// A score",
-        "    #[tool(range(min = 0.0, max = 1.0))]",
-        "    pub score: f64,",
-        "    /// Anything else",
-        "    #[tool(length(max = 500))]",
-        "    pub note: Option<String>,",
-    ]
-    if nested:
-        lines += ["    /// Who to contact", f"    pub contact: Contact{i},"]
-    lines += ["}", ""]
-    return "\n".join(lines)
-
-
-def peer_type(i: int) -> str:
-    nested = i % 2 == 0
-    derive = "#[derive(serde::Deserialize, Validate, schemars::JsonSchema, Debug)]"
-    lines = [
-        f"/// The kind of request {i}.",
-        "#[derive(serde::Deserialize, schemars::JsonSchema, Debug, Clone, Copy)]",
-        '#[serde(rename_all = "snake_case")]',
-        f"pub enum Kind{i} {{ {', '.join(KINDS)} }}",
-        "",
-    ]
-    if nested:
-        lines += [
-            f"/// Contact details of request {i}.",
-            derive,
-            f"pub struct Contact{i} {{",
-            "    /// Email address",
-            "    #[validate(email)]",
-            "    pub email: String,",
-            "    /// Phone number in E.164 form",
-            "    #[validate(regex(path = *PHONE))]",
-            "    pub phone: Option<String>,",
-            "}",
-            "",
-        ]
-    lines += [
-        f"/// Request number {i}.",
-        derive,
-        f"pub struct Request{i} {{",
-        "    /// A name",
-        "    #[validate(length(min = 1, max = 64))]",
-        "    pub name: String,",
-        "    /// How many",
-        "    #[validate(range(min = 1, max = 100))]",
-        "    pub count: u32,",
-        "    /// Where to answer",
-        "    #[validate(email)]",
-        "    pub email: String,",
-        "    /// A 3-letter code",
-        "    #[validate(regex(path = *CODE))]",
-        "    pub code: String,",
-        "    /// Labels",
-        "    #[validate(length(max = 5))]",
-        "    pub tags: Vec<String>,",
-        "    /// The kind",
-        f"    pub kind: Kind{i},",
-        "    /// A score",
-        "    #[validate(range(min = 0.0, max = 1.0))]",
-        "    pub score: f64,",
-        "    /// Anything else",
-        "    #[validate(length(max = 500))]",
-        "    pub note: Option<String>,",
-    ]
-    if nested:
-        lines += ["    /// Who to contact", "    #[validate(nested)]", f"    pub contact: Contact{i},"]
-    lines += ["}", ""]
+        lines += struct(i, f"Contact details of request {i}.", f"Contact{i}", derive,
+                        CONTACT_FIELDS, peer)
+        fields.append(NESTED)
+    lines += struct(i, f"Request number {i}.", f"Request{i}", derive, fields, peer)
     return "\n".join(lines)
 
 
@@ -160,7 +102,7 @@ static PHONE: LazyLock<regex::Regex> =
 """
 
 
-def write_workspace(base: pathlib.Path, types: int) -> None:
+def write_workspace(base: pathlib.Path, count: int) -> None:
     if base.exists():
         shutil.rmtree(base)
     (base / "toolgate_types" / "src").mkdir(parents=True)
@@ -186,10 +128,10 @@ def write_workspace(base: pathlib.Path, types: int) -> None:
     )
     header = "//! Generated by benches/compile/compile_cost.py.\n#![allow(dead_code)]\n\n"
     (base / "toolgate_types" / "src" / "lib.rs").write_text(
-        header + "\n".join(toolgate_type(i) for i in range(types))
+        header + "\n".join(request_types(i, peer=False) for i in range(count))
     )
     (base / "peer_types" / "src" / "lib.rs").write_text(
-        header + PEER_PRELUDE + "\n".join(peer_type(i) for i in range(types))
+        header + PEER_PRELUDE + "\n".join(request_types(i, peer=True) for i in range(count))
     )
 
 

@@ -335,7 +335,8 @@ fn read_text(
                 path: Path::root(),
                 rule: Rule::JsonText,
                 from: crate::issue::shorten_str(text),
-                to: crate::issue::shorten(Value::String(walk::json_text_logged(&json))),
+                // Already cut as `shorten` cuts.
+                to: Value::String(walk::json_text_logged(&json)),
             });
             Some(json)
         }
@@ -467,10 +468,7 @@ pub(crate) fn decode_value_refused(
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
     // Measured before the tree is built: building it recurses.
-    let max_depth = options.max_depth.min(MAX_DEPTH);
-    if crate::model::value_depth(value) > max_depth {
-        let mut report = Report::with_cap(options.max_issues);
-        report.push(too_deep(max_depth));
+    if let Err(report) = within_depth(crate::model::value_depth(value), options) {
         return Err(Refused {
             report,
             repairs: Vec::new(),
@@ -498,13 +496,22 @@ pub(crate) fn decode_json_refused(
     options: &Options,
     repairs: Vec<Repair>,
 ) -> Result<Decoded<Value>, Refused> {
-    let max_depth = options.max_depth.min(MAX_DEPTH);
-    if json.depth() > max_depth {
-        let mut report = Report::with_cap(options.max_issues);
-        report.push(too_deep(max_depth));
+    if let Err(report) = within_depth(json.depth(), options) {
         return Err(Refused { report, repairs });
     }
     walk_json(model, json, options, repairs)
+}
+
+/// `Ok` when a value `depth` containers deep is within `options`' nesting limit; else the
+/// report of its one `limit` issue.
+fn within_depth(depth: usize, options: &Options) -> Result<(), Report> {
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    if depth <= max_depth {
+        return Ok(());
+    }
+    let mut report = Report::with_cap(options.max_issues);
+    report.push(too_deep(max_depth));
+    Err(report)
 }
 
 /// The walk over a tree whose depth is within the limit.

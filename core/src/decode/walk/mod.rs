@@ -92,10 +92,16 @@ pub(super) fn json_text_logged(json: &Json) -> String {
 
 impl<'m> Decoder<'m> {
     pub(crate) fn new(model: &'m ToolModel, options: &Options, repairs: Vec<Repair>) -> Self {
+        let checker = Checker::with_report(model, Report::with_cap(options.max_issues));
+        Self::with_checker(checker, options.clone(), repairs)
+    }
+
+    /// A decoder that writes its issues into `checker`, at the checker's path.
+    fn with_checker(checker: Checker<'m>, options: Options, repairs: Vec<Repair>) -> Self {
         Decoder {
-            checker: Checker::with_report(model, Report::with_cap(options.max_issues)),
-            model,
-            options: options.clone(),
+            model: checker.model(),
+            checker,
+            options,
             repairs,
             depth: 0,
             shared: None,
@@ -109,15 +115,8 @@ impl<'m> Decoder<'m> {
     /// the same structural rules (names, aliases, duplicates, unions and their budget,
     /// unknown keys), as arguments are decoded.
     pub(crate) fn checking(checker: Checker<'m>) -> Self {
-        Decoder {
-            model: checker.model(),
-            checker,
-            options: Options::strict().with(super::Rule::FloatToInteger),
-            repairs: Vec::new(),
-            depth: 0,
-            shared: None,
-            nested_trials: 0,
-        }
+        let options = Options::strict().with(super::Rule::FloatToInteger);
+        Self::with_checker(checker, options, Vec::new())
     }
 
     /// Checks `value` against `schema` (see [`Decoder::checking`]). A value nested deeper
