@@ -260,6 +260,24 @@ pub fn shorten(value: Value) -> Value {
     }
 }
 
+/// Appends `value` as JSON text to `out`, as `Value`'s `Display` writes it; a string with
+/// nothing to escape (nearly every name and enum value) is copied between its quotes
+/// without going through the serializer.
+pub(crate) fn push_json(out: &mut String, value: &Value) {
+    match value {
+        Value::String(text) if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
+            out.reserve(text.len() + 2);
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
+        _ => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{value}");
+        }
+    }
+}
+
 /// [`shorten`] of a string, without copying more of it than is kept.
 pub(crate) fn shorten_str(text: &str) -> Value {
     Value::String(cut(text).unwrap_or_else(|| text.to_owned()))
@@ -524,6 +542,29 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn push_json_writes_what_display_writes() {
+        let values = [
+            json!("business"),
+            json!(""),
+            json!("say \"hi\""),
+            json!("back\\slash"),
+            json!("tab\there"),
+            json!("\u{1}"),
+            json!("\u{7f} and é and 東京"),
+            json!(12),
+            json!(-0.5),
+            json!(null),
+            json!([1, "a"]),
+            json!({"k": "v"}),
+        ];
+        for value in values {
+            let mut out = String::from("> ");
+            push_json(&mut out, &value);
+            assert_eq!(out, format!("> {value}"), "{value:?}");
+        }
+    }
 
     #[test]
     fn constraint_names_round_trip() {

@@ -466,8 +466,12 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        // What messages show of the string; made only when a check fails.
-        let shown = || crate::issue::shorten(got());
+        // What messages show of the string, as JSON; made only when a check fails.
+        let shown = || {
+            let mut text = String::with_capacity(value.len().min(200) + 64);
+            crate::issue::push_json(&mut text, &crate::issue::shorten_str(value));
+            text
+        };
         if string.min_length.is_some() || string.max_length.is_some() {
             let length = value.chars().count() as u64;
             if let Some(min) = string.min_length.filter(|&min| length < min) {
@@ -501,11 +505,9 @@ impl<'m> Checker<'m> {
             match pattern.is_match(value) {
                 Some(true) => {}
                 Some(false) => {
-                    let message = format!(
-                        "{} does not match the pattern {}",
-                        shown(),
-                        pattern.as_str()
-                    );
+                    let mut message = shown();
+                    message.push_str(" does not match the pattern ");
+                    message.push_str(pattern.as_str());
                     self.issue(
                         Constraint::Pattern,
                         message,
@@ -526,7 +528,9 @@ impl<'m> Checker<'m> {
         }
         if let Some(format) = string.format {
             if !format.matches(value) {
-                let message = format!("{} is not {}", shown(), format.describe());
+                let mut message = shown();
+                message.push_str(" is not ");
+                message.push_str(format.describe());
                 self.issue(
                     Constraint::Format,
                     message,
@@ -562,10 +566,14 @@ impl<'m> Checker<'m> {
         }
         let allowed = || enumeration.values.iter().map(|v| &v.value);
         // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.
-        let mut message = format!("{} is not one of ", crate::issue::shorten(value.clone()));
+        let mut message = String::with_capacity(96);
+        crate::issue::push_json(&mut message, &crate::issue::shorten(value.clone()));
+        message.push_str(" is not one of ");
         for (at, shown) in allowed().take(LISTED_VALUES).enumerate() {
-            let separator = if at == 0 { "" } else { ", " };
-            let _ = write!(message, "{separator}{shown}");
+            if at > 0 {
+                message.push_str(", ");
+            }
+            crate::issue::push_json(&mut message, shown);
         }
         if enumeration.values.len() > LISTED_VALUES {
             let _ = write!(message, ", … ({} values in all)", enumeration.values.len());

@@ -117,7 +117,12 @@ impl StrictError {
 pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
-    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    // Checked once for the whole text, so the reader does not check each string again.
+    let Ok(utf8) = std::str::from_utf8(text) else {
+        let error = <serde_json::Error as serde::de::Error>::custom("the text is not UTF-8");
+        return Err(StrictError::Syntax(error));
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(utf8);
     let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
         notes: &notes,
