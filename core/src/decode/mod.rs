@@ -101,7 +101,7 @@ impl StrictError {
         // serde_json's own errors carry a kind (syntax, data, end of input) but not which
         // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
         // number past `f64` are known by their message.
-        let message = error.to_string();
+        let message = MessageStart::of(&error);
         if message.starts_with("recursion limit exceeded") {
             StrictError::TooDeep
         } else if message.starts_with("number out of range") {
@@ -109,6 +109,46 @@ impl StrictError {
         } else {
             StrictError::Syntax(error)
         }
+    }
+}
+
+/// The first bytes of an error's message, written on the stack: enough to tell serde_json's
+/// errors apart without writing (and allocating) the whole message with its position.
+struct MessageStart {
+    bytes: [u8; MessageStart::KEPT],
+    length: usize,
+}
+
+impl MessageStart {
+    /// Longer than every message start looked for.
+    const KEPT: usize = 32;
+
+    fn of(error: &impl std::fmt::Display) -> Self {
+        use std::fmt::Write as _;
+        let mut start = MessageStart {
+            bytes: [0; Self::KEPT],
+            length: 0,
+        };
+        // The writer refuses past `KEPT` bytes, which ends the writing early.
+        let _ = write!(start, "{error}");
+        start
+    }
+
+    fn starts_with(&self, prefix: &str) -> bool {
+        self.bytes[..self.length].starts_with(prefix.as_bytes())
+    }
+}
+
+impl std::fmt::Write for MessageStart {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let room = Self::KEPT - self.length;
+        let taken = text.len().min(room);
+        self.bytes[self.length..self.length + taken].copy_from_slice(&text.as_bytes()[..taken]);
+        self.length += taken;
+        if taken < text.len() {
+            return Err(std::fmt::Error);
+        }
+        Ok(())
     }
 }
 
