@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::{schema_text, with_description};
+use super::fields::{schema_text, tool_impl, with_description};
 use crate::derive::plan::{CheckedTool, Plan};
 
 /// `impl ToolArg` and `impl Tool` for a tool whose arguments are held as JSON.
@@ -18,10 +18,7 @@ pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
     } = tool;
     let schema = schema_text(ty, text);
     let description = with_description(&plan.description);
-    let tool_description = match &plan.description {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    };
+    let tool = tool_impl(ident, tool_name, &plan.description);
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {
@@ -38,12 +35,6 @@ pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl ::toolgate::Tool for #ident {
-            fn model() -> &'static ::toolgate::model::ToolModel {
-                static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
-                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
-            }
-        }
+        #tool
     }
 }

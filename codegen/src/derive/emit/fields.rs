@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::Type;
+use syn::{Ident, Type};
 
 use crate::derive::constraints;
 use crate::derive::plan::{FieldDefault, FieldPlan};
@@ -89,4 +89,25 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
 /// field's type.
 pub(super) fn schema_text(ty: &Type, text: &str) -> TokenStream {
     quote_spanned!(ty.span()=> ::toolgate::__private::schema_text::<#ty>(definitions, #text))
+}
+
+/// `impl Tool` of an item whose values are a tool's arguments: its model, built once.
+pub(super) fn tool_impl(
+    ident: &Ident,
+    tool_name: &str,
+    description: &Option<String>,
+) -> TokenStream {
+    let tool_description = match description {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::toolgate::Tool for #ident {
+            fn model() -> &'static ::toolgate::model::ToolModel {
+                static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
+                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
+            }
+        }
+    }
 }

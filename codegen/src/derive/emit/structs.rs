@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::fields::{field_schema, with_description, writer_method};
+use super::fields::{field_schema, tool_impl, with_description, writer_method};
 use crate::derive::plan::{Body, FlattenPlan, Plan};
 use crate::derive::serde_attrs::DefaultValue;
 
@@ -52,10 +52,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
         let add = writer_method(field);
         quote_spanned!(field.ty.span()=> .#add(#wire_name, &self.#field_ident))
     });
-    let tool_description = match &plan.description {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    };
+    let tool = tool_impl(ident, tool_name, &plan.description);
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {
@@ -83,13 +80,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl ::toolgate::Tool for #ident {
-            fn model() -> &'static ::toolgate::model::ToolModel {
-                static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
-                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
-            }
-        }
+        #tool
     }
 }
 
