@@ -593,7 +593,7 @@ impl Planner<'_> {
             }
             if values[..index]
                 .iter()
-                .any(|earlier| toolgate_core::check::json_equal(earlier, value))
+                .any(|earlier| toolgate_core::values::json_equal(earlier, value))
             {
                 self.errors.push(error_at(
                     &listed.expr,

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
+use crate::values::{count_of, json_equal, json_type};
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
 pub use unions::union_alternatives;
@@ -66,84 +67,6 @@ fn expected_type(schema: &Schema, kind: &Kind) -> String {
         format!("{base} or null")
     } else {
         base.to_owned()
-    }
-}
-
-/// The JSON type of a value, as issue messages say it.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// Writes allowed values as a message lists them: strings bare, others as JSON.
-pub fn list_values(values: &[Value]) -> String {
-    values
-        .iter()
-        .map(|value| match value {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `1 character`, `2 characters`.
-pub fn count_of(count: u64, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
-
-/// A value's canonical JSON text: object keys in order, numbers written by value (`1.0` as
-/// `1`), so that equal values (as [`json_equal`] sees them) have equal texts.
-pub fn canonical(value: &Value) -> String {
-    match value {
-        Value::Number(number) => Num::from_json(number).to_string(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(canonical).collect::<Vec<_>>().join(",")
-        ),
-        Value::Object(members) => {
-            let mut keys: Vec<&String> = members.keys().collect();
-            keys.sort();
-            let inner: Vec<String> = keys
-                .iter()
-                .map(|k| {
-                    format!(
-                        "{}:{}",
-                        Value::String((*k).clone()),
-                        canonical(&members[*k])
-                    )
-                })
-                .collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        other => other.to_string(),
-    }
-}
-
-/// JSON equality as JSON Schema defines it: numbers compare by value (`1 == 1.0`).
-pub fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Num::from_json(x) == Num::from_json(y),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| json_equal(x, y)))
-        }
-        _ => a == b,
     }
 }
 

@@ -267,7 +267,7 @@ impl<'m> Decoder<'m> {
                 }
                 // Equal as JSON values (`4.0` and `4` are one number): nothing to choose between.
                 Some(index)
-                    if crate::check::json_equal(&out[index].1.to_value(), &member.to_value()) => {}
+                    if crate::values::json_equal(&out[index].1.to_value(), &member.to_value()) => {}
                 Some(_) => {
                     self.checker.path_push_key(&key);
                     let message = format!("the key {key:?} appears twice with different values");
