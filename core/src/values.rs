@@ -83,3 +83,26 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
+
+/// Most values an issue lists in `expected` (and its message); the rest are counted.
+pub const LISTED_VALUES: usize = 20;
+
+/// `expected` for a list of `count` values: all of them when there are at most
+/// [`LISTED_VALUES`], else the first ones and a last string entry `"… N more"`, as the retry
+/// hint's `allowed_values` ends with `"…"`.
+///
+/// ```
+/// use toolgate_core::values::shorten_list;
+///
+/// let values = (0..25).map(serde_json::Value::from);
+/// let listed = shorten_list(values, 25);
+/// assert_eq!(listed.as_array().unwrap().len(), 21);
+/// assert_eq!(listed[20], "… 5 more");
+/// ```
+pub fn shorten_list(values: impl IntoIterator<Item = Value>, count: usize) -> Value {
+    let mut listed: Vec<Value> = values.into_iter().take(LISTED_VALUES).collect();
+    if count > LISTED_VALUES {
+        listed.push(Value::String(format!("… {} more", count - LISTED_VALUES)));
+    }
+    Value::Array(listed)
+}

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
-use crate::values::{count_of, json_equal, json_type};
+use crate::values::{count_of, json_equal, json_type, shorten_list, LISTED_VALUES};
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
 pub use unions::union_alternatives;
@@ -533,27 +533,22 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Most values an issue lists in `expected` (and its message); the rest are counted.
-pub const LISTED_VALUES: usize = 20;
-
-/// `expected` for a list of `count` values: all of them when there are at most
-/// [`LISTED_VALUES`], else the first ones and a last string entry `"… N more"`, as the retry
-/// hint's `allowed_values` ends with `"…"`.
-///
-/// ```
-/// use toolgate_core::check::shorten_list;
-///
-/// let values = (0..25).map(serde_json::Value::from);
-/// let listed = shorten_list(values, 25);
-/// assert_eq!(listed.as_array().unwrap().len(), 21);
-/// assert_eq!(listed[20], "… 5 more");
-/// ```
-pub fn shorten_list(values: impl IntoIterator<Item = Value>, count: usize) -> Value {
-    let mut listed: Vec<Value> = values.into_iter().take(LISTED_VALUES).collect();
-    if count > LISTED_VALUES {
-        listed.push(Value::String(format!("… {} more", count - LISTED_VALUES)));
-    }
-    Value::Array(listed)
+/// Whether every field default of `model` fits the field's own schema (what
+/// [`ToolModel::defaults_fit`] keeps).
+pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
+    model.every_schema(|schema| {
+        let Kind::Object(object) = &schema.kind else {
+            return true;
+        };
+        object.fields.iter().all(|field| {
+            let Some(default) = &field.schema.default else {
+                return true;
+            };
+            let mut checker = Checker::new(model);
+            checker.check_value(default, &field.schema);
+            checker.finish().is_ok()
+        })
+    })
 }
 
 #[cfg(test)]

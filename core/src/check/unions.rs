@@ -22,10 +22,10 @@
 
 use serde_json::Value;
 
-use super::{shorten_list, Checker, LISTED_VALUES};
+use super::Checker;
 use crate::model::{EnumSchema, EnumValue, Json, Kind, Schema, ToolModel, UnionMode, UnionSchema};
 use crate::path::Path;
-use crate::values::{json_equal, json_type, list_values};
+use crate::values::{json_equal, json_type, list_values, shorten_list, LISTED_VALUES};
 use crate::{Constraint, Report};
 
 /// The JSON type of a value, as unions tell their alternatives apart (integers are numbers).

@@ -57,7 +57,7 @@ fn an_issue_lists_a_long_enum_shortened_with_a_count() {
     assert!(answer.len() < 101 * 1_000, "{} bytes", answer.len());
     let first = &rejected.report.issues()[0];
     let expected = first.expected.as_ref().unwrap().as_array().unwrap();
-    assert_eq!(expected.len(), crate::check::LISTED_VALUES + 1);
+    assert_eq!(expected.len(), crate::values::LISTED_VALUES + 1);
     assert_eq!(expected.last(), Some(&json!("… 99980 more")));
     assert!(
         first.message.ends_with("… (100000 values in all)"),

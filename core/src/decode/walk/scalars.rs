@@ -218,7 +218,7 @@ impl<'m> Decoder<'m> {
             let message = format!(
                 "{number} is not exactly one of the allowed values: its digits have a fraction that a 64-bit float rounds away"
             );
-            let expected = crate::check::shorten_list(
+            let expected = crate::values::shorten_list(
                 enumeration.values.iter().map(|v| v.value.clone()),
                 enumeration.values.len(),
             );
@@ -282,7 +282,7 @@ impl<'m> Decoder<'m> {
                 "{value} is not one of the allowed values as sent: the integer {} is written without a fraction",
                 integer.value
             );
-            let expected = crate::check::shorten_list(
+            let expected = crate::values::shorten_list(
                 enumeration.values.iter().map(|v| v.value.clone()),
                 enumeration.values.len(),
             );
