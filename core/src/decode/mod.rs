@@ -101,15 +101,20 @@ impl StrictError {
         // serde_json's own errors carry a kind (syntax, data, end of input) but not which
         // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
         // number past `f64` are known by their message.
-        let message = MessageStart::of(&error);
-        if message.starts_with("recursion limit exceeded") {
+        if message_starts_with(&error, "recursion limit exceeded") {
             StrictError::TooDeep
-        } else if message.starts_with("number out of range") {
+        } else if message_starts_with(&error, "number out of range") {
             StrictError::NumberOutOfRange
         } else {
             StrictError::Syntax(error)
         }
     }
+}
+
+/// Whether `error`'s message starts with `prefix`: how serde_json's errors, which carry no
+/// code a caller can read, are told apart. Only the first bytes are written, on the stack.
+pub(crate) fn message_starts_with(error: &impl std::fmt::Display, prefix: &str) -> bool {
+    MessageStart::of(error).starts_with(prefix)
 }
 
 /// The first bytes of an error's message, written on the stack: enough to tell serde_json's

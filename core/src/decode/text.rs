@@ -471,7 +471,7 @@ impl Parser<'_> {
         let text = std::str::from_utf8(&self.bytes[start..self.position])
             .map_err(|_| self.invalid_at(start, "not a number"))?;
         let number = text.parse::<serde_json::Number>().map_err(|error| {
-            if error.to_string().starts_with("number out of range") {
+            if super::message_starts_with(&error, "number out of range") {
                 TextError::NumberOutOfRange { offset: start }
             } else {
                 self.invalid_at(start, "not a number")
