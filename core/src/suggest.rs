@@ -1,5 +1,7 @@
 //! "Did you mean": the nearest candidate to a near miss, by edit distance.
 
+use std::borrow::Cow;
+
 /// Folds case and drops the separators `_`, `-` and space, so `Premium-Economy`,
 /// `premium_economy`, `PremiumEconomy` and `premiumEconomy` all compare equal: the folding of
 /// both `enum_case` and `key_case`.
@@ -93,10 +95,14 @@ fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
 /// assert_eq!(nearest("luxury", cabins), None);
 /// ```
 pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let got = fold(got);
+    // Both sides short ASCII (nearly always): folded and measured on the stack.
+    let short_got = short_ascii_fold(got);
+    let got: Cow<'_, str> = match &short_got {
+        Some((folded, length)) => String::from_utf8_lossy(&folded[..*length]),
+        None => Cow::Owned(fold(got)),
+    };
     let got_chars = got.chars().count();
-    // Both sides short ASCII (nearly always): measured on the stack.
-    let got_is_short = got.len() <= SHORT && got.is_ascii();
+    let got_is_short = short_got.is_some();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         let short = got_is_short.then(|| short_ascii_fold(candidate)).flatten();

@@ -361,7 +361,11 @@ impl fmt::Display for Num {
     /// `inf`, `-inf`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Num::Int(i) => write!(f, "{i}"),
+            // Nearly every integer fits an `i64`, whose formatting is cheaper than `i128`'s.
+            Num::Int(i) => match i64::try_from(*i) {
+                Ok(small) => write!(f, "{small}"),
+                Err(_) => write!(f, "{i}"),
+            },
             Num::Float(x) => write!(f, "{x}"),
         }
     }
