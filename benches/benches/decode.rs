@@ -3,8 +3,10 @@
 //! mistakes (group `C`), a payload with 4 real errors (group `I`) and one with the 3 errors
 //! serde cannot see (group `I3`).
 //!
-//! One extra id, `toolgate_validate` (in `V` and `I3`): serde, then toolgate's typed checks
-//! and retry hint, without the repair road: what a serde-first fast path would cost.
+//! Two extra ids: `toolgate_validate` (in `V` and `I3`): serde, then toolgate's typed checks
+//! and retry hint, without the repair road: what a serde-first fast path would cost; and
+//! `toolgate_lenient` (in `V` and `C`): the same decoding through the serde adapter
+//! `Lenient<T>` (`serde_json::from_slice::<Lenient<BookFlight>>`), which frameworks use.
 //!
 //! Every decoder is a function `&[u8] -> Result<T, String>`: the value, or the refusal
 //! rendered as text (the peers' error report, toolgate's retry hint as JSON). So a refusal is
@@ -293,6 +295,14 @@ fn toolgate_validate(bytes: &[u8]) -> Result<with_toolgate::BookFlight, String> 
     }
 }
 
+/// `Lenient<T>`, the serde adapter: toolgate's decoder inside any serde framework. A refusal
+/// is serde's error, whose message is the report.
+fn toolgate_lenient(bytes: &[u8]) -> Result<with_toolgate::BookFlight, String> {
+    serde_json::from_slice::<toolgate::Lenient<with_toolgate::BookFlight>>(bytes)
+        .map(toolgate::Lenient::into_inner)
+        .map_err(|error| error.to_string())
+}
+
 /// What each decoder makes of each input, printed once before the timings, and checked:
 /// a decoder that accepts or refuses the wrong input would make its timing meaningless.
 fn sanity(schema: &JsonSchema) {
@@ -328,6 +338,10 @@ fn sanity(schema: &JsonSchema) {
             "  {name}: toolgate_validate {}",
             outcome(toolgate_validate(bytes))
         );
+        println!(
+            "  {name}: toolgate_lenient {}",
+            outcome(toolgate_lenient(bytes))
+        );
     }
     let repaired =
         with_toolgate::BookFlight::decode_bytes(REPAIRABLE.as_bytes()).expect("toolgate repairs C");
@@ -350,13 +364,14 @@ fn sanity(schema: &JsonSchema) {
     assert!(schema.decode(v).is_ok() && toolgate(v).is_ok() && toolgate_validate(v).is_ok());
     let c = REPAIRABLE.as_bytes();
     assert!(toolgate(c).is_ok() && floor(c).is_err() && schema.decode(c).is_err());
+    assert!(toolgate_lenient(v).is_ok() && toolgate_lenient(c).is_ok());
     assert_eq!(repaired.repairs.len(), 5, "C holds 5 repairable mistakes");
     assert_eq!(rejected.report.len(), 4, "I holds 4 real errors");
     for text in [INVALID, INVALID_CHECKS] {
         let bytes = text.as_bytes();
         assert!(validator(bytes).is_err() && garde(bytes).is_err());
         assert!(schema.decode(bytes).is_err() && toolgate(bytes).is_err());
-        assert!(toolgate_validate(bytes).is_err());
+        assert!(toolgate_validate(bytes).is_err() && toolgate_lenient(bytes).is_err());
     }
     println!();
 }
@@ -375,6 +390,9 @@ fn decode(c: &mut Criterion) {
     group.bench_function("toolgate_validate", |b| {
         b.iter(|| toolgate_validate(black_box(v)))
     });
+    group.bench_function("toolgate_lenient", |b| {
+        b.iter(|| toolgate_lenient(black_box(v)))
+    });
     group.finish();
 
     // Only toolgate accepts C: its floor is serde decoding the valid payload V.
@@ -382,6 +400,9 @@ fn decode(c: &mut Criterion) {
     let mut group = c.benchmark_group("C");
     group.bench_function("serde_floor", |b| b.iter(|| floor(black_box(v))));
     group.bench_function("toolgate", |b| b.iter(|| toolgate(black_box(repairable))));
+    group.bench_function("toolgate_lenient", |b| {
+        b.iter(|| toolgate_lenient(black_box(repairable)))
+    });
     group.finish();
 
     for (name, text) in [("I", INVALID), ("I3", INVALID_CHECKS)] {

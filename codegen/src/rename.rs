@@ -9,6 +9,15 @@
 //!
 //! Callers pass identifiers with any `r#` prefix already removed.
 //!
+//! Why not `serde_derive_internals` (serde's own attribute model, which schemars uses)?
+//! Its 0.30 release is built on syn 3, and this derive (with darling) on syn 2: adopting it
+//! would compile a second syn into every build that uses the derive. And its model keeps no
+//! span for the serde keys the derive refuses (`flatten`, `default`, `tag`, `untagged`), so
+//! those errors would point at a whole field instead of the key. The rules are instead
+//! checked against it: `tests/rename_agrees_with_serde.rs` renames fixed and random field
+//! and variant names by every rule both ways and compares (serde's `camelCase` panics on a
+//! name starting with a non-ASCII letter; these rules do not).
+//!
 //! | rule                   | field `loyalty_ids` | variant `HTTPServer` |
 //! |------------------------|---------------------|----------------------|
 //! | `lowercase`            | `loyalty_ids`       | `httpserver`         |

@@ -39,6 +39,7 @@ mod nullable;
 pub mod num;
 pub mod path;
 pub mod suggest;
+pub mod values;
 
 pub use arg::{Never, ObjectWriter, Tool, ToolArg, ToolOutput};
 pub use check::Checker;

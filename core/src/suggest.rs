@@ -1,5 +1,7 @@
 //! "Did you mean": the nearest candidate to a near miss, by edit distance.
 
+use std::borrow::Cow;
+
 /// Folds case and drops the separators `_`, `-` and space, so `Premium-Economy`,
 /// `premium_economy`, `PremiumEconomy` and `premiumEconomy` all compare equal: the folding of
 /// both `enum_case` and `key_case`.
@@ -93,10 +95,14 @@ fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
 /// assert_eq!(nearest("luxury", cabins), None);
 /// ```
 pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let got = fold(got);
+    // Both sides short ASCII (nearly always): folded and measured on the stack.
+    let short_got = short_ascii_fold(got);
+    let got: Cow<'_, str> = match &short_got {
+        Some((folded, length)) => String::from_utf8_lossy(&folded[..*length]),
+        None => Cow::Owned(fold(got)),
+    };
     let got_chars = got.chars().count();
-    // Both sides short ASCII (nearly always): measured on the stack.
-    let got_is_short = got.len() <= SHORT && got.is_ascii();
+    let got_is_short = short_got.is_some();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         let short = got_is_short.then(|| short_ascii_fold(candidate)).flatten();
@@ -111,6 +117,13 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
             continue;
         }
         let distance = match &short {
+            // Bytes one side has and the other lacks need an edit each: when they are more
+            // than the edits allowed, the candidate is not measured.
+            Some((folded, length))
+                if bag_distance(got.as_bytes(), &folded[..*length]) > allowed =>
+            {
+                continue;
+            }
             Some((folded, length)) => {
                 osa_distance_short(got.as_bytes(), &folded[..*length], allowed)
             }
@@ -139,6 +152,27 @@ fn short_ascii_fold(text: &str) -> Option<([u8; SHORT], usize)> {
         length += 1;
     }
     Some((folded, length))
+}
+
+/// A lower bound of the edit distance of two ASCII byte strings: how many bytes one has
+/// that the other lacks, counted with repeats, on the side with more. An insertion, a
+/// deletion or a substitution lowers that count by at most one and a swap leaves it as it
+/// is, so no distance is below it.
+fn bag_distance(a: &[u8], b: &[u8]) -> usize {
+    // Both are at most `SHORT` bytes long: a byte holds any count.
+    let mut counts = [0u8; 128];
+    for &byte in a {
+        counts[usize::from(byte & 0x7f)] += 1;
+    }
+    let mut shared = 0;
+    for &byte in b {
+        let count = &mut counts[usize::from(byte & 0x7f)];
+        if *count > 0 {
+            *count -= 1;
+            shared += 1;
+        }
+    }
+    (a.len() - shared).max(b.len() - shared)
 }
 
 /// `strsim::osa_distance` of two byte strings of at most [`SHORT`] bytes, its three rows on
@@ -273,6 +307,7 @@ mod tests {
                         proptest::prop_assert!(bounded > limit);
                     }
                 }
+                proptest::prop_assert!(bag_distance(&fa[..la], &fb[..lb]) <= exact);
                 let (folded_a, folded_b) = (fold(&a), fold(&b));
                 proptest::prop_assert_eq!(&fa[..la], folded_a.as_bytes());
                 proptest::prop_assert_eq!(&fb[..lb], folded_b.as_bytes());

@@ -27,8 +27,8 @@ use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
+use toolgate::values::json_equal;
 use toolgate::DynamicTool;
 use toolgate_fuzz::text::Text;
 use toolgate_fuzz::{check_decodes_again, check_known, check_rejected, print_inputs};

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use toolgate::check::json_equal;
 use toolgate::decode::Rule;
 use toolgate::model::{Json, ToolModel};
+use toolgate::values::json_equal;
 use toolgate::{Decoded, DynamicTool, Path, Rejected};
 
 /// The corpus: one tool definition and valid arguments a line.

@@ -17,8 +17,8 @@
 //! passes it.
 
 use serde_json::Value;
-use toolgate::check::json_equal;
 use toolgate::model::{Additional, Kind, Num, Schema, ToolModel};
+use toolgate::values::json_equal;
 
 /// What the generated model lacks or changes, one line each, with the path.
 #[derive(Debug, Default)]

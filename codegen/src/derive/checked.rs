@@ -13,25 +13,13 @@
 //! The schema compiler writes both where serde cannot express a shape; the text is read here,
 //! at compile time, so a schema the model cannot read is an error at the literal.
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
-use syn::{Fields, LitStr, Type};
+use syn::{Fields, LitStr};
 use toolgate_core::model::read::read_value_schema;
 use toolgate_core::model::Json;
 
 use super::attrs::{error_at, RawField};
 use super::constraints::Setter;
-use super::emit::with_description;
-use super::Plan;
-
-/// A tool whose arguments are one JSON value checked against a schema.
-pub(crate) struct CheckedTool {
-    tool_name: String,
-    text: String,
-    /// The type of the struct's one field.
-    ty: Type,
-}
+use super::plan::CheckedTool;
 
 /// The schema text of a field, once read; `None` after an error.
 pub(super) fn plan_field(
@@ -96,53 +84,6 @@ fn read(text: &LitStr, errors: &mut darling::error::Accumulator) -> Option<Strin
                 format!("the schema cannot be read: {schema_errors}"),
             ));
             None
-        }
-    }
-}
-
-/// The schema of a field given as text; a type that is not a JSON value is refused at the
-/// field's type.
-pub(super) fn field_schema(ty: &Type, text: &str) -> TokenStream {
-    quote_spanned!(ty.span()=> ::toolgate::__private::schema_text::<#ty>(definitions, #text))
-}
-
-/// `impl ToolArg` and `impl Tool` for a tool whose arguments are held as JSON.
-pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
-    let ident = &plan.ident;
-    let type_name = &plan.type_name;
-    let CheckedTool {
-        tool_name,
-        text,
-        ty,
-    } = tool;
-    let schema = field_schema(ty, text);
-    let description = with_description(&plan.description);
-    let tool_description = match &plan.description {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    };
-    quote! {
-        #[automatically_derived]
-        impl ::toolgate::ToolArg for #ident {
-            fn describe(definitions: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
-                definitions.named::<Self>(#type_name, |definitions| #schema #description)
-            }
-
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                ::toolgate::ToolArg::check(&self.0, schema, checker);
-            }
-
-            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
-                ::toolgate::ToolArg::to_json_value(&self.0)
-            }
-        }
-
-        #[automatically_derived]
-        impl ::toolgate::Tool for #ident {
-            fn model() -> &'static ::toolgate::model::ToolModel {
-                static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
-                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
-            }
         }
     }
 }

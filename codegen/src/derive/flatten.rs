@@ -7,23 +7,11 @@
 //! collects); the map takes `values(...)` constraints and nothing else (it has no wire name,
 //! so no alias, example or description).
 
-use proc_macro2::TokenStream;
-use quote::quote;
-use syn::{Ident, Type};
-
 use super::attrs::{error_at, RawField};
 use super::constraints::{Planner, Setter};
+use super::plan::FlattenPlan;
 use super::serde_attrs::SerdeMember;
 use super::shape::{self, Shape};
-
-/// A flattened map field, checked.
-pub(crate) struct FlattenPlan {
-    pub ident: Ident,
-    /// The type of the map's values.
-    pub value_type: Type,
-    /// The `values(...)` constraints.
-    pub value_setters: Vec<Setter>,
-}
 
 const ONLY_MAPS: &str = "`#[serde(flatten)]` is supported on a `BTreeMap<String, T>` or `HashMap<String, T>` field, which collects the keys the struct does not declare";
 
@@ -88,23 +76,4 @@ pub(crate) fn plan(
         value_type,
         value_setters,
     })
-}
-
-/// The call that records the map in the struct's schema.
-pub(crate) fn schema_call(plan: &FlattenPlan) -> TokenStream {
-    let value_type = &plan.value_type;
-    let setters = super::constraints::tokens(&plan.value_setters);
-    quote!(.additional(<#value_type as ::toolgate::ToolArg>::describe(definitions) #setters))
-}
-
-/// The statement that checks the map's members.
-pub(crate) fn check_call(plan: &FlattenPlan) -> TokenStream {
-    let ident = &plan.ident;
-    quote!(checker.additional_entries(schema, self.#ident.iter());)
-}
-
-/// The call that writes the map's members (before the declared fields, which win).
-pub(crate) fn write_call(plan: &FlattenPlan) -> TokenStream {
-    let ident = &plan.ident;
-    quote!(.entries(self.#ident.iter()))
 }

@@ -1,5 +1,5 @@
 //! What a field's Rust type is, read from its syntax ([`Shape`]), and whether the
-//! constraints written on it fit ([`check_constraints`]).
+//! constraints written on it fit (`constraints.rs`, which reads the shape).
 //!
 //! The derive only sees tokens, so it knows the types it can name: `bool`, the integer and
 //! float types, `String`, `Option`, `Nullable`, `Vec`, `Box`, `HashMap`/`BTreeMap` with `String` keys and

@@ -8,23 +8,13 @@
 //! struct is a value inside a tool's arguments, not the arguments themselves (`name` is
 //! refused), and a tuple struct of one field is that field to serde (a newtype), not an array.
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
-use syn::{FieldsUnnamed, Type};
+use syn::FieldsUnnamed;
 
 use super::attrs::{error_at, RawField};
-use super::constraints::{self, Planner, Setter};
-use super::emit::with_description;
-use super::{literals, serde_attrs, shape, Plan};
+use super::constraints::{self, Planner};
+use super::plan::ElementPlan;
+use super::{literals, serde_attrs, shape};
 use darling::FromField;
-
-/// One element of a tuple struct.
-pub(crate) struct ElementPlan {
-    ty: Type,
-    setters: Vec<Setter>,
-    description: Option<String>,
-}
 
 /// The elements of `fields`; errors go to `errors`.
 pub(super) fn plan(
@@ -84,44 +74,4 @@ pub(super) fn plan(
         });
     }
     elements
-}
-
-/// `impl ToolArg` for a tuple struct.
-pub(super) fn emit(plan: &Plan, elements: &[ElementPlan]) -> TokenStream {
-    let ident = &plan.ident;
-    let type_name = &plan.type_name;
-    let schemas = elements.iter().map(|element| {
-        let ty = &element.ty;
-        let mut schema =
-            quote_spanned!(ty.span()=> <#ty as ::toolgate::ToolArg>::describe(definitions));
-        schema.extend(constraints::tokens(&element.setters));
-        schema.extend(with_description(&element.description));
-        schema
-    });
-    let indexes: Vec<syn::Index> = (0..elements.len()).map(syn::Index::from).collect();
-    let checked = elements.iter().zip(&indexes).map(|(element, index)| {
-        quote_spanned!(element.ty.span()=> &self.#index as &dyn ::toolgate::ToolArg)
-    });
-    let description = with_description(&plan.description);
-    quote! {
-        #[automatically_derived]
-        impl ::toolgate::ToolArg for #ident {
-            fn describe(definitions: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
-                definitions.named::<Self>(#type_name, |definitions| {
-                    ::toolgate::model::Schema::tuple(::std::vec::Vec::from([#(#schemas),*]))
-                        #description
-                })
-            }
-
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
-                checker.check_tuple(&[#(#checked),*], schema);
-            }
-
-            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
-                ::toolgate::serde_json::Value::Array(::std::vec::Vec::from([
-                    #(::toolgate::ToolArg::to_json_value(&self.#indexes)),*
-                ]))
-            }
-        }
-    }
 }

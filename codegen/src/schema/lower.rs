@@ -52,7 +52,7 @@ use toolgate_core::model::{
     Additional, ArraySchema, EnumSchema, Kind, ObjectSchema, Schema, ToolModel,
 };
 
-use toolgate_core::check::json_equal;
+use toolgate_core::values::json_equal;
 
 use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 

@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use super::{canonical, count_of, json_equal, Checker};
+use super::Checker;
 use crate::model::{Additional, ArraySchema, Kind, Schema};
+use crate::values::{canonical, count_of, json_equal};
 use crate::{Constraint, ToolArg};
 
 impl<'m> Checker<'m> {

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
 use crate::num::Num;
+use crate::values::{count_of, json_equal, json_type, shorten_list, LISTED_VALUES};
 use crate::{Constraint, Issue, Path, Report, ToolArg};
 
 pub use unions::union_alternatives;
@@ -66,84 +67,6 @@ fn expected_type(schema: &Schema, kind: &Kind) -> String {
         format!("{base} or null")
     } else {
         base.to_owned()
-    }
-}
-
-/// The JSON type of a value, as issue messages say it.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// Writes allowed values as a message lists them: strings bare, others as JSON.
-pub fn list_values(values: &[Value]) -> String {
-    values
-        .iter()
-        .map(|value| match value {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `1 character`, `2 characters`.
-pub fn count_of(count: u64, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
-
-/// A value's canonical JSON text: object keys in order, numbers written by value (`1.0` as
-/// `1`), so that equal values (as [`json_equal`] sees them) have equal texts.
-pub fn canonical(value: &Value) -> String {
-    match value {
-        Value::Number(number) => Num::from_json(number).to_string(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(canonical).collect::<Vec<_>>().join(",")
-        ),
-        Value::Object(members) => {
-            let mut keys: Vec<&String> = members.keys().collect();
-            keys.sort();
-            let inner: Vec<String> = keys
-                .iter()
-                .map(|k| {
-                    format!(
-                        "{}:{}",
-                        Value::String((*k).clone()),
-                        canonical(&members[*k])
-                    )
-                })
-                .collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        other => other.to_string(),
-    }
-}
-
-/// JSON equality as JSON Schema defines it: numbers compare by value (`1 == 1.0`).
-pub fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Num::from_json(x) == Num::from_json(y),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| json_equal(x, y)))
-        }
-        _ => a == b,
     }
 }
 
@@ -466,8 +389,12 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        // What messages show of the string; made only when a check fails.
-        let shown = || crate::issue::shorten(got());
+        // What messages show of the string, as JSON; made only when a check fails.
+        let shown = || {
+            let mut text = String::with_capacity(value.len().min(200) + 64);
+            crate::issue::push_json(&mut text, &crate::issue::shorten_str(value));
+            text
+        };
         if string.min_length.is_some() || string.max_length.is_some() {
             let length = value.chars().count() as u64;
             if let Some(min) = string.min_length.filter(|&min| length < min) {
@@ -501,11 +428,9 @@ impl<'m> Checker<'m> {
             match pattern.is_match(value) {
                 Some(true) => {}
                 Some(false) => {
-                    let message = format!(
-                        "{} does not match the pattern {}",
-                        shown(),
-                        pattern.as_str()
-                    );
+                    let mut message = shown();
+                    message.push_str(" does not match the pattern ");
+                    message.push_str(pattern.as_str());
                     self.issue(
                         Constraint::Pattern,
                         message,
@@ -526,7 +451,9 @@ impl<'m> Checker<'m> {
         }
         if let Some(format) = string.format {
             if !format.matches(value) {
-                let message = format!("{} is not {}", shown(), format.describe());
+                let mut message = shown();
+                message.push_str(" is not ");
+                message.push_str(format.describe());
                 self.issue(
                     Constraint::Format,
                     message,
@@ -562,10 +489,14 @@ impl<'m> Checker<'m> {
         }
         let allowed = || enumeration.values.iter().map(|v| &v.value);
         // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.
-        let mut message = format!("{} is not one of ", crate::issue::shorten(value.clone()));
+        let mut message = String::with_capacity(96);
+        crate::issue::push_json(&mut message, &crate::issue::shorten(value.clone()));
+        message.push_str(" is not one of ");
         for (at, shown) in allowed().take(LISTED_VALUES).enumerate() {
-            let separator = if at == 0 { "" } else { ", " };
-            let _ = write!(message, "{separator}{shown}");
+            if at > 0 {
+                message.push_str(", ");
+            }
+            crate::issue::push_json(&mut message, shown);
         }
         if enumeration.values.len() > LISTED_VALUES {
             let _ = write!(message, ", … ({} values in all)", enumeration.values.len());
@@ -602,27 +533,22 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Most values an issue lists in `expected` (and its message); the rest are counted.
-pub const LISTED_VALUES: usize = 20;
-
-/// `expected` for a list of `count` values: all of them when there are at most
-/// [`LISTED_VALUES`], else the first ones and a last string entry `"… N more"`, as the retry
-/// hint's `allowed_values` ends with `"…"`.
-///
-/// ```
-/// use toolgate_core::check::shorten_list;
-///
-/// let values = (0..25).map(serde_json::Value::from);
-/// let listed = shorten_list(values, 25);
-/// assert_eq!(listed.as_array().unwrap().len(), 21);
-/// assert_eq!(listed[20], "… 5 more");
-/// ```
-pub fn shorten_list(values: impl IntoIterator<Item = Value>, count: usize) -> Value {
-    let mut listed: Vec<Value> = values.into_iter().take(LISTED_VALUES).collect();
-    if count > LISTED_VALUES {
-        listed.push(Value::String(format!("… {} more", count - LISTED_VALUES)));
-    }
-    Value::Array(listed)
+/// Whether every field default of `model` fits the field's own schema (what
+/// [`ToolModel::defaults_fit`] keeps).
+pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
+    model.every_schema(|schema| {
+        let Kind::Object(object) = &schema.kind else {
+            return true;
+        };
+        object.fields.iter().all(|field| {
+            let Some(default) = &field.schema.default else {
+                return true;
+            };
+            let mut checker = Checker::new(model);
+            checker.check_value(default, &field.schema);
+            checker.finish().is_ok()
+        })
+    })
 }
 
 #[cfg(test)]

@@ -22,9 +22,10 @@
 
 use serde_json::Value;
 
-use super::{json_type, list_values, shorten_list, Checker, LISTED_VALUES};
+use super::Checker;
 use crate::model::{EnumSchema, EnumValue, Json, Kind, Schema, ToolModel, UnionMode, UnionSchema};
 use crate::path::Path;
+use crate::values::{json_equal, json_type, list_values, shorten_list, LISTED_VALUES};
 use crate::{Constraint, Report};
 
 /// The JSON type of a value, as unions tell their alternatives apart (integers are numbers).
@@ -250,7 +251,7 @@ pub(crate) fn union_literals(model: &ToolModel, union: &UnionSchema) -> Option<V
     let mut all: Vec<Value> = Vec::new();
     for variant in &union.variants {
         for literal in literals(model, variant)? {
-            if !all.iter().any(|seen| super::json_equal(seen, &literal)) {
+            if !all.iter().any(|seen| json_equal(seen, &literal)) {
                 all.push(literal);
             }
         }
@@ -304,7 +305,7 @@ pub fn union_alternatives(model: &ToolModel, union: &UnionSchema) -> Vec<Value> 
     }
     let mut listed: Vec<Value> = Vec::new();
     let mut push = |value: Value| {
-        if !listed.iter().any(|seen| super::json_equal(seen, &value)) {
+        if !listed.iter().any(|seen| json_equal(seen, &value)) {
             listed.push(value);
         }
     };

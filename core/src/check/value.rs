@@ -54,7 +54,7 @@ impl<'m> Checker<'m> {
             message.push_str(&format!(" (did you mean {near:?}?)"));
         }
         let names = object.fields.iter().map(|f| Value::String(f.name.clone()));
-        let expected = super::shorten_list(names, object.fields.len());
+        let expected = crate::values::shorten_list(names, object.fields.len());
         self.path_push_key(key);
         let issue = Issue::new(self.path(), Constraint::AdditionalProperties, message)
             .with_expected(expected)

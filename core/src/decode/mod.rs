@@ -101,14 +101,59 @@ impl StrictError {
         // serde_json's own errors carry a kind (syntax, data, end of input) but not which
         // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
         // number past `f64` are known by their message.
-        let message = error.to_string();
-        if message.starts_with("recursion limit exceeded") {
+        if message_starts_with(&error, "recursion limit exceeded") {
             StrictError::TooDeep
-        } else if message.starts_with("number out of range") {
+        } else if message_starts_with(&error, "number out of range") {
             StrictError::NumberOutOfRange
         } else {
             StrictError::Syntax(error)
         }
+    }
+}
+
+/// Whether `error`'s message starts with `prefix`: how serde_json's errors, which carry no
+/// code a caller can read, are told apart. Only the first bytes are written, on the stack.
+pub(crate) fn message_starts_with(error: &impl std::fmt::Display, prefix: &str) -> bool {
+    MessageStart::of(error).starts_with(prefix)
+}
+
+/// The first bytes of an error's message, written on the stack: enough to tell serde_json's
+/// errors apart without writing (and allocating) the whole message with its position.
+struct MessageStart {
+    bytes: [u8; MessageStart::KEPT],
+    length: usize,
+}
+
+impl MessageStart {
+    /// Longer than every message start looked for.
+    const KEPT: usize = 32;
+
+    fn of(error: &impl std::fmt::Display) -> Self {
+        use std::fmt::Write as _;
+        let mut start = MessageStart {
+            bytes: [0; Self::KEPT],
+            length: 0,
+        };
+        // The writer refuses past `KEPT` bytes, which ends the writing early.
+        let _ = write!(start, "{error}");
+        start
+    }
+
+    fn starts_with(&self, prefix: &str) -> bool {
+        self.bytes[..self.length].starts_with(prefix.as_bytes())
+    }
+}
+
+impl std::fmt::Write for MessageStart {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let room = Self::KEPT - self.length;
+        let taken = text.len().min(room);
+        self.bytes[self.length..self.length + taken].copy_from_slice(&text.as_bytes()[..taken]);
+        self.length += taken;
+        if taken < text.len() {
+            return Err(std::fmt::Error);
+        }
+        Ok(())
     }
 }
 
@@ -117,7 +162,12 @@ impl StrictError {
 pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
-    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    // Checked once for the whole text, so the reader does not check each string again.
+    let Ok(utf8) = std::str::from_utf8(text) else {
+        let error = <serde_json::Error as serde::de::Error>::custom("the text is not UTF-8");
+        return Err(StrictError::Syntax(error));
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(utf8);
     let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
         notes: &notes,

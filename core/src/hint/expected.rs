@@ -9,11 +9,11 @@ use crate::num::Num;
 use crate::{suggest, Constraint, Issue};
 
 /// The values an issue's `expected` lists, without the `"… N more"` entry a long list ends
-/// with (see [`crate::check::shorten_list`]): the hint writes its own `"…"`.
+/// with (see [`crate::values::shorten_list`]): the hint writes its own `"…"`.
 fn listed(values: &[Value]) -> Vec<Value> {
     let mut values = values.to_vec();
-    if values.len() > crate::check::LISTED_VALUES {
-        values.truncate(crate::check::LISTED_VALUES);
+    if values.len() > crate::values::LISTED_VALUES {
+        values.truncate(crate::values::LISTED_VALUES);
     }
     values
 }

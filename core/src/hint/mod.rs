@@ -11,10 +11,10 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::check::list_values;
 use crate::model::{Json, Kind, Schema, ToolModel};
 use crate::num::Num;
 use crate::path::Segment;
+use crate::values::list_values;
 use crate::{suggest, Constraint, Issue, Path, Report};
 
 mod expected;
@@ -397,7 +397,7 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
     let expected = issue.expected.as_ref();
     let bound = || expected.map(|v| v.to_string()).unwrap_or_default();
     let count =
-        |noun: &str| crate::check::count_of(expected.and_then(Value::as_u64).unwrap_or(0), noun);
+        |noun: &str| crate::values::count_of(expected.and_then(Value::as_u64).unwrap_or(0), noun);
     Some(match issue.constraint {
         Constraint::Minimum => format!("at least {}", bound()),
         Constraint::Maximum => format!("at most {}", bound()),

@@ -150,25 +150,12 @@ impl ToolModel {
         true
     }
 
-    /// Whether every field default of this model fits the field's own schema (computed
-    /// once): then the decoder fills every default serde would, and a typed value needs no
-    /// second check after serde built it.
-    pub(crate) fn defaults_fit(&self) -> bool {
-        *self.defaults_fit.get_or_init(|| {
-            self.every_schema(|schema| {
-                let Kind::Object(object) = &schema.kind else {
-                    return true;
-                };
-                object.fields.iter().all(|field| {
-                    let Some(default) = &field.schema.default else {
-                        return true;
-                    };
-                    let mut checker = crate::Checker::new(self);
-                    checker.check_value(default, &field.schema);
-                    checker.finish().is_ok()
-                })
-            })
-        })
+    /// Whether every field default of this model fits the field's own schema, as `judge`
+    /// (the checker's `check::every_default_fits`) decides: decided once and kept.
+    /// Then the decoder fills every default serde would, and a typed value needs no second
+    /// check after serde built it.
+    pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {
+        *self.defaults_fit.get_or_init(|| judge(self))
     }
 
     /// The lookup tables of `object` (a part of this model) when it is wide enough to have

@@ -228,7 +228,7 @@ impl EnumSchema {
     pub fn contains(&self, value: &Value) -> bool {
         self.values
             .iter()
-            .any(|v| crate::check::json_equal(&v.value, value))
+            .any(|v| crate::values::json_equal(&v.value, value))
     }
 
     /// The values as JSON.

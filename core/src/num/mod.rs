@@ -306,6 +306,19 @@ fn pow_mod(base: u128, mut exp: u128, m: u128) -> u128 {
 
 /// Exact comparison of an integer with a float.
 fn cmp_int_float(i: i128, f: f64) -> Option<Ordering> {
+    // An integer of at most 53 bits is a float exactly, and floats compare exactly: the
+    // common case (a bound of `0` or `100` against a float sent) needs no more.
+    const EXACT_IN_F64: u64 = 1 << f64::MANTISSA_DIGITS;
+    if let Ok(small) = i64::try_from(i) {
+        if small.unsigned_abs() <= EXACT_IN_F64 {
+            return (small as f64).partial_cmp(&f);
+        }
+    }
+    cmp_int_float_by_floor(i, f)
+}
+
+/// [`cmp_int_float`] for any integer: by the float's floor, in `i128`.
+fn cmp_int_float_by_floor(i: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
@@ -348,7 +361,11 @@ impl fmt::Display for Num {
     /// `inf`, `-inf`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Num::Int(i) => write!(f, "{i}"),
+            // Nearly every integer fits an `i64`, whose formatting is cheaper than `i128`'s.
+            Num::Int(i) => match i64::try_from(*i) {
+                Ok(small) => write!(f, "{small}"),
+                Err(_) => write!(f, "{i}"),
+            },
             Num::Float(x) => write!(f, "{x}"),
         }
     }

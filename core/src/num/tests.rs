@@ -194,3 +194,20 @@ fn modular_helpers() {
     assert_eq!(F(0.0).to_decimal(), Some((0, 0)));
     assert_eq!(F(f64::NAN).to_decimal(), None);
 }
+
+proptest::proptest! {
+    /// The shortcut for integers of at most 53 bits orders as the exact comparison by floor.
+    #[test]
+    fn small_integers_compare_with_floats_as_the_exact_rule_does(
+        i in -(1i128 << 53)..=(1i128 << 53),
+        f in proptest::num::f64::ANY,
+        near in -3i64..=3,
+    ) {
+        proptest::prop_assert_eq!(cmp_int_float(i, f), cmp_int_float_by_floor(i, f));
+        // Floats a few steps from the integer, where rounding would show.
+        let close = i as f64 + near as f64 * 0.5;
+        proptest::prop_assert_eq!(cmp_int_float(i, close), cmp_int_float_by_floor(i, close));
+        let next = f64::from_bits((i as f64).to_bits().wrapping_add(near as u64));
+        proptest::prop_assert_eq!(cmp_int_float(i, next), cmp_int_float_by_floor(i, next));
+    }
+}

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use toolgate::check::json_equal;
+use toolgate::values::json_equal;
 use toolgate::{Decoded, Rejected};
 use toolgate_tests::corpus::{dynamic_tools, miss, EXPANDED};
 

@@ -3,8 +3,8 @@
 //! run-time road does.
 
 use serde_json::Value;
-use toolgate::check::json_equal;
 use toolgate::model::ToolModel;
+use toolgate::values::json_equal;
 use toolgate::DynamicTool;
 use toolgate_tests::tools_dev::{corpus_lines, tool_definition};
 use toolgate_tools_dev_gen::{decode, LINE_TOOLS, REFUSED, TOOLS};

@@ -57,7 +57,7 @@ fn an_issue_lists_a_long_enum_shortened_with_a_count() {
     assert!(answer.len() < 101 * 1_000, "{} bytes", answer.len());
     let first = &rejected.report.issues()[0];
     let expected = first.expected.as_ref().unwrap().as_array().unwrap();
-    assert_eq!(expected.len(), crate::check::LISTED_VALUES + 1);
+    assert_eq!(expected.len(), crate::values::LISTED_VALUES + 1);
     assert_eq!(expected.last(), Some(&json!("… 99980 more")));
     assert!(
         first.message.ends_with("… (100000 values in all)"),
@@ -91,6 +91,15 @@ fn repeated_keys_inside_a_value_of_any_type_are_refused() {
     // Equal repeats choose nothing: accepted.
     let decoded = accept_text(&model, r#"{"x": {"k": 1, "k": 1.0}}"#);
     assert_eq!(decoded.value, json!({"x": {"k": 1}}));
+    // The same past 32 members, where repeats are found with a set.
+    let wide = |last: &str| {
+        let members: Vec<String> = (0..40).map(|n| format!(r#""k{n}": {n}"#)).collect();
+        format!(r#"{{"x": {{{}, "k7": {last}}}}}"#, members.join(", "))
+    };
+    let rejected = refuse_text(&model, &wide("8"));
+    assert_eq!(issues(&rejected), expect(&[("x.k7", Constraint::Syntax)]));
+    let decoded = accept_text(&model, &wide("7.0"));
+    assert_eq!(decoded.value["x"].as_object().map(|m| m.len()), Some(40));
 }
 
 #[test]

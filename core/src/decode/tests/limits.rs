@@ -414,3 +414,26 @@ fn hints_keep_size_and_depth_refusals() {
         Some("Could you send the arguments again, shorter and less deeply nested?")
     );
 }
+
+#[test]
+fn reader_errors_are_told_apart_by_the_start_of_their_message() {
+    let error_of = |text: &str| serde_json::from_str::<Value>(text).unwrap_err();
+    let nested = "[".repeat(200);
+    assert!(matches!(
+        StrictError::of_reader(error_of(&nested)),
+        StrictError::TooDeep
+    ));
+    assert!(matches!(
+        StrictError::of_reader(error_of("[1e400]")),
+        StrictError::NumberOutOfRange
+    ));
+    for text in ["[1,]", "{\"a\": 1", "nul"] {
+        assert!(
+            matches!(
+                StrictError::of_reader(error_of(text)),
+                StrictError::Syntax(_)
+            ),
+            "{text}"
+        );
+    }
+}

@@ -205,3 +205,31 @@ fn json_text_refuses_text_that_holds_no_single_value() {
         assert_eq!(rejected.repairs, vec![], "{text:?}");
     }
 }
+
+#[test]
+fn text_that_is_not_utf8_is_refused_by_every_road() {
+    let model = tool(vec![Field::optional("a", Schema::string())]);
+    let texts: [&[u8]; 3] = [
+        b"{\"a\": \"caf\xe9\"}",
+        b"{\"a\": \"x\"} \xff",
+        b"{\"a\xc3\": \"x\"}",
+    ];
+    for text in texts {
+        let shown = String::from_utf8_lossy(text);
+        let stream = decode_text_by_stream(&model, text, &Options::default());
+        assert!(
+            stream.is_none(),
+            "the stream leaves {shown} to the tree road"
+        );
+        for rejected in [
+            decode_text(&model, text, &Options::default()).unwrap_err(),
+            decode_text_by_tree(&model, text, &Options::default()).unwrap_err(),
+        ] {
+            assert_eq!(
+                rejected.report.to_string(),
+                "the text is not UTF-8",
+                "{shown}"
+            );
+        }
+    }
+}

@@ -4,8 +4,8 @@
 //! tool schema its shape comes from (the tools-dev corpus of issue 11).
 
 use super::*;
-use crate::check::LISTED_VALUES;
 use crate::model::UnionMode;
+use crate::values::LISTED_VALUES;
 
 /// A tool read from a JSON Schema definition, as `DynamicTool` reads one.
 fn schema_tool(definition: Value) -> ToolModel {

@@ -248,6 +248,10 @@ impl<'m> Decoder<'m> {
     /// The members with repeated keys removed: an equal repeat is dropped, a different one
     /// is a `syntax` issue (which was meant would be a guess).
     fn unique_members(&mut self, members: Vec<(String, Json)>) -> Vec<(String, Json)> {
+        // Nearly always no key repeats: the members stay where they are.
+        if !has_repeated_key(&members) {
+            return members;
+        }
         let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len());
         // Where each key first came: a scan for small objects, a map for large ones, so
         // repeats are found in linear time on any size without allocating for the usual few.
@@ -267,7 +271,7 @@ impl<'m> Decoder<'m> {
                 }
                 // Equal as JSON values (`4.0` and `4` are one number): nothing to choose between.
                 Some(index)
-                    if crate::check::json_equal(&out[index].1.to_value(), &member.to_value()) => {}
+                    if crate::values::json_equal(&out[index].1.to_value(), &member.to_value()) => {}
                 Some(_) => {
                     self.checker.path_push_key(&key);
                     let message = format!("the key {key:?} appears twice with different values");
@@ -514,4 +518,17 @@ impl<'m> Decoder<'m> {
             }
         }
     }
+}
+
+/// Whether two members share a key: a scan for small objects, a set for large ones, so the
+/// check is linear on any size and allocates nothing for the usual few.
+fn has_repeated_key(members: &[(String, Json)]) -> bool {
+    if members.len() > 32 {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        return !members.iter().all(|(key, _)| seen.insert(key.as_str()));
+    }
+    members
+        .iter()
+        .enumerate()
+        .any(|(at, (key, _))| members[..at].iter().any(|(earlier, _)| earlier == key))
 }

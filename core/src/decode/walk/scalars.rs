@@ -218,7 +218,7 @@ impl<'m> Decoder<'m> {
             let message = format!(
                 "{number} is not exactly one of the allowed values: its digits have a fraction that a 64-bit float rounds away"
             );
-            let expected = crate::check::shorten_list(
+            let expected = crate::values::shorten_list(
                 enumeration.values.iter().map(|v| v.value.clone()),
                 enumeration.values.len(),
             );
@@ -271,7 +271,7 @@ impl<'m> Decoder<'m> {
         }
         let integer = enumeration.values.iter().find(|allowed| {
             allowed.value.as_number().is_some_and(|n| {
-                (n.is_i64() || n.is_u64()) && crate::check::json_equal(&allowed.value, &value)
+                (n.is_i64() || n.is_u64()) && crate::values::json_equal(&allowed.value, &value)
             })
         });
         let Some(integer) = integer else {
@@ -282,7 +282,7 @@ impl<'m> Decoder<'m> {
                 "{value} is not one of the allowed values as sent: the integer {} is written without a fraction",
                 integer.value
             );
-            let expected = crate::check::shorten_list(
+            let expected = crate::values::shorten_list(
                 enumeration.values.iter().map(|v| v.value.clone()),
                 enumeration.values.len(),
             );
@@ -307,7 +307,7 @@ impl<'m> Decoder<'m> {
                     if let Some(found) = enumeration
                         .values
                         .iter()
-                        .find(|v| crate::check::json_equal(&v.value, &as_number))
+                        .find(|v| crate::values::json_equal(&v.value, &as_number))
                     {
                         return Some((Rule::StringToNumber, found.value.clone()));
                     }

@@ -12,84 +12,25 @@
 //! them too; a remote reference is an error. See `references` for the rules.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 mod all_of;
 mod cycles;
 mod dialect;
+mod errors;
 pub mod keywords;
 mod references;
 mod typed;
+mod union_siblings;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
+pub(super) use errors::write_at_pointer;
+pub use errors::{SchemaError, SchemaErrors};
 pub use keywords::{read_parts_with, ReadOptions};
 
 use super::json::Json;
 use super::write::DEFS_PREFIX;
 use super::*;
 use crate::path::escape_pointer_token;
-
-/// One reason a schema cannot be read, at a JSON pointer into the schema document.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaError {
-    /// Where in the schema: `/properties/origin/pattern`.
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_at_pointer(f, &self.pointer, &self.message)
-    }
-}
-
-/// `<pointer>: <message>`, the empty pointer (the whole document) shown as `(root)`: how
-/// schema errors and warnings are written.
-pub(super) fn write_at_pointer(
-    f: &mut fmt::Formatter<'_>,
-    pointer: &str,
-    message: &str,
-) -> fmt::Result {
-    let pointer = if pointer.is_empty() {
-        "(root)"
-    } else {
-        pointer
-    };
-    write!(f, "{pointer}: {message}")
-}
-
-/// Every reason a schema cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", display_lines(.0))]
-pub struct SchemaErrors(pub Vec<SchemaError>);
-
-fn display_lines(errors: &[SchemaError]) -> String {
-    errors
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-impl SchemaErrors {
-    pub(crate) fn syntax(error: serde_json::Error) -> Self {
-        let text = error.to_string();
-        let message = if text.starts_with("recursion limit exceeded") {
-            // serde_json's own recursion limit, which toolgate keeps on.
-            format!(
-                "the schema nests more than {} objects and arrays ({text})",
-                crate::decode::MAX_DEPTH
-            )
-        } else {
-            format!("not JSON: {text}")
-        };
-        SchemaErrors(vec![SchemaError {
-            pointer: String::new(),
-            message,
-        }])
-    }
-}
 
 /// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
@@ -307,7 +248,7 @@ impl Reader {
                 None => Schema::any(),
             };
         }
-        if let Some(distributed) = distribute_into_union(members, also_allowed) {
+        if let Some(distributed) = union_siblings::distribute_into_union(members, also_allowed) {
             return self.schema(&distributed, pointer, also_allowed);
         }
         let mut m = Members {
@@ -359,7 +300,7 @@ impl Reader {
             let constant = constant.to_value();
             match &schema.constant {
                 // A one-alternative `anyOf` folded into this schema brought its own `const`.
-                Some(inner) if !crate::check::json_equal(inner, &constant) => {
+                Some(inner) if !crate::values::json_equal(inner, &constant) => {
                     self.error(
                         &format!("{pointer}/const"),
                         "`const` contradicts the `const` of the one alternative",
@@ -621,55 +562,6 @@ impl Reader {
             schema
         }
     }
-}
-
-/// Annotations stay on a union when its sibling constraints move into the alternatives.
-const UNION_ANNOTATIONS: [&str; 5] = ["description", "title", "default", "examples", "const"];
-
-/// `{"type": "string", "anyOf": [A, B]}` as `{"anyOf": [{"allOf": [{"type": "string"}, A]},
-/// ...]}`: constraints beside a union hold in every alternative, so each alternative gets them
-/// (the same for `oneOf`: a value that fails them fails every alternative either way). `None`
-/// when there is nothing to move, or when both `anyOf` and `oneOf` are written.
-fn distribute_into_union(members: &[(String, Json)], also_allowed: &[&str]) -> Option<Json> {
-    let is_union = |key: &str| key == "anyOf" || key == "oneOf";
-    let mut unions = members.iter().filter(|(key, _)| is_union(key));
-    let (union_key, Json::Array(variants)) = unions.next()? else {
-        return None;
-    };
-    if unions.next().is_some() {
-        return None;
-    }
-    // Annotations and unknown keywords stay on the union (reported once, there).
-    let stays = |key: &str| {
-        is_union(key)
-            || UNION_ANNOTATIONS.contains(&key)
-            || keywords::constrains_nothing(key)
-            || also_allowed.contains(&key)
-    };
-    let moved: Vec<(String, Json)> = members
-        .iter()
-        .filter(|(key, _)| !stays(key))
-        .cloned()
-        .collect();
-    if moved.is_empty() {
-        return None;
-    }
-    let variants = variants
-        .iter()
-        .map(|variant| {
-            Json::Object(vec![(
-                "allOf".to_owned(),
-                Json::Array(vec![Json::Object(moved.clone()), variant.clone()]),
-            )])
-        })
-        .collect();
-    let mut rewritten: Vec<(String, Json)> = members
-        .iter()
-        .filter(|(key, _)| stays(key) && !is_union(key))
-        .cloned()
-        .collect();
-    rewritten.push((union_key.clone(), Json::Array(variants)));
-    Some(Json::Object(rewritten))
 }
 
 /// A URI fragment with its `%XX` escapes decoded (`percent%25field` → `percent%field`);

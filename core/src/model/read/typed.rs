@@ -155,7 +155,7 @@ impl Reader {
             .push(&at, "enum", WarningKind::Contradiction, || {
                 let shown: Vec<String> = ruled_out
                     .iter()
-                    .take(crate::check::LISTED_VALUES)
+                    .take(crate::values::LISTED_VALUES)
                     .map(|v| v.value.to_string())
                     .collect();
                 let more = ruled_out.len().saturating_sub(shown.len());

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{NodeSeed, Stream};
 use crate::decode::{Rule, UnknownKeys};
+use crate::model::lookup::SCANNED_FIELDS;
 use crate::model::{Additional, ArraySchema, Field, Json, ObjectSchema, Schema};
 
 /// Which fields of an object were given: bits, on the stack for up to 128 fields.
@@ -47,7 +48,8 @@ impl FieldSet {
 #[derive(Default)]
 struct KeysSeen {
     few: Vec<String>,
-    many: std::collections::HashSet<String>,
+    /// Made only past [`KeysSeen::SCANNED`] keys: an empty set still costs a random seed.
+    many: Option<std::collections::HashSet<String>>,
 }
 
 impl KeysSeen {
@@ -65,7 +67,7 @@ impl KeysSeen {
         if self.few.iter().any(|seen| seen == key) {
             return false;
         }
-        self.many.insert(key.to_owned())
+        self.many.get_or_insert_default().insert(key.to_owned())
     }
 }
 
@@ -99,6 +101,9 @@ pub(super) struct Members<'s, 'm, A> {
     given: FieldSet,
     by_case: FieldSet,
     unknown_seen: KeysSeen,
+    /// The field after the last one read: models send fields in the schema's order, so the
+    /// next key is looked for there first.
+    next_in_order: usize,
     pending: Pending<'m>,
     phase: Phase,
 }
@@ -152,6 +157,7 @@ impl<'s, 'm, A> Members<'s, 'm, A> {
             given: FieldSet::new(object.fields.len()),
             by_case: FieldSet::new(object.fields.len()),
             unknown_seen: KeysSeen::default(),
+            next_in_order: 0,
             pending: Pending::Nothing,
             phase: Phase::Members,
         }
@@ -164,9 +170,25 @@ impl<'s, 'm, A> Members<'s, 'm, A> {
 }
 
 impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
+    /// The field after the last one read, when `key` is its wire name and no field before it
+    /// has `key` for an alias (the first field to answer to a key is the one it names). Only
+    /// for objects scanned rather than indexed, so the look back stays short.
+    fn in_order(&self, key: &str) -> Option<usize> {
+        let fields = &self.object.fields;
+        let at = self.next_in_order;
+        let named = fields.len() <= SCANNED_FIELDS && fields.get(at)?.name == key;
+        let first = named
+            && fields[..at]
+                .iter()
+                .all(|f| f.aliases.iter().all(|a| a != key));
+        first.then_some(at)
+    }
+
     fn key_is(&mut self, key: &str) -> KeyIs {
+        let in_order = self.in_order(key);
         let decoder = &mut self.stream.decoder;
-        if let Some(at) = decoder.exact_field(key, self.object) {
+        if let Some(at) = in_order.or_else(|| decoder.exact_field(key, self.object)) {
+            self.next_in_order = at + 1;
             return if self.given.has(at) {
                 KeyIs::Undecided
             } else {

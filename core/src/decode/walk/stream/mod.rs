@@ -66,7 +66,12 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
         text,
         floats_exact: None,
     };
-    let mut reader = serde_json::Deserializer::from_slice(text);
+    // Checked once for the whole text, so the reader does not check each string again.
+    // Text that is not UTF-8 is never strict JSON: the tree road refuses it, saying so.
+    let Ok(utf8) = std::str::from_utf8(text) else {
+        return Streamed::Stopped;
+    };
+    let mut reader = serde_json::Deserializer::from_str(utf8);
     let walker = Walker {
         stream: &mut stream,
         inner: &mut reader,

@@ -1,0 +1,50 @@
+//! `impl ToolArg` for an enum of unit variants: a string enum.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::fields::with_description;
+use crate::derive::plan::{Plan, VariantPlan};
+
+/// `impl ToolArg` of a string enum.
+pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
+    let ident = &plan.ident;
+    let values = variants.iter().filter(|v| !v.skip).map(|variant| {
+        let wire_name = &variant.wire_name;
+        let aliases = &variant.aliases;
+        quote!(::toolgate::model::EnumValue::new(#wire_name) #(.alias(#aliases))*)
+    });
+    let arms = variants.iter().map(|variant| {
+        let variant_ident = &variant.ident;
+        let wire_name = &variant.wire_name;
+        quote!(Self::#variant_ident => #wire_name,)
+    });
+    let description = with_description(&plan.description);
+    let arms: Vec<TokenStream> = arms.collect();
+    // An enum with no variants has no values: `match *self {}` proves it to the compiler.
+    let (check, to_json) = if variants.is_empty() {
+        (quote!(match *self {}), quote!(match *self {}))
+    } else {
+        let name = quote!(match self { #(#arms)* });
+        (
+            quote!(checker.check_variant(#name, schema);),
+            quote!(::toolgate::serde_json::Value::from(#name)),
+        )
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::toolgate::ToolArg for #ident {
+            fn describe(_: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
+                ::toolgate::model::Schema::enumeration(::std::vec::Vec::from([#(#values),*])) #description
+            }
+
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+                #check
+            }
+
+            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
+                #to_json
+            }
+        }
+    }
+}
