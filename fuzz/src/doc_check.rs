@@ -42,8 +42,9 @@ impl Docs {
             if !attr.path().is_ident("doc") {
                 continue;
             }
-            match &attr.meta {
-                Meta::NameValue(pair) => match &pair.value {
+            // `#[doc(hidden)]`, `#[doc(alias = ..)]`: no text.
+            if let Meta::NameValue(pair) = &attr.meta {
+                match &pair.value {
                     Expr::Lit(ExprLit {
                         lit: Lit::Str(text),
                         ..
@@ -56,9 +57,7 @@ impl Docs {
                         ),
                         markdown: String::new(),
                     }),
-                },
-                // `#[doc(hidden)]`, `#[doc(alias = ..)]`: no text.
-                _ => {}
+                }
             }
         }
         if fragments.is_empty() {
@@ -109,7 +108,7 @@ pub fn info_is_doctest(info: &str) -> bool {
     let mut seen_other_tags = false;
     let mut ignore = false;
     let tokens = info
-        .split(|c: char| c == ',' || c == ' ' || c == '\t')
+        .split([',', ' ', '\t'])
         .map(|t| t.trim_matches(|c| c == '{' || c == '}' || c == '.'))
         .filter(|t| !t.is_empty());
     for token in tokens {

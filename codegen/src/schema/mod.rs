@@ -98,8 +98,8 @@ impl fmt::Display for SchemaLines<'_> {
 ///     Ok(())
 /// }
 /// ```
-/// ```ignore
-/// // src/lib.rs
+/// ```text
+/// // src/lib.rs (a snippet: only a crate with that build script has the file to include)
 /// include!(concat!(env!("OUT_DIR"), "/toolgate_tools.rs"));
 /// ```
 ///

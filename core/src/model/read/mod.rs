@@ -21,6 +21,7 @@ pub mod keywords;
 mod references;
 mod typed;
 mod union_siblings;
+mod uri;
 
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
 pub(super) use errors::write_at_pointer;
