@@ -58,15 +58,7 @@ pub(crate) fn plan(
         if let Some(tool) = variant.attrs.iter().find(|a| a.path().is_ident("tool")) {
             errors.push(error_at(&tool.meta, "a variant of a tagged or untagged enum takes no `#[tool]` attribute: write constraints on its fields or on the type it holds"));
         }
-        let rust_name = unraw(&variant.ident);
-        let wire_name = member
-            .rename
-            .or_else(|| {
-                serde
-                    .rename_all
-                    .map(|rule| rule.apply_to_variant(&rust_name))
-            })
-            .unwrap_or(rust_name);
+        let wire_name = serde.variant_wire_name(member.rename, &unraw(&variant.ident));
         let data = match (&tagging, &variant.fields) {
             (Tagging::Internal(_), Fields::Unit) => VariantData::Unit,
             (Tagging::Internal(_), Fields::Named(named)) => VariantData::Fields(

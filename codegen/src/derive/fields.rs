@@ -114,15 +114,7 @@ pub(super) fn plan_member(
         }
     }
     let rust_name = unraw(&ident);
-    let wire_name = serde
-        .rename
-        .clone()
-        .or_else(|| {
-            container
-                .rename_all
-                .map(|rule| rule.apply_to_field(&rust_name))
-        })
-        .unwrap_or_else(|| rust_name.clone());
+    let wire_name = container.field_wire_name(serde.rename.clone(), &rust_name);
     let default = match (&serde.default, &container.default) {
         (Some(own), _) => Some(FieldDefault::Own(own.clone())),
         (None, Some(_)) => Some(FieldDefault::Container),
@@ -203,16 +195,7 @@ pub(super) fn plan_variant(
         errors.push(error_at(key, "`default` does not apply to an enum variant"));
     }
     let raw = raw?;
-    let rust_name = unraw(&variant.ident);
-    let wire_name = serde
-        .rename
-        .clone()
-        .or_else(|| {
-            container
-                .rename_all
-                .map(|rule| rule.apply_to_variant(&rust_name))
-        })
-        .unwrap_or(rust_name);
+    let wire_name = container.variant_wire_name(serde.rename, &unraw(&variant.ident));
     Some(VariantPlan {
         ident: variant.ident.clone(),
         wire_name,

@@ -35,6 +35,31 @@ pub struct SerdeContainer {
     pub untagged: Option<syn::Path>,
 }
 
+impl SerdeContainer {
+    /// A field's wire name, as serde decides it: its own `rename`, else the container's
+    /// `rename_all` applied to its Rust name (without `r#`), else that name.
+    pub fn field_wire_name(&self, rename: Option<String>, rust_name: &str) -> String {
+        self.wire_name(rename, rust_name, RenameRule::apply_to_field)
+    }
+
+    /// A variant's wire name, as [`SerdeContainer::field_wire_name`] with serde's rule for
+    /// variants.
+    pub fn variant_wire_name(&self, rename: Option<String>, rust_name: &str) -> String {
+        self.wire_name(rename, rust_name, RenameRule::apply_to_variant)
+    }
+
+    fn wire_name(
+        &self,
+        rename: Option<String>,
+        rust_name: &str,
+        apply: fn(RenameRule, &str) -> String,
+    ) -> String {
+        rename
+            .or_else(|| self.rename_all.map(|rule| apply(rule, rust_name)))
+            .unwrap_or_else(|| rust_name.to_owned())
+    }
+}
+
 /// Field or variant attributes.
 #[derive(Default)]
 pub struct SerdeMember {

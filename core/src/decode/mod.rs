@@ -159,15 +159,12 @@ impl std::fmt::Write for MessageStart {
 
 /// Reads strict JSON text with at most `max_depth` nested containers. Floats are read
 /// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
-pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, StrictError> {
+/// The text is a `str` (its UTF-8 checked once by the caller), so serde_json's reader checks
+/// no string again.
+pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
-    // Checked once for the whole text, so the reader does not check each string again.
-    let Ok(utf8) = std::str::from_utf8(text) else {
-        let error = <serde_json::Error as serde::de::Error>::custom("the text is not UTF-8");
-        return Err(StrictError::Syntax(error));
-    };
-    let mut deserializer = serde_json::Deserializer::from_str(utf8);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     let read = crate::model::ArgumentSeed {
         max_depth: max_depth.min(MAX_DEPTH),
         notes: &notes,
@@ -182,7 +179,7 @@ pub(crate) fn parse_strict(text: &[u8], max_depth: usize) -> Result<Json, Strict
         }
     })?;
     if notes.floats_read.get() {
-        crate::model::mark_number_texts(&mut json, text);
+        crate::model::mark_number_texts(&mut json, text.as_bytes());
     }
     Ok(json)
 }
@@ -348,9 +345,14 @@ fn read_text(
         );
         return None;
     }
+    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
+    // Text that is not UTF-8 is never JSON, strict or lenient.
+    let Ok(text) = std::str::from_utf8(text) else {
+        report.push(syntax("the text is not UTF-8".into()));
+        return None;
+    };
     let max_depth = options.max_depth.min(MAX_DEPTH);
     let too_deep = || too_deep(max_depth);
-    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
     let read = match known {
         Some(error) => Err(error),
         None => parse_strict(text, max_depth),
@@ -366,10 +368,6 @@ fn read_text(
             return None;
         }
         Err(StrictError::Syntax(error)) => error,
-    };
-    let Ok(text) = std::str::from_utf8(text) else {
-        report.push(syntax("the text is not UTF-8".into()));
-        return None;
     };
     if strict.is_eof() && text.trim_start().starts_with(['{', '[']) {
         report.push(syntax(TextError::Truncated.to_string()));

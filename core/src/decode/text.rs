@@ -165,7 +165,7 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
             // the arguments included, which the walk then reads as `double_encoded`): the
             // fence says nothing more than its body alone would.
             let inner = text[*body..*end].trim();
-            if let Ok(json) = crate::decode::parse_strict(inner.as_bytes(), max_depth) {
+            if let Ok(json) = crate::decode::parse_strict(inner, max_depth) {
                 return Ok(json);
             }
             read_unfenced(text, *body, *end, max_depth)

@@ -253,20 +253,12 @@ impl<'m> Decoder<'m> {
             return members;
         }
         let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len());
-        // Where each key first came: a scan for small objects, a map for large ones, so
-        // repeats are found in linear time on any size without allocating for the usual few.
-        let mut first_at: Option<std::collections::HashMap<String, usize>> =
-            (members.len() > 32).then(std::collections::HashMap::new);
+        // Where each key first came (a map: this path is only taken when keys repeat).
+        let mut first_at = std::collections::HashMap::with_capacity(members.len());
         for (key, member) in members {
-            let seen = match &first_at {
-                Some(map) => map.get(&key).copied(),
-                None => out.iter().position(|(k, _)| *k == key),
-            };
-            match seen {
+            match first_at.get(&key).copied() {
                 None => {
-                    if let Some(map) = &mut first_at {
-                        map.insert(key.clone(), out.len());
-                    }
+                    first_at.insert(key.clone(), out.len());
                     out.push((key, member));
                 }
                 // Equal as JSON values (`4.0` and `4` are one number): nothing to choose between.

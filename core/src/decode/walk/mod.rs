@@ -287,7 +287,7 @@ impl<'m> Decoder<'m> {
             .max_depth
             .min(super::MAX_DEPTH)
             .saturating_sub(self.depth);
-        match super::parse_strict(text.as_bytes(), room) {
+        match super::parse_strict(text, room) {
             Ok(json) => return InnerJson::Read(json),
             Err(super::StrictError::TooDeep) => return InnerJson::TooDeep,
             Err(_) => {}
