@@ -133,6 +133,8 @@
 //! - `derive` (default): `#[derive(Tool)]`.
 //! - `schemars`: the derive also implements `schemars::JsonSchema`, so the types plug into
 //!   schemars-based frameworks (rmcp's `Parameters<T>`).
+//! - `boundary`: the tool boundary ([`boundary`]): a `Toolbox` registry gating every call,
+//!   one result `Envelope`, budgets, middleware and `tracing` telemetry.
 
 #![warn(missing_docs)]
 
@@ -146,6 +148,9 @@ pub use serde_json;
 
 #[cfg(feature = "derive")]
 pub use toolgate_macros::Tool;
+
+#[cfg(feature = "boundary")]
+pub mod boundary;
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]

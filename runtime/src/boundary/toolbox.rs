@@ -1,0 +1,477 @@
+//! [`Toolbox`]: the registry every call goes through.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use futures_util::FutureExt;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use toolgate_core::{suggest, Rejected, Tool, ToolOutput};
+use tracing::Instrument;
+
+use super::budget::{Budgets, Counted, Exceeded, ToolUsage, Usage};
+use super::envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
+use super::middleware::{Decision, GatedCall, Middleware, RawCall};
+use super::registry::{Output, Registered, RegistryError, RuntimeTool, ToolDefinition, TypedTool};
+use super::telemetry;
+
+/// Longest tool name an envelope repeats as the model sent it, in characters.
+const MAX_ECHOED_NAME_CHARS: usize = 128;
+/// Longest failure message taken from a tool's error or panic, in characters.
+const MAX_TOOL_ERROR_CHARS: usize = 1_000;
+
+/// One call: a tool's name, its argument text, and the model's id for the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The tool's name.
+    pub tool: String,
+    /// The argument text, as the model sent it.
+    pub arguments: String,
+    /// The call's id (`tool_call_id`, `tool_use_id`), when the model gave one.
+    pub call_id: Option<String>,
+}
+
+impl Call {
+    /// A call without an id.
+    pub fn new(tool: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Call {
+            tool: tool.into(),
+            arguments: arguments.into(),
+            call_id: None,
+        }
+    }
+
+    /// The same call with the model's id for it.
+    pub fn with_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
+}
+
+/// The tool boundary: the tools of an agent, each call of each gated before its tool runs,
+/// each result returned as an [`Envelope`], within the [`Budgets`] of the run, with
+/// [`Middleware`] around every call.
+///
+/// A toolbox is one run: its usage counts from zero; [`Toolbox::new_run`] gives a toolbox
+/// with the same tools, hooks and budgets and nothing spent.
+///
+/// ```
+/// use toolgate::boundary::{Reason, Toolbox};
+///
+/// /// Add two numbers.
+/// #[derive(toolgate::Tool, serde::Deserialize)]
+/// struct Add { a: i64, b: i64 }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox
+///     .add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) })
+///     .unwrap();
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let sum = toolbox.call("add", r#"{"a": "2", "b": 3}"#).await;
+/// assert_eq!(
+///     sum.to_json(),
+///     r#"{"tool":"add","ok":true,"value":5,"repairs":[{"path":"a","rule":"string_to_number","from":"2","to":2}]}"#
+/// );
+///
+/// let refused = toolbox.call("add", r#"{"a": 2}"#).await;
+/// assert_eq!(refused.reason(), Some(Reason::InvalidArguments));
+/// assert_eq!(refused.hint.unwrap().missing_fields, ["b"]);
+///
+/// let unknown = toolbox.call("adds", "{}").await;
+/// assert_eq!(unknown.error.unwrap().did_you_mean.as_deref(), Some("add"));
+/// # });
+/// ```
+pub struct Toolbox {
+    tools: BTreeMap<String, Arc<dyn Registered>>,
+    middleware: Vec<Arc<dyn Middleware>>,
+    budgets: Budgets,
+    usage: Mutex<Usage>,
+}
+
+impl Default for Toolbox {
+    fn default() -> Self {
+        Toolbox::new()
+    }
+}
+
+impl std::fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("middleware", &self.middleware.len())
+            .field("budgets", &self.budgets)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Toolbox {
+    /// An empty toolbox with default budgets (none but stall detection).
+    pub fn new() -> Self {
+        Toolbox {
+            tools: BTreeMap::new(),
+            middleware: Vec::new(),
+            budgets: Budgets::new(),
+            usage: Mutex::new(Usage::default()),
+        }
+    }
+
+    /// The same toolbox with these budgets.
+    pub fn with_budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
+    /// A toolbox with the same tools, middleware and budgets, and nothing spent: the next
+    /// run of the agent.
+    pub fn new_run(&self) -> Toolbox {
+        Toolbox {
+            tools: self.tools.clone(),
+            middleware: self.middleware.clone(),
+            budgets: self.budgets.clone(),
+            usage: Mutex::new(Usage::default()),
+        }
+    }
+
+    /// Adds a typed tool: a `#[derive(Tool, Deserialize)]` type and an async handler. Its
+    /// result is written as JSON for the envelope, unchecked (see
+    /// [`Toolbox::add_tool_with_output`]).
+    pub fn add_tool<T, F, Fut, O, E>(&mut self, handler: F) -> Result<&mut Self, RegistryError>
+    where
+        T: Tool + DeserializeOwned + Send + 'static,
+        F: Fn(T) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, E>> + Send + 'static,
+        O: Serialize + 'static,
+        E: Display + 'static,
+    {
+        self.register(Arc::new(TypedTool::new(handler)))
+    }
+
+    /// Adds a typed tool whose result type is declared ([`ToolOutput`]): the result is
+    /// checked by that type's model, and a result that breaks it is a `malformed_response`.
+    pub fn add_tool_with_output<T, F, Fut, E>(
+        &mut self,
+        handler: F,
+    ) -> Result<&mut Self, RegistryError>
+    where
+        T: ToolOutput + DeserializeOwned + Send + 'static,
+        F: Fn(T) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
+        T::Output: Serialize + DeserializeOwned + 'static,
+        E: Display + 'static,
+    {
+        self.register(Arc::new(TypedTool::with_output(handler)))
+    }
+
+    /// Adds a run-time tool: a definition (OpenAI, MCP, Anthropic or BFCL shape; an MCP
+    /// `outputSchema` checks the results, repairing them as arguments are) and an async
+    /// handler on JSON values.
+    ///
+    /// ```
+    /// use serde_json::{json, Value};
+    /// use toolgate::boundary::Toolbox;
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// let definition = json!({
+    ///     "name": "echo",
+    ///     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    /// });
+    /// toolbox
+    ///     .add_runtime_tool(&definition, |args: Value| async move { Ok::<_, String>(args["text"].clone()) })
+    ///     .unwrap();
+    /// assert_eq!(toolbox.definitions()[0].name, "echo");
+    /// ```
+    pub fn add_runtime_tool<F, Fut, E>(
+        &mut self,
+        definition: &Value,
+        handler: F,
+    ) -> Result<&mut Self, RegistryError>
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, E>> + Send + 'static,
+        E: Display + 'static,
+    {
+        self.register(Arc::new(RuntimeTool::new(definition, handler)?))
+    }
+
+    fn register(&mut self, tool: Arc<dyn Registered>) -> Result<&mut Self, RegistryError> {
+        let name = tool.definition().name.clone();
+        if self.tools.contains_key(&name) {
+            return Err(RegistryError::Duplicate(name));
+        }
+        self.tools.insert(name, tool);
+        Ok(self)
+    }
+
+    /// Adds a hook that runs around every call, after those added before it.
+    pub fn add_middleware(&mut self, middleware: impl Middleware + 'static) -> &mut Self {
+        self.middleware.push(Arc::new(middleware));
+        self
+    }
+
+    /// The tools' definitions, in name order.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools
+            .values()
+            .map(|tool| tool.definition().clone())
+            .collect()
+    }
+
+    /// The budgets of the run.
+    pub fn budgets(&self) -> &Budgets {
+        &self.budgets
+    }
+
+    /// What the tool `name` has spent in this run.
+    pub fn usage(&self, name: &str) -> ToolUsage {
+        self.lock().of(name)
+    }
+
+    /// Current usage and what is left, in a few sentences for the system prompt.
+    ///
+    /// ```
+    /// use toolgate::boundary::{Budgets, Toolbox};
+    ///
+    /// let toolbox = Toolbox::new().with_budgets(Budgets::new().calls_total(10));
+    /// assert_eq!(toolbox.state_fragment(), "Tool calls so far: 0 of 10; refused: 0; failed: 0.");
+    /// ```
+    pub fn state_fragment(&self) -> String {
+        let names: Vec<&str> = self.tools.keys().map(String::as_str).collect();
+        self.lock().fragment(&self.budgets, &names)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Usage> {
+        // The usage is counts only, never left half-written: a panic elsewhere does not spoil it.
+        self.usage.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Calls the tool `name` with argument text: the gate first, then the tool.
+    pub async fn call(&self, name: &str, arguments: &str) -> Envelope {
+        self.call_with(Call::new(name, arguments)).await
+    }
+
+    /// Runs the calls at once and returns their envelopes in the order of the calls.
+    ///
+    /// Budgets hold across the batch: two calls of a tool with one call left give one
+    /// result and one `budget_exceeded`.
+    pub async fn call_all(&self, calls: impl IntoIterator<Item = Call>) -> Vec<Envelope> {
+        futures_util::future::join_all(calls.into_iter().map(|call| self.call_with(call))).await
+    }
+
+    /// Calls a tool: see [`Toolbox::call`].
+    pub async fn call_with(&self, call: Call) -> Envelope {
+        let span = telemetry::call_span(&call.tool, call.call_id.as_deref());
+        let started = Instant::now();
+        let envelope = self.run_call(call).instrument(span.clone()).await;
+        let _inside = span.enter();
+        telemetry::ended(&span, &envelope, started.elapsed());
+        telemetry::budget_state(self.lock().total());
+        envelope
+    }
+
+    async fn run_call(&self, call: Call) -> Envelope {
+        let mut raw = RawCall {
+            tool: call.tool,
+            arguments: call.arguments,
+            call_id: call.call_id,
+        };
+        for middleware in &self.middleware {
+            if let Decision::Deny(message) = middleware.before_gate(&mut raw).await {
+                return denied(&raw.tool, middleware.name(), message).with_call_id(raw.call_id);
+            }
+        }
+        let Some(tool) = self.tools.get(&raw.tool).cloned() else {
+            self.lock().break_stall();
+            return self.unknown_tool(&raw.tool).with_call_id(raw.call_id);
+        };
+        let name = tool.definition().name.as_str();
+        if let Some(exceeded) = self.lock().check(&self.budgets, name, &raw.arguments) {
+            return budget_exceeded(name, exceeded).with_call_id(raw.call_id);
+        }
+        let (arguments, repairs) = match tool.gate(&raw.arguments) {
+            Ok(accepted) => accepted,
+            Err(rejected) => {
+                self.lock().count(name, &raw.arguments, Counted::Refused);
+                return invalid_arguments(name, &rejected).with_call_id(raw.call_id);
+            }
+        };
+        let mut gated = GatedCall {
+            tool: name.to_owned(),
+            call_id: raw.call_id,
+            arguments,
+            repairs,
+        };
+        for middleware in &self.middleware {
+            if let Decision::Deny(message) = middleware.after_gate(&mut gated).await {
+                self.lock().count(name, &raw.arguments, Counted::NotRun);
+                let mut envelope = denied(name, middleware.name(), message);
+                envelope.repairs = gated.repairs;
+                return envelope.with_call_id(gated.call_id);
+            }
+        }
+        let started = self.lock().start(&self.budgets, name);
+        if let Err(exceeded) = started {
+            return budget_exceeded(name, exceeded).with_call_id(gated.call_id);
+        }
+        let GatedCall {
+            call_id,
+            arguments,
+            repairs,
+            ..
+        } = gated;
+        let mut envelope = self.run_tool(&*tool, arguments, repairs).await;
+        if envelope.error.is_some() {
+            self.lock().count(name, &raw.arguments, Counted::Failed);
+        }
+        for middleware in &self.middleware {
+            if let Decision::Deny(message) = middleware.after_handler(name, &mut envelope).await {
+                let repairs = std::mem::take(&mut envelope.repairs);
+                envelope = denied(name, middleware.name(), message);
+                envelope.repairs = repairs;
+                break;
+            }
+        }
+        envelope.with_call_id(call_id)
+    }
+
+    /// Runs the tool on accepted arguments, within the timeout, a panic caught as a failure.
+    async fn run_tool(
+        &self,
+        tool: &dyn Registered,
+        arguments: super::middleware::Arguments,
+        repairs: Vec<toolgate_core::Repair>,
+    ) -> Envelope {
+        let name = tool.definition().name.as_str();
+        let running = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.run(arguments))) {
+            Ok(running) => AssertUnwindSafe(running).catch_unwind(),
+            Err(panic) => return tool_error(name, &panicked(&*panic), repairs),
+        };
+        let ran = match self.budgets.call_timeout() {
+            Some(timeout) => match tokio::time::timeout(timeout, running).await {
+                Ok(ran) => ran,
+                Err(_) => {
+                    let mut failure = Failure::new(
+                        Reason::Timeout,
+                        format!("{name} did not finish within {timeout:?}"),
+                    );
+                    failure.timeout_ms = Some(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
+                    let mut envelope = Envelope::failure(name, failure, None);
+                    envelope.repairs = repairs;
+                    return envelope;
+                }
+            },
+            None => running.await,
+        };
+        match ran {
+            Err(panic) => tool_error(name, &panicked(&*panic), repairs),
+            Ok(Err(message)) => tool_error(name, &message, repairs),
+            Ok(Ok(Output::Fits(value, output_repairs))) => {
+                let mut envelope = Envelope::success(name, value, repairs);
+                envelope.output_repairs = output_repairs;
+                envelope
+            }
+            Ok(Ok(Output::Malformed(value, report, hint))) => {
+                let failure = Failure::new(
+                    Reason::MalformedResponse,
+                    format!("{name} returned a result that breaks its output schema: {}", hint.message),
+                )
+                .with_issues(report.into_issues());
+                let mut envelope = Envelope::failure(name, failure, Some(*hint));
+                envelope.repairs = repairs;
+                envelope.value = Some(value);
+                envelope
+            }
+        }
+    }
+
+    fn unknown_tool(&self, name: &str) -> Envelope {
+        let names = self.tools.keys().map(String::as_str);
+        let did_you_mean = suggest::nearest(name, names).map(str::to_owned);
+        let shown = shorten(name, MAX_ECHOED_NAME_CHARS);
+        let message = match &did_you_mean {
+            Some(nearest) => format!("there is no tool named {shown:?}; did you mean {nearest:?}?"),
+            None => format!("there is no tool named {shown:?}"),
+        };
+        let mut failure = Failure::new(Reason::UnknownTool, message);
+        failure.did_you_mean = did_you_mean;
+        failure.tools = self.tools.keys().take(MAX_LISTED_TOOLS).cloned().collect();
+        failure.tools_omitted = self.tools.len().saturating_sub(MAX_LISTED_TOOLS);
+        Envelope::failure(shown, failure, None)
+    }
+}
+
+/// `text` cut to at most `max` characters, with `…` where it was cut.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+fn panicked(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    format!("the tool panicked: {what}")
+}
+
+fn tool_error(name: &str, message: &str, repairs: Vec<toolgate_core::Repair>) -> Envelope {
+    let failure = Failure::new(Reason::ToolError, shorten(message, MAX_TOOL_ERROR_CHARS));
+    let mut envelope = Envelope::failure(name, failure, None);
+    envelope.repairs = repairs;
+    envelope
+}
+
+fn denied(name: &str, by: &str, message: String) -> Envelope {
+    let mut failure = Failure::new(Reason::Denied, shorten(&message, MAX_TOOL_ERROR_CHARS));
+    failure.denied_by = Some(by.to_owned());
+    Envelope::failure(shorten(name, MAX_ECHOED_NAME_CHARS), failure, None)
+}
+
+fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
+    let hint = rejected.hint().clone();
+    let count = rejected.report.len();
+    let message = if count > 1 {
+        format!("{} (and {} more issues)", hint.message, count - 1)
+    } else {
+        hint.message.clone()
+    };
+    let failure =
+        Failure::new(Reason::InvalidArguments, message).with_issues(rejected.report.issues().to_vec());
+    let mut envelope = Envelope::failure(name, failure, Some(hint));
+    envelope.repairs = rejected.repairs.clone();
+    envelope
+}
+
+fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
+    let Exceeded { budget, limit } = exceeded;
+    let message = match budget {
+        Budget::CallsPerTool => format!("{name} may be called at most {limit} times in this run"),
+        Budget::CallsTotal => format!("the tools may be called at most {limit} times in this run"),
+        Budget::InvalidArgumentsPerTool => {
+            format!("{name} refused arguments {limit} times in this run: it takes no more calls")
+        }
+        Budget::InvalidArgumentsTotal => format!(
+            "the tools refused arguments {limit} times in this run: they take no more calls"
+        ),
+        Budget::ToolErrorsPerTool => {
+            format!("{name} failed {limit} times in this run: it takes no more calls")
+        }
+        Budget::ToolErrorsTotal => {
+            format!("the tools failed {limit} times in this run: they take no more calls")
+        }
+        Budget::Stall => format!(
+            "these arguments to {name} were refused on the last call; change them as its hint says"
+        ),
+    };
+    let mut failure = Failure::new(Reason::BudgetExceeded, message);
+    failure.budget = Some(budget);
+    failure.limit = Some(limit);
+    Envelope::failure(name, failure, None)
+}
