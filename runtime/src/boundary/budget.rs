@@ -244,13 +244,19 @@ impl Usage {
     /// limit together).
     pub(crate) fn start(&mut self, budgets: &Budgets, name: &str) -> Result<(), Exceeded> {
         let spent = self.of(name);
-        if let Some(limit) = budgets.call_limit(name).filter(|limit| spent.calls >= *limit) {
+        if let Some(limit) = budgets
+            .call_limit(name)
+            .filter(|limit| spent.calls >= *limit)
+        {
             return Err(Exceeded {
                 budget: Budget::CallsPerTool,
                 limit,
             });
         }
-        if let Some(limit) = budgets.calls_total.filter(|limit| self.total.calls >= *limit) {
+        if let Some(limit) = budgets
+            .calls_total
+            .filter(|limit| self.total.calls >= *limit)
+        {
             return Err(Exceeded {
                 budget: Budget::CallsTotal,
                 limit,
@@ -312,7 +318,9 @@ impl Usage {
         let named: Vec<(&str, ToolUsage)> = tools
             .iter()
             .map(|name| (*name, self.of(name)))
-            .filter(|(name, spent)| *spent != ToolUsage::default() || budgets.calls_for.contains_key(*name))
+            .filter(|(name, spent)| {
+                *spent != ToolUsage::default() || budgets.calls_for.contains_key(*name)
+            })
             .collect();
         for (name, spent) in named.iter().take(MAX_TOOLS) {
             let _ = write!(text, " {name}: {} call", spent.calls);
@@ -339,9 +347,7 @@ impl Usage {
         if named.len() > MAX_TOOLS {
             let _ = write!(text, " ({} more tools used.)", named.len() - MAX_TOOLS);
         }
-        let untouched_limit = budgets
-            .calls_per_tool
-            .filter(|_| named.len() < tools.len());
+        let untouched_limit = budgets.calls_per_tool.filter(|_| named.len() < tools.len());
         if let Some(limit) = untouched_limit {
             let _ = write!(text, " Other tools: {limit} calls each.");
         }
@@ -361,7 +367,10 @@ mod tests {
         usage.start(&budgets, "a").unwrap();
         usage.start(&budgets, "a").unwrap();
         usage.count("a", "{}", Counted::Failed);
-        assert_eq!(usage.start(&budgets, "a").unwrap_err().budget, Budget::CallsPerTool);
+        assert_eq!(
+            usage.start(&budgets, "a").unwrap_err().budget,
+            Budget::CallsPerTool
+        );
         let exceeded = usage.check(&budgets, "a", "{}").unwrap();
         assert_eq!(exceeded.budget, Budget::CallsPerTool);
         assert_eq!(exceeded.limit, 2);

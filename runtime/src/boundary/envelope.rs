@@ -322,8 +322,7 @@ mod tests {
         let mut failure = Failure::new(Reason::BudgetExceeded, "spent");
         failure.budget = Some(Budget::Stall);
         failure.limit = Some(1);
-        let envelope =
-            Envelope::failure("ping", failure, None).with_call_id(Some("call_1".into()));
+        let envelope = Envelope::failure("ping", failure, None).with_call_id(Some("call_1".into()));
         let text = envelope.to_json();
         assert_eq!(
             text,

@@ -79,11 +79,14 @@ fn unwritable(error: impl Display) -> String {
     format!("the tool's result cannot be written as JSON: {error}")
 }
 
+/// Checks a result written as JSON: the issues and the hint when it breaks the output schema.
+type OutputCheck = fn(&Value) -> Option<(Report, Box<RetryHint>)>;
+
 /// A typed tool: arguments `T`, a handler giving `O` or an error `E`.
 pub(crate) struct TypedTool<T, F> {
     definition: ToolDefinition,
     handler: Arc<F>,
-    check: fn(&Value) -> Option<(Report, Box<RetryHint>)>,
+    check: OutputCheck,
     arguments: PhantomData<fn(T)>,
 }
 

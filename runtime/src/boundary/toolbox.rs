@@ -358,7 +358,8 @@ impl Toolbox {
                         Reason::Timeout,
                         format!("{name} did not finish within {timeout:?}"),
                     );
-                    failure.timeout_ms = Some(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
+                    failure.timeout_ms =
+                        Some(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
                     let mut envelope = Envelope::failure(name, failure, None);
                     envelope.repairs = repairs;
                     return envelope;
@@ -374,10 +375,15 @@ impl Toolbox {
                 envelope.output_repairs = output_repairs;
                 envelope
             }
-            Ok(Ok(Output::Malformed(value, report, hint))) => {
+            Ok(Ok(Output::Malformed(value, report, mut hint))) => {
+                // The hint is built from the output type's model; it is this tool's result.
+                hint.tool = name.to_owned();
                 let failure = Failure::new(
                     Reason::MalformedResponse,
-                    format!("{name} returned a result that breaks its output schema: {}", hint.message),
+                    format!(
+                        "{name} returned a result that breaks its output schema: {}",
+                        hint.message
+                    ),
                 )
                 .with_issues(report.into_issues());
                 let mut envelope = Envelope::failure(name, failure, Some(*hint));
@@ -442,29 +448,53 @@ fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
     } else {
         hint.message.clone()
     };
-    let failure =
-        Failure::new(Reason::InvalidArguments, message).with_issues(rejected.report.issues().to_vec());
+    let failure = Failure::new(Reason::InvalidArguments, message)
+        .with_issues(rejected.report.issues().to_vec());
     let mut envelope = Envelope::failure(name, failure, Some(hint));
     envelope.repairs = rejected.repairs.clone();
     envelope
 }
 
+/// `1 time`, `2 times`.
+fn times(count: u32) -> String {
+    if count == 1 {
+        "1 time".to_owned()
+    } else {
+        format!("{count} times")
+    }
+}
+
 fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
     let Exceeded { budget, limit } = exceeded;
     let message = match budget {
-        Budget::CallsPerTool => format!("{name} may be called at most {limit} times in this run"),
-        Budget::CallsTotal => format!("the tools may be called at most {limit} times in this run"),
+        Budget::CallsPerTool => {
+            format!("{name} may be called at most {} in this run", times(limit))
+        }
+        Budget::CallsTotal => format!(
+            "the tools may be called at most {} in this run",
+            times(limit)
+        ),
         Budget::InvalidArgumentsPerTool => {
-            format!("{name} refused arguments {limit} times in this run: it takes no more calls")
+            format!(
+                "{name} refused arguments {} in this run: it takes no more calls",
+                times(limit)
+            )
         }
         Budget::InvalidArgumentsTotal => format!(
-            "the tools refused arguments {limit} times in this run: they take no more calls"
+            "the tools refused arguments {} in this run: they take no more calls",
+            times(limit)
         ),
         Budget::ToolErrorsPerTool => {
-            format!("{name} failed {limit} times in this run: it takes no more calls")
+            format!(
+                "{name} failed {} in this run: it takes no more calls",
+                times(limit)
+            )
         }
         Budget::ToolErrorsTotal => {
-            format!("the tools failed {limit} times in this run: they take no more calls")
+            format!(
+                "the tools failed {} in this run: they take no more calls",
+                times(limit)
+            )
         }
         Budget::Stall => format!(
             "these arguments to {name} were refused on the last call; change them as its hint says"
