@@ -12,6 +12,8 @@
 //!   timeout, and a stall detector; [`Toolbox::state_fragment`] says what is left.
 //! - [`Middleware`] hooks run before the gate, after it, and after the tool: each may pass,
 //!   change what it is given, or deny.
+//! - [`Finalizer`] checks a model's final structured answer the same way, and gives the
+//!   retry prompt while a budget of retries lasts.
 //! - Every call is a `tracing` span with an event per repair, refusal, budget stop and denial
 //!   (see the `telemetry` notes below).
 //!
@@ -93,6 +95,7 @@
 
 mod budget;
 mod envelope;
+mod finalizer;
 mod middleware;
 mod registry;
 mod telemetry;
@@ -101,6 +104,7 @@ mod toolbox;
 pub use async_trait::async_trait;
 pub use budget::{Budgets, ToolUsage};
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
+pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
 pub use registry::{BoxFuture, RegistryError, ToolDefinition};
 pub use toolbox::{Call, Toolbox};
