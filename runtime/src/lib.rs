@@ -133,6 +133,8 @@
 //! - `derive` (default): `#[derive(Tool)]`.
 //! - `schemars`: the derive also implements `schemars::JsonSchema`, so the types plug into
 //!   schemars-based frameworks (rmcp's `Parameters<T>`).
+//! - `foreign`: error texts of other libraries (pydantic, zod, AJV, serde, Go, RFC 9457...)
+//!   read as issues ([`foreign`]).
 //! - `boundary`: the tool boundary ([`boundary`]): a `Toolbox` registry gating every call,
 //!   one result `Envelope`, budgets, middleware and `tracing` telemetry.
 
@@ -151,6 +153,9 @@ pub use toolgate_macros::Tool;
 
 #[cfg(feature = "boundary")]
 pub mod boundary;
+
+#[cfg(feature = "foreign")]
+pub mod foreign;
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]

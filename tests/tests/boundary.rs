@@ -172,6 +172,30 @@ fn a_tool_that_fails_or_panics_gives_a_tool_error() {
 }
 
 #[test]
+fn a_tools_own_refusal_is_read_as_issues_with_a_hint() {
+    let mut toolbox = Toolbox::new();
+    let definition = json!({"name": "pay", "parameters": {"type": "object",
+        "properties": {"amount": {"type": "number"}, "currency": {"type": "string"}}}});
+    toolbox
+        .add_runtime_tool(&definition, |_: Value| async {
+            // What a payment API answers with a 422 (FastAPI's body).
+            Err::<Value, _>(
+                r#"{"detail": [{"type": "greater_than", "loc": ["body", "amount"], "msg": "Input should be greater than 0", "input": 0, "ctx": {"gt": 0}}]}"#,
+            )
+        })
+        .unwrap();
+    let envelope = block_on(toolbox.call("pay", r#"{"amount": 0, "currency": "USD"}"#));
+    assert_eq!(envelope.reason(), Some(Reason::ToolError));
+    let error = envelope.error.as_ref().unwrap();
+    assert_eq!(error.issues.len(), 1);
+    assert_eq!(error.issues[0].path.to_string(), "amount");
+    assert_eq!(error.issues[0].constraint.as_str(), "exclusiveMinimum");
+    let hint = envelope.hint.as_ref().unwrap();
+    assert_eq!(hint.reason, HintReason::ToolError);
+    assert_eq!(hint.fields[0].min, Some(toolgate::num::Num::from(0)));
+}
+
+#[test]
 fn registering_a_name_twice_or_a_nameless_schema_is_an_error() {
     let (mut toolbox, _) = flights();
     let again = toolbox.add_tool(|_: BookFlight| async { Ok::<_, String>(0) });

@@ -99,7 +99,9 @@ pub struct Failure {
     pub reason: Reason,
     /// One short sentence for the model.
     pub message: String,
-    /// Every issue found (for `invalid_arguments` and `malformed_response`; empty otherwise).
+    /// Every issue found: for `invalid_arguments` and `malformed_response`, and for
+    /// `tool_error` when the tool's error text is in a form [`crate::foreign`] reads; empty
+    /// otherwise.
     #[serde(default)]
     pub issues: Vec<Issue>,
     /// `unknown_tool`: the nearest tool name, when one is close.
@@ -178,8 +180,8 @@ impl Failure {
 /// ```
 ///
 /// A failure: `error` always has `reason`, `message` and `issues`; `hint` is the capped
-/// [`RetryHint`] where there is one to give (`invalid_arguments`, `malformed_response`), else
-/// `null`:
+/// [`RetryHint`] where there is one to give (`invalid_arguments`, `malformed_response`, and
+/// `tool_error` when the tool's error text was read as issues), else `null`:
 ///
 /// ```json
 /// {"tool": "book_flight", "ok": false,

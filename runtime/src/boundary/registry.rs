@@ -62,6 +62,8 @@ pub(crate) enum Output {
 /// One tool, typed or run-time, as the toolbox drives it.
 pub(crate) trait Registered: Send + Sync {
     fn definition(&self) -> &ToolDefinition;
+    /// The model of the arguments.
+    fn model(&self) -> &ToolModel;
     /// The gate: the arguments decoded, or refused.
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected>;
     /// The tool run on accepted arguments: its result checked against the output schema, or
@@ -163,6 +165,10 @@ where
         &self.definition
     }
 
+    fn model(&self) -> &ToolModel {
+        T::model()
+    }
+
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected> {
         let decoded = T::decode(arguments)?;
         Ok((Arguments::typed(decoded.value), decoded.repairs))
@@ -241,6 +247,10 @@ where
 {
     fn definition(&self) -> &ToolDefinition {
         &self.definition
+    }
+
+    fn model(&self) -> &ToolModel {
+        self.input.model()
     }
 
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected> {

@@ -11,7 +11,7 @@ use futures_util::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use toolgate_core::{suggest, Rejected, Tool, ToolOutput};
+use toolgate_core::{suggest, HintReason, Rejected, RetryHint, Tool, ToolOutput};
 use tracing::Instrument;
 
 use super::budget::{Budgets, Counted, Exceeded, ToolUsage, Usage};
@@ -369,7 +369,22 @@ impl Toolbox {
         };
         match ran {
             Err(panic) => tool_error(name, &panicked(&*panic), repairs),
-            Ok(Err(message)) => tool_error(name, &message, repairs),
+            Ok(Err(message)) => {
+                let mut envelope = tool_error(name, &message, repairs);
+                // The tool's own refusal, read as issues where its text is in a known form.
+                if let Some(parsed) = crate::foreign::parse_for(tool.model(), &message) {
+                    let mut report = toolgate_core::Report::new();
+                    for issue in parsed.issues {
+                        report.push(issue);
+                    }
+                    let hint = RetryHint::build(tool.model(), &report, HintReason::ToolError);
+                    if let Some(error) = &mut envelope.error {
+                        error.issues = report.into_issues();
+                    }
+                    envelope.hint = Some(hint);
+                }
+                envelope
+            }
             Ok(Ok(Output::Fits(value, output_repairs))) => {
                 let mut envelope = Envelope::success(name, value, repairs);
                 envelope.output_repairs = output_repairs;
