@@ -135,6 +135,9 @@
 //!   schemars-based frameworks (rmcp's `Parameters<T>`).
 //! - `foreign`: error texts of other libraries (pydantic, zod, AJV, serde, Go, RFC 9457...)
 //!   read as issues ([`foreign`]).
+//! - `mcp`: a `Toolbox` served as an MCP server with rmcp 3 ([`mcp`]).
+//! - `axum`: an axum extractor that gates a request body, answering `422` with
+//!   `application/problem+json` ([`http`]).
 //! - `boundary`: the tool boundary ([`boundary`]): a `Toolbox` registry gating every call,
 //!   one result `Envelope`, budgets, middleware and `tracing` telemetry.
 
@@ -156,6 +159,12 @@ pub mod boundary;
 
 #[cfg(feature = "foreign")]
 pub mod foreign;
+
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
+#[cfg(feature = "axum")]
+pub mod http;
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]

@@ -458,8 +458,10 @@ fn denied(name: &str, by: &str, message: String) -> Envelope {
 fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
     let hint = rejected.hint().clone();
     let count = rejected.report.len();
-    let message = if count > 1 {
+    let message = if count > 2 {
         format!("{} (and {} more issues)", hint.message, count - 1)
+    } else if count == 2 {
+        format!("{} (and 1 more issue)", hint.message)
     } else {
         hint.message.clone()
     };
