@@ -55,6 +55,17 @@ pub fn book(flight: &BookFlight) -> Value {
     })
 }
 
+/// The binary of one of this package's examples, as `cargo test` builds it beside the
+/// running test (`target/<profile>/examples/<name>`): the tests start the servers with it.
+pub fn built_example(name: &str) -> std::path::PathBuf {
+    let test = std::env::current_exe().expect("the test's own path");
+    let profile = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    profile.join("examples").join(name)
+}
+
 /// The definition of `get_weather`, as an MCP server would publish it.
 pub const GET_WEATHER: &str = include_str!("../tools/get_weather.json");
 

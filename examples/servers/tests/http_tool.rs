@@ -2,19 +2,10 @@
 //! driven over loopback by a real HTTP client (ureq).
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
-
-fn example(name: &str) -> PathBuf {
-    let test = std::env::current_exe().expect("the test's own path");
-    let debug = test
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    debug.join("examples").join(name)
-}
+use toolgate_example_servers::built_example;
 
 /// The server, stopped when dropped.
 struct Server(Child);
@@ -28,7 +19,7 @@ impl Drop for Server {
 
 /// Starts the example on a free port; its first line says where it listens.
 fn start() -> (Server, String) {
-    let mut child = Command::new(example("http_tool"))
+    let mut child = Command::new(built_example("http_tool"))
         .env("PORT", "0")
         .stdout(Stdio::piped())
         .spawn()

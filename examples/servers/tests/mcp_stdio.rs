@@ -2,22 +2,11 @@
 //! by rmcp's own client: the tools listed, and a valid, a repairable, a refused and an
 //! unknown-tool call. (`.ci/run` drives the same server with the official Python client.)
 
-use std::path::PathBuf;
-
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
-
-/// The example's binary: `cargo test` builds the package's examples beside its tests.
-fn example(name: &str) -> PathBuf {
-    let test = std::env::current_exe().expect("the test's own path");
-    let debug = test
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    debug.join("examples").join(name)
-}
+use toolgate_example_servers::built_example;
 
 fn arguments(value: Value) -> JsonObject {
     match value {
@@ -34,7 +23,7 @@ fn envelope(result: &CallToolResult) -> Value {
 
 #[tokio::test]
 async fn rmcps_client_lists_and_calls_the_tools_through_the_gate() {
-    let server = TokioChildProcess::new(tokio::process::Command::new(example("mcp_server")))
+    let server = TokioChildProcess::new(tokio::process::Command::new(built_example("mcp_server")))
         .expect("the example server starts");
     let client = ().serve(server).await.expect("the MCP handshake");
 
