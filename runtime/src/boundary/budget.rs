@@ -239,6 +239,20 @@ impl Usage {
         .or_else(|| over(self.total.calls, budgets.calls_total, Budget::CallsTotal))
     }
 
+    /// Adds to what `name` and the run have spent (an entry for `name` is made on its first
+    /// count only: counting does not allocate).
+    fn bump(&mut self, name: &str, add: impl Fn(&mut ToolUsage)) {
+        match self.per_tool.get_mut(name) {
+            Some(spent) => add(spent),
+            None => {
+                let mut spent = ToolUsage::default();
+                add(&mut spent);
+                self.per_tool.insert(name.to_owned(), spent);
+            }
+        }
+        add(&mut self.total);
+    }
+
     /// Starts a call of `name` the gate accepted: counts it, unless a call limit is reached
     /// (checked again here, under the same lock, so calls running at once cannot pass a
     /// limit together).
@@ -262,23 +276,18 @@ impl Usage {
                 limit,
             });
         }
-        let spent = self.per_tool.entry(name.to_owned()).or_default();
-        spent.calls = spent.calls.saturating_add(1);
-        self.total.calls = self.total.calls.saturating_add(1);
+        self.bump(name, |spent| spent.calls = spent.calls.saturating_add(1));
         self.last_refused = None;
         Ok(())
     }
 
     /// Counts how a call of the registered tool `name` that reached the gate ended.
     pub(crate) fn count(&mut self, name: &str, arguments: &str, counted: Counted) {
-        let spent = self.per_tool.entry(name.to_owned()).or_default();
-        let add = |usage: &mut ToolUsage| match counted {
+        self.bump(name, |usage| match counted {
             Counted::Refused => usage.invalid_arguments = usage.invalid_arguments.saturating_add(1),
             Counted::Failed => usage.tool_errors = usage.tool_errors.saturating_add(1),
             Counted::NotRun => {}
-        };
-        add(spent);
-        add(&mut self.total);
+        });
         match counted {
             Counted::Refused => {
                 self.last_refused = Some((name.to_owned(), text_hash(arguments)));

@@ -213,12 +213,13 @@ pub struct Envelope {
     /// The repairs made to the tool's result (checked against its output schema).
     #[serde(default)]
     pub output_repairs: Vec<Repair>,
-    /// What went wrong (`None` on a success).
+    /// What went wrong (`None` on a success). Boxed, as the hint: a success carries neither,
+    /// and an envelope moves through several hands.
     #[serde(default)]
-    pub error: Option<Failure>,
+    pub error: Option<Box<Failure>>,
     /// What the model should change, capped (`None` where there is nothing to retry with).
     #[serde(default)]
-    pub hint: Option<RetryHint>,
+    pub hint: Option<Box<RetryHint>>,
 }
 
 impl Envelope {
@@ -255,8 +256,8 @@ impl Envelope {
             value: None,
             repairs: Vec::new(),
             output_repairs: Vec::new(),
-            error: Some(error),
-            hint,
+            error: Some(Box::new(error)),
+            hint: hint.map(Box::new),
         }
     }
 

@@ -15,6 +15,7 @@ use toolgate_core::{
     DynamicTool, HintReason, Rejected, Repair, Report, RetryHint, Tool, ToolOutput,
 };
 
+use super::budget::Exceeded;
 use super::middleware::Arguments;
 
 /// A boxed future, as the boundary's handlers return them.
@@ -59,6 +60,34 @@ pub(crate) enum Output {
     Malformed(Value, Report, Box<RetryHint>),
 }
 
+/// A tool's run, started: its result to come, or the text of a panic of the handler's call.
+pub(crate) type Running = Result<BoxFuture<'static, Result<Output, String>>, String>;
+
+/// What the direct road (no hook between the gate and the tool) made of a call.
+pub(crate) enum Started {
+    /// The gate refused the arguments.
+    Refused(Rejected),
+    /// The gate accepted them, but a budget stopped the call: the tool was not called.
+    Stopped(Exceeded),
+    /// The tool was called: its run, and the repairs the gate made.
+    Running(Running, Vec<Repair>),
+}
+
+/// Calls a handler, a panic of the call caught as its text.
+fn launch(call: impl FnOnce() -> BoxFuture<'static, Result<Output, String>>) -> Running {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).map_err(|panic| panicked(&*panic))
+}
+
+/// The text of a panic.
+pub(crate) fn panicked(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    format!("the tool panicked: {what}")
+}
+
 /// One tool, typed or run-time, as the toolbox drives it.
 pub(crate) trait Registered: Send + Sync {
     fn definition(&self) -> &ToolDefinition;
@@ -68,7 +97,10 @@ pub(crate) trait Registered: Send + Sync {
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected>;
     /// The tool run on accepted arguments: its result checked against the output schema, or
     /// the failure's text.
-    fn run(&self, arguments: Arguments) -> BoxFuture<'static, Result<Output, String>>;
+    fn run(&self, arguments: Arguments) -> Running;
+    /// The gate, then, if `admit` lets the call through (the budgets), the tool: the road of a
+    /// toolbox without hooks, which never boxes the arguments.
+    fn start(&self, arguments: &str, admit: &mut dyn FnMut() -> Result<(), Exceeded>) -> Started;
 }
 
 fn schema_value(text: &str) -> Value {
@@ -174,19 +206,45 @@ where
         Ok((Arguments::typed(decoded.value), decoded.repairs))
     }
 
-    fn run(&self, arguments: Arguments) -> BoxFuture<'static, Result<Output, String>> {
-        let Some(value) = arguments.into_typed::<T>() else {
+    fn run(&self, arguments: Arguments) -> Running {
+        match arguments.into_typed::<T>() {
+            Some(value) => self.launch(value),
             // `Arguments` lets a hook change the value but not its type, so this is not met.
-            return Box::pin(async { Err("the arguments are not of the tool's type".to_owned()) });
+            None => Err("the arguments are not of the tool's type".to_owned()),
+        }
+    }
+
+    fn start(&self, arguments: &str, admit: &mut dyn FnMut() -> Result<(), Exceeded>) -> Started {
+        let decoded = match T::decode(arguments) {
+            Ok(decoded) => decoded,
+            Err(rejected) => return Started::Refused(rejected),
         };
-        let running = (self.handler)(value);
+        match admit() {
+            Ok(()) => Started::Running(self.launch(decoded.value), decoded.repairs),
+            Err(exceeded) => Started::Stopped(exceeded),
+        }
+    }
+}
+
+impl<T, F, Fut, O, E> TypedTool<T, F>
+where
+    T: Tool + DeserializeOwned + Send + 'static,
+    F: Fn(T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, E>> + Send + 'static,
+    O: Serialize,
+    E: Display,
+{
+    fn launch(&self, value: T) -> Running {
         let check = self.check;
-        Box::pin(async move {
-            let result = running.await.map_err(|error| error.to_string())?;
-            let value = serde_json::to_value(result).map_err(unwritable)?;
-            Ok(match check(&value) {
-                None => Output::Fits(value, Vec::new()),
-                Some((report, hint)) => Output::Malformed(value, report, hint),
+        launch(|| {
+            let running = (self.handler)(value);
+            Box::pin(async move {
+                let result = running.await.map_err(|error| error.to_string())?;
+                let value = serde_json::to_value(result).map_err(unwritable)?;
+                Ok(match check(&value) {
+                    None => Output::Fits(value, Vec::new()),
+                    Some((report, hint)) => Output::Malformed(value, report, hint),
+                })
             })
         })
     }
@@ -258,27 +316,51 @@ where
         Ok((Arguments::json(decoded.value), decoded.repairs))
     }
 
-    fn run(&self, arguments: Arguments) -> BoxFuture<'static, Result<Output, String>> {
-        let Some(value) = arguments.into_json() else {
-            return Box::pin(async { Err("the arguments are not JSON values".to_owned()) });
+    fn run(&self, arguments: Arguments) -> Running {
+        match arguments.into_json() {
+            Some(value) => self.launch(value),
+            None => Err("the arguments are not JSON values".to_owned()),
+        }
+    }
+
+    fn start(&self, arguments: &str, admit: &mut dyn FnMut() -> Result<(), Exceeded>) -> Started {
+        let decoded = match self.input.decode(arguments) {
+            Ok(decoded) => decoded,
+            Err(rejected) => return Started::Refused(rejected),
         };
-        let running = (self.handler)(value);
+        match admit() {
+            Ok(()) => Started::Running(self.launch(decoded.value), decoded.repairs),
+            Err(exceeded) => Started::Stopped(exceeded),
+        }
+    }
+}
+
+impl<F, Fut, E> RuntimeTool<F>
+where
+    F: Fn(Value) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Value, E>> + Send + 'static,
+    E: Display,
+{
+    fn launch(&self, value: Value) -> Running {
         let output = self.output.clone();
-        Box::pin(async move {
-            let result = running.await.map_err(|error| error.to_string())?;
-            let Some(output) = output else {
-                return Ok(Output::Fits(result, Vec::new()));
-            };
-            Ok(match output.decode_value(&result) {
-                Ok(decoded) => Output::Fits(decoded.value, decoded.repairs),
-                Err(rejected) => {
-                    let hint = RetryHint::build(
-                        output.model(),
-                        &rejected.report,
-                        HintReason::MalformedResponse,
-                    );
-                    Output::Malformed(result, rejected.report, Box::new(hint))
-                }
+        launch(|| {
+            let running = (self.handler)(value);
+            Box::pin(async move {
+                let result = running.await.map_err(|error| error.to_string())?;
+                let Some(output) = output else {
+                    return Ok(Output::Fits(result, Vec::new()));
+                };
+                Ok(match output.decode_value(&result) {
+                    Ok(decoded) => Output::Fits(decoded.value, decoded.repairs),
+                    Err(rejected) => {
+                        let hint = RetryHint::build(
+                            output.model(),
+                            &rejected.report,
+                            HintReason::MalformedResponse,
+                        );
+                        Output::Malformed(result, rejected.report, Box::new(hint))
+                    }
+                })
             })
         })
     }

@@ -22,14 +22,17 @@ pub(crate) fn call_span(tool: &str, call_id: Option<&str>) -> Span {
     )
 }
 
-/// Records how the call ended on its span, and the events its envelope tells of.
-pub(crate) fn ended(span: &Span, envelope: &Envelope, took: Duration) {
-    let outcome = envelope.reason().map_or("ok", |reason| reason.as_str());
-    span.record("toolgate.outcome", outcome);
-    span.record(
-        "toolgate.duration_us",
-        u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
-    );
+/// Records how the call ended on its span (with how long it took, when the span is
+/// recorded), and the events its envelope tells of.
+pub(crate) fn ended(span: &Span, envelope: &Envelope, took: Option<Duration>) {
+    if let Some(took) = took {
+        let outcome = envelope.reason().map_or("ok", |reason| reason.as_str());
+        span.record("toolgate.outcome", outcome);
+        span.record(
+            "toolgate.duration_us",
+            u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+        );
+    }
     repairs(&envelope.repairs);
     repairs(&envelope.output_repairs);
     if let Some(error) = &envelope.error {
@@ -82,6 +85,11 @@ fn failed(error: &Failure) {
             "toolgate.tool_failed"
         ),
     }
+}
+
+/// Whether a subscriber listens to the run's usage (so it is read only then).
+pub(crate) fn budget_state_wanted() -> bool {
+    tracing::enabled!(target: "toolgate::boundary", tracing::Level::DEBUG)
 }
 
 /// The run's usage after a call.

@@ -11,13 +11,16 @@ use futures_util::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use toolgate_core::{suggest, HintReason, Rejected, RetryHint, Tool, ToolOutput};
+use toolgate_core::{suggest, HintReason, Rejected, Repair, RetryHint, Tool, ToolOutput};
 use tracing::Instrument;
 
 use super::budget::{Budgets, Counted, Exceeded, ToolUsage, Usage};
 use super::envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
-use super::middleware::{Decision, GatedCall, Middleware, RawCall};
-use super::registry::{Output, Registered, RegistryError, RuntimeTool, ToolDefinition, TypedTool};
+use super::middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
+use super::registry::{
+    panicked, Output, Registered, RegistryError, Running, RuntimeTool, Started, ToolDefinition,
+    TypedTool,
+};
 use super::telemetry;
 
 /// Longest tool name an envelope repeats as the model sent it, in characters.
@@ -251,7 +254,7 @@ impl Toolbox {
 
     /// Calls the tool `name` with argument text: the gate first, then the tool.
     pub async fn call(&self, name: &str, arguments: &str) -> Envelope {
-        self.call_with(Call::new(name, arguments)).await
+        self.call_text(name, arguments, None).await
     }
 
     /// Runs the calls at once and returns their envelopes in the order of the calls.
@@ -264,68 +267,154 @@ impl Toolbox {
 
     /// Calls a tool: see [`Toolbox::call`].
     pub async fn call_with(&self, call: Call) -> Envelope {
-        let span = telemetry::call_span(&call.tool, call.call_id.as_deref());
+        self.call_text(&call.tool, &call.arguments, call.call_id)
+            .await
+    }
+
+    async fn call_text(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
+        let span = telemetry::call_span(name, call_id.as_deref());
+        if span.is_disabled() {
+            // Nobody listens to the span: no clock, no instrumented future.
+            let envelope = self.run_call(name, arguments, call_id).await;
+            telemetry::ended(&span, &envelope, None);
+            return envelope;
+        }
         let started = Instant::now();
-        let envelope = self.run_call(call).instrument(span.clone()).await;
+        let envelope = self
+            .run_call(name, arguments, call_id)
+            .instrument(span.clone())
+            .await;
         let _inside = span.enter();
-        telemetry::ended(&span, &envelope, started.elapsed());
-        telemetry::budget_state(self.lock().total());
+        telemetry::ended(&span, &envelope, Some(started.elapsed()));
+        if telemetry::budget_state_wanted() {
+            telemetry::budget_state(self.lock().total());
+        }
         envelope
     }
 
-    async fn run_call(&self, call: Call) -> Envelope {
+    async fn run_call(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
+        if self.middleware.is_empty() {
+            // No hook may change the call: it is gated as borrowed.
+            let mut envelope = self.direct(name, arguments).await;
+            envelope.call_id = call_id;
+            return envelope;
+        }
+        // Boxed: the hooks' road is larger than the direct one, which stays small without it.
+        Box::pin(self.with_hooks(name, arguments, call_id)).await
+    }
+
+    async fn with_hooks(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
         let mut raw = RawCall {
-            tool: call.tool,
-            arguments: call.arguments,
-            call_id: call.call_id,
+            tool: name.to_owned(),
+            arguments: arguments.to_owned(),
+            call_id,
         };
         for middleware in &self.middleware {
             if let Decision::Deny(message) = middleware.before_gate(&mut raw).await {
                 return denied(&raw.tool, middleware.name(), message).with_call_id(raw.call_id);
             }
         }
-        let Some(tool) = self.tools.get(&raw.tool).cloned() else {
+        let call_id = raw.call_id.take();
+        self.gate_and_run(&raw.tool, &raw.arguments, call_id).await
+    }
+
+    /// The tool looked up, the budgets, the gate: the arguments and repairs of an accepted
+    /// call, or the envelope of one stopped here.
+    fn admit(
+        &self,
+        name: &str,
+        arguments: &str,
+    ) -> Result<(Arc<dyn Registered>, Arguments, Vec<Repair>), Envelope> {
+        let Some(tool) = self.tools.get(name) else {
             self.lock().break_stall();
-            return self.unknown_tool(&raw.tool).with_call_id(raw.call_id);
+            return Err(self.unknown_tool(name));
         };
-        let name = tool.definition().name.as_str();
-        if let Some(exceeded) = self.lock().check(&self.budgets, name, &raw.arguments) {
-            return budget_exceeded(name, exceeded).with_call_id(raw.call_id);
+        if let Some(exceeded) = self.lock().check(&self.budgets, name, arguments) {
+            return Err(budget_exceeded(name, exceeded));
         }
-        let (arguments, repairs) = match tool.gate(&raw.arguments) {
-            Ok(accepted) => accepted,
+        match tool.gate(arguments) {
+            Ok((accepted, repairs)) => Ok((Arc::clone(tool), accepted, repairs)),
             Err(rejected) => {
-                self.lock().count(name, &raw.arguments, Counted::Refused);
-                return invalid_arguments(name, &rejected).with_call_id(raw.call_id);
-            }
-        };
-        let mut gated = GatedCall {
-            tool: name.to_owned(),
-            call_id: raw.call_id,
-            arguments,
-            repairs,
-        };
-        for middleware in &self.middleware {
-            if let Decision::Deny(message) = middleware.after_gate(&mut gated).await {
-                self.lock().count(name, &raw.arguments, Counted::NotRun);
-                let mut envelope = denied(name, middleware.name(), message);
-                envelope.repairs = gated.repairs;
-                return envelope.with_call_id(gated.call_id);
+                self.lock().count(name, arguments, Counted::Refused);
+                Err(invalid_arguments(name, &rejected))
             }
         }
+    }
+
+    /// The road of a toolbox without hooks: the gate, one lock for the budgets and the count,
+    /// the tool; the arguments go from the gate to the tool without a box.
+    async fn direct(&self, name: &str, arguments: &str) -> Envelope {
+        let Some(tool) = self.tools.get(name) else {
+            self.lock().break_stall();
+            return self.unknown_tool(name);
+        };
+        let started = tool.start(arguments, &mut || {
+            let mut usage = self.lock();
+            match usage.check(&self.budgets, name, arguments) {
+                Some(exceeded) => Err(exceeded),
+                None => usage.start(&self.budgets, name),
+            }
+        });
+        match started {
+            Started::Running(running, repairs) => {
+                let envelope = self.run_tool(&**tool, running, repairs).await;
+                if envelope.error.is_some() {
+                    self.lock().count(name, arguments, Counted::Failed);
+                }
+                envelope
+            }
+            Started::Stopped(exceeded) => budget_exceeded(name, exceeded),
+            Started::Refused(rejected) => {
+                // The budgets a refusal meets (a stall, a spent refusal budget) are checked
+                // after the gate here: the answer is the same as before it.
+                let exceeded = {
+                    let mut usage = self.lock();
+                    let exceeded = usage.check(&self.budgets, name, arguments);
+                    if exceeded.is_none() {
+                        usage.count(name, arguments, Counted::Refused);
+                    }
+                    exceeded
+                };
+                match exceeded {
+                    Some(exceeded) => budget_exceeded(name, exceeded),
+                    None => invalid_arguments(name, &rejected),
+                }
+            }
+        }
+    }
+
+    /// The road with hooks: the gate, the `after_gate` hooks, the budgets, the tool, the
+    /// `after_handler` hooks.
+    async fn gate_and_run(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
+        let (tool, accepted, repairs) = match self.admit(name, arguments) {
+            Ok(admitted) => admitted,
+            Err(envelope) => return envelope.with_call_id(call_id),
+        };
+        let (accepted, repairs, call_id) = {
+            let mut gated = GatedCall {
+                tool: name.to_owned(),
+                call_id,
+                arguments: accepted,
+                repairs,
+            };
+            for middleware in &self.middleware {
+                if let Decision::Deny(message) = middleware.after_gate(&mut gated).await {
+                    self.lock().count(name, arguments, Counted::NotRun);
+                    let mut envelope = denied(name, middleware.name(), message);
+                    envelope.repairs = gated.repairs;
+                    return envelope.with_call_id(gated.call_id);
+                }
+            }
+            (gated.arguments, gated.repairs, gated.call_id)
+        };
         let started = self.lock().start(&self.budgets, name);
         if let Err(exceeded) = started {
-            return budget_exceeded(name, exceeded).with_call_id(gated.call_id);
+            return budget_exceeded(name, exceeded).with_call_id(call_id);
         }
-        let GatedCall {
-            call_id,
-            arguments,
-            repairs,
-            ..
-        } = gated;
-        let mut envelope = self.run_tool(&*tool, arguments, repairs).await;
+        let running = tool.run(accepted);
+        let mut envelope = self.run_tool(&*tool, running, repairs).await;
         if envelope.error.is_some() {
-            self.lock().count(name, &raw.arguments, Counted::Failed);
+            self.lock().count(name, arguments, Counted::Failed);
         }
         for middleware in &self.middleware {
             if let Decision::Deny(message) = middleware.after_handler(name, &mut envelope).await {
@@ -342,16 +431,17 @@ impl Toolbox {
     async fn run_tool(
         &self,
         tool: &dyn Registered,
-        arguments: super::middleware::Arguments,
-        repairs: Vec<toolgate_core::Repair>,
+        running: Running,
+        repairs: Vec<Repair>,
     ) -> Envelope {
         let name = tool.definition().name.as_str();
-        let running = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.run(arguments))) {
+        let running = match running {
             Ok(running) => AssertUnwindSafe(running).catch_unwind(),
-            Err(panic) => return tool_error(name, &panicked(&*panic), repairs),
+            Err(panic) => return tool_error(name, &panic, repairs),
         };
         let ran = match self.budgets.call_timeout() {
-            Some(timeout) => match tokio::time::timeout(timeout, running).await {
+            // Boxed: the timer is only in the future of a call that has one.
+            Some(timeout) => match Box::pin(tokio::time::timeout(timeout, running)).await {
                 Ok(ran) => ran,
                 Err(_) => {
                     let mut failure = Failure::new(
@@ -381,7 +471,7 @@ impl Toolbox {
                     if let Some(error) = &mut envelope.error {
                         error.issues = report.into_issues();
                     }
-                    envelope.hint = Some(hint);
+                    envelope.hint = Some(Box::new(hint));
                 }
                 envelope
             }
@@ -401,7 +491,8 @@ impl Toolbox {
                     ),
                 )
                 .with_issues(report.into_issues());
-                let mut envelope = Envelope::failure(name, failure, Some(*hint));
+                let mut envelope = Envelope::failure(name, failure, None);
+                envelope.hint = Some(hint);
                 envelope.repairs = repairs;
                 envelope.value = Some(value);
                 envelope
@@ -433,16 +524,7 @@ fn shorten(text: &str, max: usize) -> String {
     }
 }
 
-fn panicked(panic: &(dyn std::any::Any + Send)) -> String {
-    let what = panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(no message)");
-    format!("the tool panicked: {what}")
-}
-
-fn tool_error(name: &str, message: &str, repairs: Vec<toolgate_core::Repair>) -> Envelope {
+fn tool_error(name: &str, message: &str, repairs: Vec<Repair>) -> Envelope {
     let failure = Failure::new(Reason::ToolError, shorten(message, MAX_TOOL_ERROR_CHARS));
     let mut envelope = Envelope::failure(name, failure, None);
     envelope.repairs = repairs;
