@@ -56,6 +56,13 @@ impl Call {
     }
 }
 
+/// A call the gate accepted, on the road with hooks.
+struct Admitted {
+    tool: Arc<dyn Registered>,
+    arguments: Arguments,
+    repairs: Vec<Repair>,
+}
+
 /// The tool boundary: the tools of an agent, each call of each gated before its tool runs,
 /// each result returned as an [`Envelope`], within the [`Budgets`] of the run, with
 /// [`Middleware`] around every call.
@@ -320,23 +327,23 @@ impl Toolbox {
 
     /// The tool looked up, the budgets, the gate: the arguments and repairs of an accepted
     /// call, or the envelope of one stopped here.
-    fn admit(
-        &self,
-        name: &str,
-        arguments: &str,
-    ) -> Result<(Arc<dyn Registered>, Arguments, Vec<Repair>), Envelope> {
+    fn admit(&self, name: &str, arguments: &str) -> Result<Admitted, Box<Envelope>> {
         let Some(tool) = self.tools.get(name) else {
             self.lock().break_stall();
-            return Err(self.unknown_tool(name));
+            return Err(Box::new(self.unknown_tool(name)));
         };
         if let Some(exceeded) = self.lock().check(&self.budgets, name, arguments) {
-            return Err(budget_exceeded(name, exceeded));
+            return Err(Box::new(budget_exceeded(name, exceeded)));
         }
         match tool.gate(arguments) {
-            Ok((accepted, repairs)) => Ok((Arc::clone(tool), accepted, repairs)),
+            Ok((accepted, repairs)) => Ok(Admitted {
+                tool: Arc::clone(tool),
+                arguments: accepted,
+                repairs,
+            }),
             Err(rejected) => {
                 self.lock().count(name, arguments, Counted::Refused);
-                Err(invalid_arguments(name, &rejected))
+                Err(Box::new(invalid_arguments(name, &rejected)))
             }
         }
     }
@@ -386,7 +393,11 @@ impl Toolbox {
     /// The road with hooks: the gate, the `after_gate` hooks, the budgets, the tool, the
     /// `after_handler` hooks.
     async fn gate_and_run(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
-        let (tool, accepted, repairs) = match self.admit(name, arguments) {
+        let Admitted {
+            tool,
+            arguments: accepted,
+            repairs,
+        } = match self.admit(name, arguments) {
             Ok(admitted) => admitted,
             Err(envelope) => return envelope.with_call_id(call_id),
         };
