@@ -2,7 +2,7 @@
 //! `book_flight` payloads V (valid), C (5 repairs) and I (4 errors).
 //!
 //! - `gate`: what a caller does without the boundary: `BookFlight::decode_bytes`, then the
-//!   handler's future and its result written as JSON, or, on a refusal, the retry hint;
+//!   handler's future (its result is JSON already), or, on a refusal, the retry hint as JSON;
 //! - `toolbox`: `Toolbox::call` on the same tool and handler: the budgets, the envelope and the
 //!   telemetry (no subscriber listens, as in production without tracing);
 //! - `toolbox_noop3`: the same with a chain of three middleware hooks that pass.
@@ -42,10 +42,8 @@ async fn handler(flight: BookFlight) -> Result<Value, String> {
 /// The gate alone, and what the caller does with its answer.
 fn gate(text: &str) -> Result<Value, String> {
     match BookFlight::decode_bytes(text.as_bytes()) {
-        Ok(decoded) => {
-            let result = ready(handler(decoded.value))?;
-            serde_json::to_value(result).map_err(|error| error.to_string())
-        }
+        // The handler gives JSON already: the caller sends it as it is.
+        Ok(decoded) => ready(handler(decoded.value)),
         Err(rejected) => Err(rejected.hint().to_json()),
     }
 }

@@ -124,6 +124,9 @@ impl Budgets {
 
     /// The call limit of the tool `name`, if it has one.
     pub fn call_limit(&self, name: &str) -> Option<u32> {
+        if self.calls_for.is_empty() {
+            return self.calls_per_tool;
+        }
         self.calls_for.get(name).copied().or(self.calls_per_tool)
     }
 
@@ -151,14 +154,21 @@ pub(crate) struct Exceeded {
     pub(crate) limit: u32,
 }
 
-/// What a run has spent. Tools are counted by the names of registered tools only, so it
+/// A registered tool, as the counts know it: its number in the toolbox, and its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Counter<'a> {
+    pub(crate) id: usize,
+    pub(crate) name: &'a str,
+}
+
+/// What a run has spent. Tools are counted by the numbers of registered tools only, so it
 /// holds at most one entry per tool of the toolbox, whatever the model sends.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Usage {
-    per_tool: BTreeMap<String, ToolUsage>,
+    per_tool: Vec<ToolUsage>,
     total: ToolUsage,
-    /// The last call, if the gate refused it: its tool and a hash of its text.
-    last_refused: Option<(String, u64)>,
+    /// The last call, if the gate refused it: its tool's number and a hash of its text.
+    last_refused: Option<(usize, u64)>,
 }
 
 /// What happened to a call that reached the gate, for the counts.
@@ -180,9 +190,9 @@ fn text_hash(arguments: &str) -> u64 {
 }
 
 impl Usage {
-    /// What `name` has spent so far.
-    pub(crate) fn of(&self, name: &str) -> ToolUsage {
-        self.per_tool.get(name).copied().unwrap_or_default()
+    /// What the tool numbered `id` has spent so far.
+    pub(crate) fn of(&self, id: usize) -> ToolUsage {
+        self.per_tool.get(id).copied().unwrap_or_default()
     }
 
     /// The run's totals.
@@ -190,9 +200,14 @@ impl Usage {
         self.total
     }
 
-    /// The first budget a call of `name` with `arguments` would exceed, if any.
-    pub(crate) fn check(&self, budgets: &Budgets, name: &str, arguments: &str) -> Option<Exceeded> {
-        let spent = self.of(name);
+    /// The first budget a call of `tool` with `arguments` would exceed, if any.
+    pub(crate) fn check(
+        &self,
+        budgets: &Budgets,
+        tool: Counter<'_>,
+        arguments: &str,
+    ) -> Option<Exceeded> {
+        let spent = self.of(tool.id);
         let over = |used: u32, limit: Option<u32>, budget: Budget| {
             limit
                 .filter(|limit| used >= *limit)
@@ -202,7 +217,7 @@ impl Usage {
             && self
                 .last_refused
                 .as_ref()
-                .is_some_and(|(tool, hash)| tool == name && *hash == text_hash(arguments));
+                .is_some_and(|(id, hash)| *id == tool.id && *hash == text_hash(arguments));
         if stalled {
             return Some(Exceeded {
                 budget: Budget::Stall,
@@ -235,31 +250,34 @@ impl Usage {
                 Budget::ToolErrorsTotal,
             )
         })
-        .or_else(|| over(spent.calls, budgets.call_limit(name), Budget::CallsPerTool))
+        .or_else(|| {
+            over(
+                spent.calls,
+                budgets.call_limit(tool.name),
+                Budget::CallsPerTool,
+            )
+        })
         .or_else(|| over(self.total.calls, budgets.calls_total, Budget::CallsTotal))
     }
 
-    /// Adds to what `name` and the run have spent (an entry for `name` is made on its first
-    /// count only: counting does not allocate).
-    fn bump(&mut self, name: &str, add: impl Fn(&mut ToolUsage)) {
-        match self.per_tool.get_mut(name) {
-            Some(spent) => add(spent),
-            None => {
-                let mut spent = ToolUsage::default();
-                add(&mut spent);
-                self.per_tool.insert(name.to_owned(), spent);
-            }
+    /// Adds to what the tool numbered `id` and the run have spent.
+    fn bump(&mut self, id: usize, add: impl Fn(&mut ToolUsage)) {
+        if self.per_tool.len() <= id {
+            self.per_tool.resize(id + 1, ToolUsage::default());
+        }
+        if let Some(spent) = self.per_tool.get_mut(id) {
+            add(spent);
         }
         add(&mut self.total);
     }
 
-    /// Starts a call of `name` the gate accepted: counts it, unless a call limit is reached
+    /// Starts a call of `tool` the gate accepted: counts it, unless a call limit is reached
     /// (checked again here, under the same lock, so calls running at once cannot pass a
     /// limit together).
-    pub(crate) fn start(&mut self, budgets: &Budgets, name: &str) -> Result<(), Exceeded> {
-        let spent = self.of(name);
+    pub(crate) fn start(&mut self, budgets: &Budgets, tool: Counter<'_>) -> Result<(), Exceeded> {
+        let spent = self.of(tool.id);
         if let Some(limit) = budgets
-            .call_limit(name)
+            .call_limit(tool.name)
             .filter(|limit| spent.calls >= *limit)
         {
             return Err(Exceeded {
@@ -276,21 +294,21 @@ impl Usage {
                 limit,
             });
         }
-        self.bump(name, |spent| spent.calls = spent.calls.saturating_add(1));
+        self.bump(tool.id, |spent| spent.calls = spent.calls.saturating_add(1));
         self.last_refused = None;
         Ok(())
     }
 
-    /// Counts how a call of the registered tool `name` that reached the gate ended.
-    pub(crate) fn count(&mut self, name: &str, arguments: &str, counted: Counted) {
-        self.bump(name, |usage| match counted {
+    /// Counts how a call of `tool` that reached the gate ended.
+    pub(crate) fn count(&mut self, tool: Counter<'_>, arguments: &str, counted: Counted) {
+        self.bump(tool.id, |usage| match counted {
             Counted::Refused => usage.invalid_arguments = usage.invalid_arguments.saturating_add(1),
             Counted::Failed => usage.tool_errors = usage.tool_errors.saturating_add(1),
             Counted::NotRun => {}
         });
         match counted {
             Counted::Refused => {
-                self.last_refused = Some((name.to_owned(), text_hash(arguments)));
+                self.last_refused = Some((tool.id, text_hash(arguments)));
             }
             Counted::NotRun => self.last_refused = None,
             // A failure ends a call that cleared the last refusal when it started.
@@ -305,7 +323,7 @@ impl Usage {
 
     /// Current usage and what is left, short, for a system prompt (see
     /// [`super::Toolbox::state_fragment`]).
-    pub(crate) fn fragment(&self, budgets: &Budgets, tools: &[&str]) -> String {
+    pub(crate) fn fragment(&self, budgets: &Budgets, tools: &[Counter<'_>]) -> String {
         /// Most tools the fragment names.
         const MAX_TOOLS: usize = 8;
         let mut text = String::new();
@@ -326,7 +344,7 @@ impl Usage {
         // Tools worth a line: those that have spent something, or have a call limit.
         let named: Vec<(&str, ToolUsage)> = tools
             .iter()
-            .map(|name| (*name, self.of(name)))
+            .map(|tool| (tool.name, self.of(tool.id)))
             .filter(|(name, spent)| {
                 *spent != ToolUsage::default() || budgets.calls_for.contains_key(*name)
             })
@@ -368,23 +386,31 @@ impl Usage {
 mod tests {
     use super::*;
 
+    const A: Counter<'static> = Counter { id: 0, name: "a" };
+    const B: Counter<'static> = Counter { id: 1, name: "b" };
+    const C: Counter<'static> = Counter { id: 2, name: "c" };
+    const FLIGHT: Counter<'static> = Counter {
+        id: 0,
+        name: "book_flight",
+    };
+
     #[test]
     fn a_limit_stops_the_call_after_it_is_reached() {
         let budgets = Budgets::new().calls_per_tool(2).calls_for("b", 1);
         let mut usage = Usage::default();
-        assert_eq!(usage.check(&budgets, "a", "{}"), None);
-        usage.start(&budgets, "a").unwrap();
-        usage.start(&budgets, "a").unwrap();
-        usage.count("a", "{}", Counted::Failed);
+        assert_eq!(usage.check(&budgets, A, "{}"), None);
+        usage.start(&budgets, A).unwrap();
+        usage.start(&budgets, A).unwrap();
+        usage.count(A, "{}", Counted::Failed);
         assert_eq!(
-            usage.start(&budgets, "a").unwrap_err().budget,
+            usage.start(&budgets, A).unwrap_err().budget,
             Budget::CallsPerTool
         );
-        let exceeded = usage.check(&budgets, "a", "{}").unwrap();
+        let exceeded = usage.check(&budgets, A, "{}").unwrap();
         assert_eq!(exceeded.budget, Budget::CallsPerTool);
         assert_eq!(exceeded.limit, 2);
-        usage.start(&budgets, "b").unwrap();
-        assert_eq!(usage.check(&budgets, "b", "{}").unwrap().limit, 1);
+        usage.start(&budgets, B).unwrap();
+        assert_eq!(usage.check(&budgets, B, "{}").unwrap().limit, 1);
         assert_eq!(usage.total().calls, 3);
         assert_eq!(usage.total().tool_errors, 1);
     }
@@ -395,37 +421,37 @@ mod tests {
             .invalid_arguments_total(2)
             .tool_errors_per_tool(1);
         let mut usage = Usage::default();
-        usage.count("a", "{\"x\": 1}", Counted::Refused);
-        assert_eq!(usage.check(&budgets, "b", "{}"), None);
-        usage.count("b", "{\"x\": 2}", Counted::Refused);
-        let exceeded = usage.check(&budgets, "c", "{}").unwrap();
+        usage.count(A, "{\"x\": 1}", Counted::Refused);
+        assert_eq!(usage.check(&budgets, B, "{}"), None);
+        usage.count(B, "{\"x\": 2}", Counted::Refused);
+        let exceeded = usage.check(&budgets, C, "{}").unwrap();
         assert_eq!(exceeded.budget, Budget::InvalidArgumentsTotal);
         let budgets = Budgets::new().tool_errors_per_tool(1);
-        usage.start(&budgets, "c").unwrap();
-        usage.count("c", "{}", Counted::Failed);
+        usage.start(&budgets, C).unwrap();
+        usage.count(C, "{}", Counted::Failed);
         assert_eq!(
-            usage.check(&budgets, "c", "{}").unwrap().budget,
+            usage.check(&budgets, C, "{}").unwrap().budget,
             Budget::ToolErrorsPerTool
         );
-        assert_eq!(usage.check(&budgets, "a", "{}"), None);
+        assert_eq!(usage.check(&budgets, A, "{}"), None);
     }
 
     #[test]
     fn the_same_refused_text_again_is_a_stall_until_something_else_comes() {
         let budgets = Budgets::new();
         let mut usage = Usage::default();
-        usage.count("a", "{\"x\": 1}", Counted::Refused);
-        let stall = usage.check(&budgets, "a", " {\"x\": 1}\n").unwrap();
+        usage.count(A, "{\"x\": 1}", Counted::Refused);
+        let stall = usage.check(&budgets, A, " {\"x\": 1}\n").unwrap();
         assert_eq!(stall.budget, Budget::Stall);
         // Other arguments, or the same text to another tool, are not a stall.
-        assert_eq!(usage.check(&budgets, "a", "{\"x\": 2}"), None);
-        assert_eq!(usage.check(&budgets, "b", "{\"x\": 1}"), None);
+        assert_eq!(usage.check(&budgets, A, "{\"x\": 2}"), None);
+        assert_eq!(usage.check(&budgets, B, "{\"x\": 1}"), None);
         assert_eq!(
-            usage.check(&budgets.clone().stall_detection(false), "a", "{\"x\": 1}"),
+            usage.check(&budgets.clone().stall_detection(false), A, "{\"x\": 1}"),
             None
         );
-        usage.start(&budgets, "a").unwrap();
-        assert_eq!(usage.check(&budgets, "a", "{\"x\": 1}"), None);
+        usage.start(&budgets, A).unwrap();
+        assert_eq!(usage.check(&budgets, A, "{\"x\": 1}"), None);
     }
 
     #[test]
@@ -436,9 +462,22 @@ mod tests {
             .invalid_arguments_per_tool(3)
             .tool_errors_total(4);
         let mut usage = Usage::default();
-        usage.start(&budgets, "book_flight").unwrap();
-        usage.count("book_flight", "{\"a\": 1}", Counted::Refused);
-        let fragment = usage.fragment(&budgets, &["book_flight", "get_weather", "search"]);
+        usage.start(&budgets, FLIGHT).unwrap();
+        usage.count(FLIGHT, "{\"a\": 1}", Counted::Refused);
+        let fragment = usage.fragment(
+            &budgets,
+            &[
+                FLIGHT,
+                Counter {
+                    id: 1,
+                    name: "get_weather",
+                },
+                Counter {
+                    id: 2,
+                    name: "search",
+                },
+            ],
+        );
         assert_eq!(
             fragment,
             "Tool calls so far: 1; refused: 1; failed: 0 of 4. \

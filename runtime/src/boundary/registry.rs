@@ -113,6 +113,18 @@ fn unwritable(error: impl Display) -> String {
     format!("the tool's result cannot be written as JSON: {error}")
 }
 
+/// A handler's result as JSON: a `serde_json::Value` as it is (not copied through serde),
+/// anything else written by serde.
+fn into_json<O: Serialize + 'static>(result: O) -> Result<Value, String> {
+    let mut slot = Some(result);
+    if let Some(value) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<Value>>() {
+        return Ok(value.take().unwrap_or(Value::Null));
+    }
+    slot.map_or(Ok(Value::Null), |result| {
+        serde_json::to_value(result).map_err(unwritable)
+    })
+}
+
 /// Checks a result written as JSON: the issues and the hint when it breaks the output schema.
 type OutputCheck = fn(&Value) -> Option<(Report, Box<RetryHint>)>;
 
@@ -152,7 +164,7 @@ where
     T: Tool + DeserializeOwned + Send + 'static,
     F: Fn(T) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<O, E>> + Send + 'static,
-    O: Serialize,
+    O: Serialize + 'static,
     E: Display,
 {
     /// A typed tool whose result is not checked.
@@ -171,7 +183,7 @@ where
     T: ToolOutput + DeserializeOwned + Send + 'static,
     F: Fn(T) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<T::Output, E>> + Send + 'static,
-    T::Output: Serialize + DeserializeOwned,
+    T::Output: Serialize + DeserializeOwned + 'static,
     E: Display,
 {
     /// A typed tool whose result is checked by its output type's model.
@@ -190,7 +202,7 @@ where
     T: Tool + DeserializeOwned + Send + 'static,
     F: Fn(T) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<O, E>> + Send + 'static,
-    O: Serialize,
+    O: Serialize + 'static,
     E: Display,
 {
     fn definition(&self) -> &ToolDefinition {
@@ -231,7 +243,7 @@ where
     T: Tool + DeserializeOwned + Send + 'static,
     F: Fn(T) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<O, E>> + Send + 'static,
-    O: Serialize,
+    O: Serialize + 'static,
     E: Display,
 {
     fn launch(&self, value: T) -> Running {
@@ -240,7 +252,7 @@ where
             let running = (self.handler)(value);
             Box::pin(async move {
                 let result = running.await.map_err(|error| error.to_string())?;
-                let value = serde_json::to_value(result).map_err(unwritable)?;
+                let value = into_json(result)?;
                 Ok(match check(&value) {
                     None => Output::Fits(value, Vec::new()),
                     Some((report, hint)) => Output::Malformed(value, report, hint),

@@ -14,7 +14,7 @@ use serde_json::Value;
 use toolgate_core::{suggest, HintReason, Rejected, Repair, RetryHint, Tool, ToolOutput};
 use tracing::Instrument;
 
-use super::budget::{Budgets, Counted, Exceeded, ToolUsage, Usage};
+use super::budget::{Budgets, Counted, Counter, Exceeded, ToolUsage, Usage};
 use super::envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 use super::middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
 use super::registry::{
@@ -56,9 +56,22 @@ impl Call {
     }
 }
 
+/// A registered tool and its number (the place of its counts in a run's usage).
+#[derive(Clone)]
+struct Entry {
+    id: usize,
+    tool: Arc<dyn Registered>,
+}
+
+impl Entry {
+    fn counter<'a>(&self, name: &'a str) -> Counter<'a> {
+        Counter { id: self.id, name }
+    }
+}
+
 /// A call the gate accepted, on the road with hooks.
 struct Admitted {
-    tool: Arc<dyn Registered>,
+    entry: Entry,
     arguments: Arguments,
     repairs: Vec<Repair>,
 }
@@ -97,7 +110,7 @@ struct Admitted {
 /// # });
 /// ```
 pub struct Toolbox {
-    tools: BTreeMap<String, Arc<dyn Registered>>,
+    tools: BTreeMap<String, Entry>,
     middleware: Vec<Arc<dyn Middleware>>,
     budgets: Budgets,
     usage: Mutex<Usage>,
@@ -213,7 +226,8 @@ impl Toolbox {
         if self.tools.contains_key(&name) {
             return Err(RegistryError::Duplicate(name));
         }
-        self.tools.insert(name, tool);
+        let id = self.tools.len();
+        self.tools.insert(name, Entry { id, tool });
         Ok(self)
     }
 
@@ -227,7 +241,7 @@ impl Toolbox {
     pub fn definitions(&self) -> Vec<ToolDefinition> {
         self.tools
             .values()
-            .map(|tool| tool.definition().clone())
+            .map(|entry| entry.tool.definition().clone())
             .collect()
     }
 
@@ -238,7 +252,10 @@ impl Toolbox {
 
     /// What the tool `name` has spent in this run.
     pub fn usage(&self, name: &str) -> ToolUsage {
-        self.lock().of(name)
+        match self.tools.get(name) {
+            Some(entry) => self.lock().of(entry.id),
+            None => ToolUsage::default(),
+        }
     }
 
     /// Current usage and what is left, in a few sentences for the system prompt.
@@ -250,8 +267,12 @@ impl Toolbox {
     /// assert_eq!(toolbox.state_fragment(), "Tool calls so far: 0 of 10; refused: 0; failed: 0.");
     /// ```
     pub fn state_fragment(&self) -> String {
-        let names: Vec<&str> = self.tools.keys().map(String::as_str).collect();
-        self.lock().fragment(&self.budgets, &names)
+        let tools: Vec<Counter<'_>> = self
+            .tools
+            .iter()
+            .map(|(name, entry)| entry.counter(name))
+            .collect();
+        self.lock().fragment(&self.budgets, &tools)
     }
 
     fn lock(&self) -> MutexGuard<'_, Usage> {
@@ -328,21 +349,22 @@ impl Toolbox {
     /// The tool looked up, the budgets, the gate: the arguments and repairs of an accepted
     /// call, or the envelope of one stopped here.
     fn admit(&self, name: &str, arguments: &str) -> Result<Admitted, Box<Envelope>> {
-        let Some(tool) = self.tools.get(name) else {
+        let Some(entry) = self.tools.get(name) else {
             self.lock().break_stall();
             return Err(Box::new(self.unknown_tool(name)));
         };
-        if let Some(exceeded) = self.lock().check(&self.budgets, name, arguments) {
+        let counter = entry.counter(name);
+        if let Some(exceeded) = self.lock().check(&self.budgets, counter, arguments) {
             return Err(Box::new(budget_exceeded(name, exceeded)));
         }
-        match tool.gate(arguments) {
+        match entry.tool.gate(arguments) {
             Ok((accepted, repairs)) => Ok(Admitted {
-                tool: Arc::clone(tool),
+                entry: entry.clone(),
                 arguments: accepted,
                 repairs,
             }),
             Err(rejected) => {
-                self.lock().count(name, arguments, Counted::Refused);
+                self.lock().count(counter, arguments, Counted::Refused);
                 Err(Box::new(invalid_arguments(name, &rejected)))
             }
         }
@@ -351,22 +373,23 @@ impl Toolbox {
     /// The road of a toolbox without hooks: the gate, one lock for the budgets and the count,
     /// the tool; the arguments go from the gate to the tool without a box.
     async fn direct(&self, name: &str, arguments: &str) -> Envelope {
-        let Some(tool) = self.tools.get(name) else {
+        let Some(entry) = self.tools.get(name) else {
             self.lock().break_stall();
             return self.unknown_tool(name);
         };
-        let started = tool.start(arguments, &mut || {
+        let counter = entry.counter(name);
+        let started = entry.tool.start(arguments, &mut || {
             let mut usage = self.lock();
-            match usage.check(&self.budgets, name, arguments) {
+            match usage.check(&self.budgets, counter, arguments) {
                 Some(exceeded) => Err(exceeded),
-                None => usage.start(&self.budgets, name),
+                None => usage.start(&self.budgets, counter),
             }
         });
         match started {
             Started::Running(running, repairs) => {
-                let envelope = self.run_tool(&**tool, running, repairs).await;
+                let envelope = self.run_tool(&*entry.tool, running, repairs).await;
                 if envelope.error.is_some() {
-                    self.lock().count(name, arguments, Counted::Failed);
+                    self.lock().count(counter, arguments, Counted::Failed);
                 }
                 envelope
             }
@@ -376,9 +399,9 @@ impl Toolbox {
                 // after the gate here: the answer is the same as before it.
                 let exceeded = {
                     let mut usage = self.lock();
-                    let exceeded = usage.check(&self.budgets, name, arguments);
+                    let exceeded = usage.check(&self.budgets, counter, arguments);
                     if exceeded.is_none() {
-                        usage.count(name, arguments, Counted::Refused);
+                        usage.count(counter, arguments, Counted::Refused);
                     }
                     exceeded
                 };
@@ -394,7 +417,7 @@ impl Toolbox {
     /// `after_handler` hooks.
     async fn gate_and_run(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
         let Admitted {
-            tool,
+            entry,
             arguments: accepted,
             repairs,
         } = match self.admit(name, arguments) {
@@ -410,7 +433,8 @@ impl Toolbox {
             };
             for middleware in &self.middleware {
                 if let Decision::Deny(message) = middleware.after_gate(&mut gated).await {
-                    self.lock().count(name, arguments, Counted::NotRun);
+                    self.lock()
+                        .count(entry.counter(name), arguments, Counted::NotRun);
                     let mut envelope = denied(name, middleware.name(), message);
                     envelope.repairs = gated.repairs;
                     return envelope.with_call_id(gated.call_id);
@@ -418,14 +442,15 @@ impl Toolbox {
             }
             (gated.arguments, gated.repairs, gated.call_id)
         };
-        let started = self.lock().start(&self.budgets, name);
+        let started = self.lock().start(&self.budgets, entry.counter(name));
         if let Err(exceeded) = started {
             return budget_exceeded(name, exceeded).with_call_id(call_id);
         }
-        let running = tool.run(accepted);
-        let mut envelope = self.run_tool(&*tool, running, repairs).await;
+        let running = entry.tool.run(accepted);
+        let mut envelope = self.run_tool(&*entry.tool, running, repairs).await;
         if envelope.error.is_some() {
-            self.lock().count(name, arguments, Counted::Failed);
+            self.lock()
+                .count(entry.counter(name), arguments, Counted::Failed);
         }
         for middleware in &self.middleware {
             if let Decision::Deny(message) = middleware.after_handler(name, &mut envelope).await {
