@@ -94,15 +94,18 @@
 //! Field values are computed only when a subscriber listens to the event.
 
 mod budget;
+mod call;
 mod envelope;
 mod finalizer;
 mod middleware;
 mod registry;
+mod run;
 mod telemetry;
 mod toolbox;
 
 pub use async_trait::async_trait;
 pub use budget::{Budgets, ToolUsage};
+pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};

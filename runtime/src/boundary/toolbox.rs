@@ -3,30 +3,27 @@
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use futures_util::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use toolgate_core::{suggest, HintReason, Rejected, Repair, RetryHint, Tool, ToolOutput};
+use toolgate_core::{suggest, Rejected, Repair, Tool, ToolOutput};
 use tracing::Instrument;
 
 use super::budget::{Budgets, Counted, Counter, Exceeded, ToolUsage, Usage};
+use super::call::{CallFuture, Direct};
 use super::envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 use super::middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
-use super::registry::{
-    panicked, Output, Registered, RegistryError, Running, RuntimeTool, Started, ToolDefinition,
-    TypedTool,
-};
-use super::telemetry;
+use super::registry::{Registered, RegistryError, RuntimeTool, Started, ToolDefinition, TypedTool};
+use super::run::Ran;
+use super::{run, telemetry};
 
 /// Longest tool name an envelope repeats as the model sent it, in characters.
 const MAX_ECHOED_NAME_CHARS: usize = 128;
 /// Longest failure message taken from a tool's error or panic, in characters.
-const MAX_TOOL_ERROR_CHARS: usize = 1_000;
+pub(crate) const MAX_TOOL_ERROR_CHARS: usize = 1_000;
 
 /// One call: a tool's name, its argument text, and the model's id for the call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,8 +278,11 @@ impl Toolbox {
     }
 
     /// Calls the tool `name` with argument text: the gate first, then the tool.
-    pub async fn call(&self, name: &str, arguments: &str) -> Envelope {
-        self.call_text(name, arguments, None).await
+    ///
+    /// Everything before the tool (the lookup, the budgets, the gate) is done when this is
+    /// called; the future waits for the tool (see [`CallFuture`]).
+    pub fn call(&self, name: &str, arguments: &str) -> CallFuture<'_> {
+        self.begin(name, arguments, None)
     }
 
     /// Runs the calls at once and returns their envelopes in the order of the calls.
@@ -294,26 +294,52 @@ impl Toolbox {
     }
 
     /// Calls a tool: see [`Toolbox::call`].
-    pub async fn call_with(&self, call: Call) -> Envelope {
-        self.call_text(&call.tool, &call.arguments, call.call_id)
-            .await
+    pub fn call_with(&self, call: Call) -> CallFuture<'_> {
+        self.begin(&call.tool, &call.arguments, call.call_id)
     }
 
-    async fn call_text(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
+    fn begin(&self, name: &str, arguments: &str, call_id: Option<String>) -> CallFuture<'_> {
         let span = telemetry::call_span(name, call_id.as_deref());
-        if span.is_disabled() {
-            // Nobody listens to the span: no clock, no instrumented future.
-            let envelope = self.run_call(name, arguments, call_id).await;
-            telemetry::ended(&span, &envelope, None);
-            return envelope;
+        if !span.is_disabled() || !self.middleware.is_empty() {
+            let (name, arguments) = (name.to_owned(), arguments.to_owned());
+            return CallFuture::boxed(Box::pin(async move {
+                self.full_call(span, &name, &arguments, call_id).await
+            }));
         }
-        let started = Instant::now();
+        match self.direct(name, arguments) {
+            Ok(mut direct) => {
+                direct.call_id = call_id;
+                CallFuture::direct(direct)
+            }
+            Err(mut envelope) => {
+                telemetry::ended(&span, &envelope, None);
+                envelope.call_id = call_id;
+                CallFuture::ready(*envelope)
+            }
+        }
+    }
+
+    /// Counts how a call ended, for the future of a call.
+    pub(crate) fn count(&self, counter: Counter<'_>, counted: Counted) {
+        // Only a refusal's count reads the arguments (for stall detection).
+        self.lock().count(counter, "", counted);
+    }
+
+    /// A call with its span recorded, or through hooks.
+    async fn full_call(
+        &self,
+        span: tracing::Span,
+        name: &str,
+        arguments: &str,
+        call_id: Option<String>,
+    ) -> Envelope {
+        let started = (!span.is_disabled()).then(Instant::now);
         let envelope = self
             .run_call(name, arguments, call_id)
             .instrument(span.clone())
             .await;
         let _inside = span.enter();
-        telemetry::ended(&span, &envelope, Some(started.elapsed()));
+        telemetry::ended(&span, &envelope, started.map(|at| at.elapsed()));
         if telemetry::budget_state_wanted() {
             telemetry::budget_state(self.lock().total());
         }
@@ -323,12 +349,15 @@ impl Toolbox {
     async fn run_call(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
         if self.middleware.is_empty() {
             // No hook may change the call: it is gated as borrowed.
-            let mut envelope = self.direct(name, arguments).await;
-            envelope.call_id = call_id;
-            return envelope;
+            return match self.direct(name, arguments) {
+                Ok(mut direct) => {
+                    direct.call_id = call_id;
+                    CallFuture::direct(direct).await
+                }
+                Err(envelope) => envelope.with_call_id(call_id),
+            };
         }
-        // Boxed: the hooks' road is larger than the direct one, which stays small without it.
-        Box::pin(self.with_hooks(name, arguments, call_id)).await
+        self.with_hooks(name, arguments, call_id).await
     }
 
     async fn with_hooks(&self, name: &str, arguments: &str, call_id: Option<String>) -> Envelope {
@@ -370,14 +399,15 @@ impl Toolbox {
         }
     }
 
-    /// The road of a toolbox without hooks: the gate, one lock for the budgets and the count,
-    /// the tool; the arguments go from the gate to the tool without a box.
-    async fn direct(&self, name: &str, arguments: &str) -> Envelope {
-        let Some(entry) = self.tools.get(name) else {
+    /// The road of a toolbox without hooks, up to the tool: the gate, one lock for the
+    /// budgets and the count, the tool started. The arguments go from the gate to the tool
+    /// without a box.
+    fn direct(&self, name: &str, arguments: &str) -> Result<Direct<'_>, Box<Envelope>> {
+        let Some((key, entry)) = self.tools.get_key_value(name) else {
             self.lock().break_stall();
-            return self.unknown_tool(name);
+            return Err(Box::new(self.unknown_tool(name)));
         };
-        let counter = entry.counter(name);
+        let counter = entry.counter(key);
         let started = entry.tool.start(arguments, &mut || {
             let mut usage = self.lock();
             match usage.check(&self.budgets, counter, arguments) {
@@ -386,14 +416,25 @@ impl Toolbox {
             }
         });
         match started {
-            Started::Running(running, repairs) => {
-                let envelope = self.run_tool(&*entry.tool, running, repairs).await;
-                if envelope.error.is_some() {
-                    self.lock().count(counter, arguments, Counted::Failed);
-                }
-                envelope
+            Started::Running(Ok(running), repairs) => Ok(Direct {
+                toolbox: self,
+                tool: &*entry.tool,
+                counter,
+                running,
+                timeout: self.budgets.call_timeout(),
+                sleep: None,
+                repairs,
+                call_id: None,
+            }),
+            Started::Running(Err(panic), repairs) => {
+                self.lock().count(counter, arguments, Counted::Failed);
+                Err(Box::new(run::envelope_of(
+                    &*entry.tool,
+                    Ran::Panicked(panic),
+                    repairs,
+                )))
             }
-            Started::Stopped(exceeded) => budget_exceeded(name, exceeded),
+            Started::Stopped(exceeded) => Err(Box::new(budget_exceeded(name, exceeded))),
             Started::Refused(rejected) => {
                 // The budgets a refusal meets (a stall, a spent refusal budget) are checked
                 // after the gate here: the answer is the same as before it.
@@ -405,10 +446,10 @@ impl Toolbox {
                     }
                     exceeded
                 };
-                match exceeded {
+                Err(Box::new(match exceeded {
                     Some(exceeded) => budget_exceeded(name, exceeded),
                     None => invalid_arguments(name, &rejected),
-                }
+                }))
             }
         }
     }
@@ -447,7 +488,8 @@ impl Toolbox {
             return budget_exceeded(name, exceeded).with_call_id(call_id);
         }
         let running = entry.tool.run(accepted);
-        let mut envelope = self.run_tool(&*entry.tool, running, repairs).await;
+        let ran = run::ran(running, self.budgets.call_timeout()).await;
+        let mut envelope = run::envelope_of(&*entry.tool, ran, repairs);
         if envelope.error.is_some() {
             self.lock()
                 .count(entry.counter(name), arguments, Counted::Failed);
@@ -461,79 +503,6 @@ impl Toolbox {
             }
         }
         envelope.with_call_id(call_id)
-    }
-
-    /// Runs the tool on accepted arguments, within the timeout, a panic caught as a failure.
-    async fn run_tool(
-        &self,
-        tool: &dyn Registered,
-        running: Running,
-        repairs: Vec<Repair>,
-    ) -> Envelope {
-        let name = tool.definition().name.as_str();
-        let running = match running {
-            Ok(running) => AssertUnwindSafe(running).catch_unwind(),
-            Err(panic) => return tool_error(name, &panic, repairs),
-        };
-        let ran = match self.budgets.call_timeout() {
-            // Boxed: the timer is only in the future of a call that has one.
-            Some(timeout) => match Box::pin(tokio::time::timeout(timeout, running)).await {
-                Ok(ran) => ran,
-                Err(_) => {
-                    let mut failure = Failure::new(
-                        Reason::Timeout,
-                        format!("{name} did not finish within {timeout:?}"),
-                    );
-                    failure.timeout_ms =
-                        Some(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
-                    let mut envelope = Envelope::failure(name, failure, None);
-                    envelope.repairs = repairs;
-                    return envelope;
-                }
-            },
-            None => running.await,
-        };
-        match ran {
-            Err(panic) => tool_error(name, &panicked(&*panic), repairs),
-            Ok(Err(message)) => {
-                let mut envelope = tool_error(name, &message, repairs);
-                // The tool's own refusal, read as issues where its text is in a known form.
-                if let Some(parsed) = crate::foreign::parse_for(tool.model(), &message) {
-                    let mut report = toolgate_core::Report::new();
-                    for issue in parsed.issues {
-                        report.push(issue);
-                    }
-                    let hint = RetryHint::build(tool.model(), &report, HintReason::ToolError);
-                    if let Some(error) = &mut envelope.error {
-                        error.issues = report.into_issues();
-                    }
-                    envelope.hint = Some(Box::new(hint));
-                }
-                envelope
-            }
-            Ok(Ok(Output::Fits(value, output_repairs))) => {
-                let mut envelope = Envelope::success(name, value, repairs);
-                envelope.output_repairs = output_repairs;
-                envelope
-            }
-            Ok(Ok(Output::Malformed(value, report, mut hint))) => {
-                // The hint is built from the output type's model; it is this tool's result.
-                hint.tool = name.to_owned();
-                let failure = Failure::new(
-                    Reason::MalformedResponse,
-                    format!(
-                        "{name} returned a result that breaks its output schema: {}",
-                        hint.message
-                    ),
-                )
-                .with_issues(report.into_issues());
-                let mut envelope = Envelope::failure(name, failure, None);
-                envelope.hint = Some(hint);
-                envelope.repairs = repairs;
-                envelope.value = Some(value);
-                envelope
-            }
-        }
     }
 
     fn unknown_tool(&self, name: &str) -> Envelope {
@@ -553,18 +522,11 @@ impl Toolbox {
 }
 
 /// `text` cut to at most `max` characters, with `…` where it was cut.
-fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_owned(),
         Some((end, _)) => format!("{}…", &text[..end]),
     }
-}
-
-fn tool_error(name: &str, message: &str, repairs: Vec<Repair>) -> Envelope {
-    let failure = Failure::new(Reason::ToolError, shorten(message, MAX_TOOL_ERROR_CHARS));
-    let mut envelope = Envelope::failure(name, failure, None);
-    envelope.repairs = repairs;
-    envelope
 }
 
 fn denied(name: &str, by: &str, message: String) -> Envelope {
