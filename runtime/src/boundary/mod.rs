@@ -100,6 +100,7 @@ mod finalizer;
 mod middleware;
 mod registry;
 mod run;
+mod stopped;
 mod telemetry;
 mod toolbox;
 

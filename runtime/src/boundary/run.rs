@@ -9,7 +9,7 @@ use toolgate_core::{HintReason, Repair, Report, RetryHint};
 
 use super::envelope::{Envelope, Failure, Reason};
 use super::registry::{panicked, Output, Registered, Running};
-use super::toolbox::{shorten, MAX_TOOL_ERROR_CHARS};
+use super::stopped::{shorten, MAX_TOOL_ERROR_CHARS};
 
 /// How a tool's run ended.
 pub(crate) enum Ran {

@@ -9,21 +9,17 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use toolgate_core::{suggest, Rejected, Repair, Tool, ToolOutput};
+use toolgate_core::{suggest, Repair, Tool, ToolOutput};
 use tracing::Instrument;
 
-use super::budget::{Budgets, Counted, Counter, Exceeded, ToolUsage, Usage};
+use super::budget::{Budgets, Counted, Counter, ToolUsage, Usage};
 use super::call::{CallFuture, Direct};
-use super::envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
+use super::envelope::{Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 use super::middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
 use super::registry::{Registered, RegistryError, RuntimeTool, Started, ToolDefinition, TypedTool};
 use super::run::Ran;
+use super::stopped::{budget_exceeded, denied, invalid_arguments, shorten, MAX_ECHOED_NAME_CHARS};
 use super::{run, telemetry};
-
-/// Longest tool name an envelope repeats as the model sent it, in characters.
-const MAX_ECHOED_NAME_CHARS: usize = 128;
-/// Longest failure message taken from a tool's error or panic, in characters.
-pub(crate) const MAX_TOOL_ERROR_CHARS: usize = 1_000;
 
 /// One call: a tool's name, its argument text, and the model's id for the call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -519,86 +515,4 @@ impl Toolbox {
         failure.tools_omitted = self.tools.len().saturating_sub(MAX_LISTED_TOOLS);
         Envelope::failure(shown, failure, None)
     }
-}
-
-/// `text` cut to at most `max` characters, with `…` where it was cut.
-pub(crate) fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}…", &text[..end]),
-    }
-}
-
-fn denied(name: &str, by: &str, message: String) -> Envelope {
-    let mut failure = Failure::new(Reason::Denied, shorten(&message, MAX_TOOL_ERROR_CHARS));
-    failure.denied_by = Some(by.to_owned());
-    Envelope::failure(shorten(name, MAX_ECHOED_NAME_CHARS), failure, None)
-}
-
-fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
-    let hint = rejected.hint().clone();
-    let count = rejected.report.len();
-    let message = if count > 2 {
-        format!("{} (and {} more issues)", hint.message, count - 1)
-    } else if count == 2 {
-        format!("{} (and 1 more issue)", hint.message)
-    } else {
-        hint.message.clone()
-    };
-    let failure = Failure::new(Reason::InvalidArguments, message)
-        .with_issues(rejected.report.issues().to_vec());
-    let mut envelope = Envelope::failure(name, failure, Some(hint));
-    envelope.repairs = rejected.repairs.clone();
-    envelope
-}
-
-/// `1 time`, `2 times`.
-fn times(count: u32) -> String {
-    if count == 1 {
-        "1 time".to_owned()
-    } else {
-        format!("{count} times")
-    }
-}
-
-fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
-    let Exceeded { budget, limit } = exceeded;
-    let message = match budget {
-        Budget::CallsPerTool => {
-            format!("{name} may be called at most {} in this run", times(limit))
-        }
-        Budget::CallsTotal => format!(
-            "the tools may be called at most {} in this run",
-            times(limit)
-        ),
-        Budget::InvalidArgumentsPerTool => {
-            format!(
-                "{name} refused arguments {} in this run: it takes no more calls",
-                times(limit)
-            )
-        }
-        Budget::InvalidArgumentsTotal => format!(
-            "the tools refused arguments {} in this run: they take no more calls",
-            times(limit)
-        ),
-        Budget::ToolErrorsPerTool => {
-            format!(
-                "{name} failed {} in this run: it takes no more calls",
-                times(limit)
-            )
-        }
-        Budget::ToolErrorsTotal => {
-            format!(
-                "the tools failed {} in this run: they take no more calls",
-                times(limit)
-            )
-        }
-        Budget::Stall => format!(
-            "these arguments to {name} were refused on the last call; change them as its hint says"
-        ),
-    };
-    let mut failure = Failure::new(Reason::BudgetExceeded, message);
-    failure.budget = Some(budget);
-    failure.limit = Some(limit);
-    Envelope::failure(name, failure, None)
 }
