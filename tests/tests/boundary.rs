@@ -469,4 +469,6 @@ fn every_call_is_a_span_with_events_for_repairs_and_refusals() {
     ] {
         assert!(text.contains(expected), "{expected:?} not in:\n{text}");
     }
+    // One event per repair: the repaired call had four.
+    assert_eq!(text.matches("toolgate.repair ").count(), 4, "{text}");
 }

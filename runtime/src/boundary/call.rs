@@ -47,6 +47,9 @@ pub(crate) struct Direct<'a> {
     pub(crate) sleep: Option<Pin<Box<tokio::time::Sleep>>>,
     pub(crate) repairs: Vec<Repair>,
     pub(crate) call_id: Option<String>,
+    /// Whether the future tells the events of the call when it ends (it does not inside a
+    /// recorded span, whose owner tells them).
+    pub(crate) tells: bool,
 }
 
 impl<'a> CallFuture<'a> {
@@ -114,7 +117,9 @@ impl Future for CallFuture<'_> {
                     direct.toolbox.count(direct.counter, Counted::Failed);
                 }
                 envelope.call_id = direct.call_id.take();
-                telemetry::ended(&tracing::Span::none(), &envelope, None);
+                if direct.tells {
+                    telemetry::ended(&tracing::Span::none(), &envelope, None);
+                }
                 this.state = State::Ready(None);
                 Poll::Ready(envelope)
             }

@@ -87,8 +87,8 @@
 //! - `toolgate.repair` (DEBUG), one per repair of the arguments or the result: `rule`, `path`;
 //! - `toolgate.refusal` (INFO): `reason`, `count`, `constraints` (the failed keywords, in order);
 //! - `toolgate.budget_exceeded` (WARN): `budget`, `limit`;
-//! - `toolgate.denied` (INFO): `middleware`, `message`;
-//! - `toolgate.tool_failed` (INFO): `reason`, `message` (unknown tool, tool error, timeout);
+//! - `toolgate.denied` (INFO): `middleware`, `detail` (the denial's message);
+//! - `toolgate.tool_failed` (INFO): `reason`, `detail` (unknown tool, tool error, timeout);
 //! - `toolgate.budget_state` (DEBUG), after each call: `calls`, `refused`, `failed` so far.
 //!
 //! Field values are computed only when a subscriber listens to the event.

@@ -75,13 +75,13 @@ fn failed(error: &Failure) {
         Reason::Denied => tracing::info!(
             target: "toolgate::boundary",
             middleware = error.denied_by.as_deref(),
-            message = %error.message,
+            detail = %error.message,
             "toolgate.denied"
         ),
         Reason::UnknownTool | Reason::ToolError | Reason::Timeout => tracing::info!(
             target: "toolgate::boundary",
             reason = error.reason.as_str(),
-            message = %error.message,
+            detail = %error.message,
             "toolgate.tool_failed"
         ),
     }

@@ -348,6 +348,7 @@ impl Toolbox {
             return match self.direct(name, arguments) {
                 Ok(mut direct) => {
                     direct.call_id = call_id;
+                    direct.tells = false;
                     CallFuture::direct(direct).await
                 }
                 Err(envelope) => envelope.with_call_id(call_id),
@@ -421,6 +422,7 @@ impl Toolbox {
                 sleep: None,
                 repairs,
                 call_id: None,
+                tells: true,
             }),
             Started::Running(Err(panic), repairs) => {
                 self.lock().count(counter, arguments, Counted::Failed);
