@@ -110,6 +110,10 @@ def main():
                 f"  {label:<8} {human(gate):>10} {human(plain):>10} {plain / gate:>6.2f}x"
                 f" {human(hooks):>14} {hooks / gate:>6.2f}x"
             )
+        gate = median_ns(boundary / "gate" / "empty")
+        plain = median_ns(boundary / "toolbox" / "empty")
+        if gate and plain:
+            print(f"  empty tool: gate {human(gate)}, toolbox {human(plain)}: the boundary's fixed cost {human(plain - gate)}")
         print()
     road = root / "runtime_road"
     if road.is_dir():

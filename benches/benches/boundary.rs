@@ -5,7 +5,8 @@
 //!   handler's future (its result is JSON already), or, on a refusal, the retry hint as JSON;
 //! - `toolbox`: `Toolbox::call` on the same tool and handler: the budgets, the envelope and the
 //!   telemetry (no subscriber listens, as in production without tracing);
-//! - `toolbox_noop3`: the same with a chain of three middleware hooks that pass.
+//! - `toolbox_noop3`: the same with a chain of three middleware hooks that pass;
+//! - `empty`: a tool with no arguments, gate and toolbox: the boundary's fixed cost.
 //!
 //! The handler's future is ready at once, so each call is polled once, with no runtime: the
 //! figures are the boundary's own work. `ratios.py` prints `toolbox / gate` (issue 13's aim:
@@ -63,6 +64,14 @@ fn toolbox(hooks: usize) -> Toolbox {
     toolbox
 }
 
+/// A tool with no arguments: what is left of a call is the boundary's fixed cost.
+#[derive(Tool, serde::Deserialize)]
+struct Nothing {}
+
+async fn nothing(_: Nothing) -> Result<Value, String> {
+    Ok(Value::Null)
+}
+
 fn boundary(c: &mut Criterion) {
     let plain = toolbox(0);
     let chained = toolbox(3);
@@ -84,6 +93,17 @@ fn boundary(c: &mut Criterion) {
             b.iter(|| ready(chained.call("book_flight", black_box(text))))
         });
     }
+    let mut empty = Toolbox::new();
+    empty.add_tool(nothing).expect("one tool");
+    group.bench_function(BenchmarkId::new("gate", "empty"), |b| {
+        b.iter(|| {
+            let decoded = Nothing::decode(black_box("{}")).map_err(|r| r.hint().to_json());
+            decoded.map(|d| ready(nothing(d.value)))
+        })
+    });
+    group.bench_function(BenchmarkId::new("toolbox", "empty"), |b| {
+        b.iter(|| ready(empty.call("nothing", black_box("{}"))))
+    });
     group.finish();
 }
 

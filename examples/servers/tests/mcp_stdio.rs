@@ -88,3 +88,43 @@ async fn rmcps_client_lists_and_calls_the_tools_through_the_gate() {
 
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn rmcps_own_macros_with_lenient_parameters_repair_and_refuse() {
+    let server = TokioChildProcess::new(tokio::process::Command::new(built_example(
+        "mcp_rmcp_macros",
+    )))
+    .expect("the example server starts");
+    let client = ().serve(server).await.expect("the MCP handshake");
+
+    // The tool advertises BookFlight's own schema (Lenient<T>'s is T's).
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools[0].name, "book_flight");
+    assert_eq!(
+        tools[0].input_schema["properties"]["origin"]["pattern"],
+        "^[A-Z]{3}$"
+    );
+
+    let sloppy = json!({"origin": "CDG", "destination": "JFK", "date": "2026-12-01",
+        "passengers": "2", "cabin": "Business"});
+    let call = CallToolRequestParams::new("book_flight").with_arguments(arguments(sloppy));
+    let repaired = client.call_tool(call).await.unwrap();
+    assert_eq!(repaired.is_error, Some(false));
+    let text = &repaired.content[0].as_text().unwrap().text;
+    let answer: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(answer["value"]["passengers"], 2);
+    assert_eq!(answer["repairs"].as_array().unwrap().len(), 2);
+
+    let wrong = json!({"origin": "Paris", "destination": "JFK", "date": "2026-12-01",
+        "passengers": 12, "cabin": "business"});
+    let call = CallToolRequestParams::new("book_flight").with_arguments(arguments(wrong));
+    let refused = client.call_tool(call).await.unwrap();
+    assert_eq!(refused.is_error, Some(true));
+    let report = &refused.content[0].as_text().unwrap().text;
+    assert!(
+        report.contains("origin") && report.contains("passengers"),
+        "{report}"
+    );
+
+    client.cancel().await.unwrap();
+}
