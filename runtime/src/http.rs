@@ -3,11 +3,13 @@
 //! - [`Gated<T>`] is an extractor: the request body is decoded through the gate of the tool
 //!   type `T` (repaired where lossless). A refused body is answered `422 Unprocessable Content`
 //!   with an `application/problem+json` body ([RFC 9457]) holding every issue and the retry
-//!   hint; a body axum cannot read (too large, not bytes) keeps axum's status, in the same
-//!   shape.
+//!   hint; a body axum cannot read (too large, cut off) keeps axum's status, with RFC 9457's
+//!   members only (`type`, `title`, `status`, `detail`).
 //! - [`router`] serves a whole [`Toolbox`]: `GET /tools` lists the definitions, `POST
 //!   /tools/{name}` calls a tool with the body as its argument text and answers its
-//!   [`Envelope`] (status below).
+//!   [`Envelope`] (status below). HTTP knows no agent run: each request is a run of its own
+//!   ([`Toolbox::new_run`]), so one client's refusals or failures never spend another's
+//!   budget; the budgets that still apply are those of one call (the timeout).
 //!
 //! [RFC 9457]: https://www.rfc-editor.org/rfc/rfc9457
 //!
@@ -173,7 +175,7 @@ pub fn router(toolbox: Arc<Toolbox>) -> Router {
         body: Bytes,
     ) -> impl IntoResponse {
         let envelope = match std::str::from_utf8(&body) {
-            Ok(text) => toolbox.call(&name, text).await,
+            Ok(text) => toolbox.new_run().call(&name, text).await,
             // Read as it is, never with replacement characters the model did not send.
             Err(_) => {
                 let issue = Issue::new(
@@ -184,7 +186,8 @@ pub fn router(toolbox: Arc<Toolbox>) -> Router {
                 let failure =
                     crate::boundary::Failure::new(Reason::InvalidArguments, issue.message.clone())
                         .with_issues(vec![issue]);
-                Envelope::failure(name, failure, None)
+                let shown: String = name.chars().take(128).collect();
+                Envelope::failure(shown, failure, None)
             }
         };
         (status_of(&envelope), Json(envelope))

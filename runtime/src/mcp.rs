@@ -4,12 +4,18 @@
 //! - `tools/list` gives each tool's `inputSchema`, and its `outputSchema` when it declares one;
 //! - `tools/call` goes through the gate. A refused call, an unknown tool, a spent budget, a
 //!   denial or a tool's failure comes back as a tool result with `isError: true` whose first
-//!   text content is the [`Envelope`]'s JSON — never a JSON-RPC protocol error: the
+//!   text content is the [`Envelope`]'s JSON — never a JSON-RPC protocol error. The
 //!   2025-11-25 specification asks for input-validation errors as tool results, so the model
-//!   reads them and can correct the call.
+//!   reads them and can correct the call; it lists an unknown tool among protocol errors, but
+//!   toolgate answers it as a tool result too, so the model reads the "did you mean" (a choice
+//!   of toolgate's, made for the model's sake).
 //! - A success carries the tool's result as `structuredContent` and a text copy of it (the
-//!   JSON). The repairs made to the arguments are in the result's `_meta`, under
+//!   JSON); a result that is not an object (MCP's `structuredContent` is one) is sent as the
+//!   text alone.
+//!   The repairs made to the arguments are in the result's `_meta`, under
 //!   `io.toolgate/repairs` (and `io.toolgate/output_repairs` for the result's own).
+//! - One server is one run of its toolbox: budgets count across the session (rmcp serves one
+//!   handler per connection; make a server per connection with [`McpServer::new`]).
 //!
 //! ```no_run
 //! use rmcp::ServiceExt;
@@ -97,7 +103,12 @@ impl McpServer {
             return CallToolResult::error(vec![ContentBlock::text(envelope.to_json())]);
         }
         let value = envelope.value.clone().unwrap_or(Value::Null);
-        let mut result = CallToolResult::structured(value);
+        // MCP's `structuredContent` is an object: another result is sent as text only.
+        let mut result = if value.is_object() {
+            CallToolResult::structured(value)
+        } else {
+            CallToolResult::success(vec![ContentBlock::text(value.to_string())])
+        };
         let mut meta = JsonObject::new();
         if !envelope.repairs.is_empty() {
             meta.insert("io.toolgate/repairs".into(), to_json(&envelope.repairs));
@@ -181,5 +192,34 @@ impl ServerHandler for McpServer {
             .call_with(Call::new(request.name.into_owned(), arguments))
             .await;
         Ok(McpServer::result_of(&envelope).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boundary::{Failure, Reason};
+
+    #[test]
+    fn a_result_that_is_not_an_object_is_sent_as_text() {
+        let result = McpServer::result_of(&Envelope::success("add", Value::from(5), Vec::new()));
+        assert_eq!(result.structured_content, None);
+        assert_eq!(result.is_error, Some(false));
+        assert_eq!(
+            result.content[0].as_text().map(|t| t.text.as_str()),
+            Some("5")
+        );
+        let object = serde_json::json!({"sum": 5});
+        let result = McpServer::result_of(&Envelope::success("add", object.clone(), Vec::new()));
+        assert_eq!(result.structured_content, Some(object));
+    }
+
+    #[test]
+    fn a_failure_is_a_tool_error_carrying_the_envelope() {
+        let envelope = Envelope::failure("add", Failure::new(Reason::Timeout, "slow"), None);
+        let result = McpServer::result_of(&envelope);
+        assert_eq!(result.is_error, Some(true));
+        let text = result.content[0].as_text().map(|t| t.text.clone());
+        assert_eq!(text, Some(envelope.to_json()));
     }
 }

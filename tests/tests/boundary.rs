@@ -124,7 +124,9 @@ fn an_unknown_tool_is_named_with_the_nearest_one_and_a_capped_list() {
     let envelope = block_on(toolbox.call(&long, "{}"));
     assert_eq!(envelope.tool.chars().count(), 129);
     assert!(envelope.to_json().len() < 2_000);
-    assert_eq!(toolbox.definitions().len(), 26);
+    assert!(toolbox
+        .state_fragment()
+        .starts_with("Tool calls so far: 0; refused: 0; failed: 0."));
 
     let mut small = Toolbox::new();
     small
@@ -193,6 +195,50 @@ fn a_tools_own_refusal_is_read_as_issues_with_a_hint() {
     let hint = envelope.hint.as_ref().unwrap();
     assert_eq!(hint.reason, HintReason::ToolError);
     assert_eq!(hint.fields[0].min, Some(toolgate::num::Num::from(0)));
+}
+
+#[test]
+fn a_call_never_awaited_does_nothing() {
+    let (toolbox, reached) = flights();
+    let unpolled = toolbox.call("book_flight", VALID);
+    drop(unpolled);
+    assert_eq!(reached.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        toolbox.usage("book_flight"),
+        toolgate::boundary::ToolUsage::default()
+    );
+}
+
+#[test]
+fn on_the_road_with_hooks_a_panic_and_a_timeout_are_envelopes_too() {
+    struct Pass;
+    #[async_trait]
+    impl Middleware for Pass {}
+    let mut toolbox = Toolbox::new().with_budgets(
+        toolgate::boundary::Budgets::new().timeout(std::time::Duration::from_millis(20)),
+    );
+    toolbox.add_middleware(Pass);
+    let explode = json!({"name": "explode", "parameters": {"type": "object"}});
+    toolbox
+        .add_runtime_tool(&explode, |_: Value| async {
+            if true {
+                panic!("boom");
+            }
+            Ok::<_, String>(Value::Null)
+        })
+        .unwrap();
+    let slow = json!({"name": "slow", "parameters": {"type": "object"}});
+    toolbox
+        .add_runtime_tool(&slow, |_: Value| async {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            Ok::<_, String>(Value::Null)
+        })
+        .unwrap();
+    let panicked = block_on(toolbox.call("explode", "{}"));
+    assert_eq!(panicked.error.unwrap().message, "the tool panicked: boom");
+    let timed_out = block_on(toolbox.call("slow", "{}"));
+    assert_eq!(timed_out.reason(), Some(Reason::Timeout));
+    assert_eq!(toolbox.usage("slow").tool_errors, 1);
 }
 
 #[test]

@@ -15,8 +15,16 @@ use super::envelope::Budget;
 /// - *invalid arguments*: calls the gate refused;
 /// - *tool errors*: calls whose tool failed, timed out, or gave a malformed result.
 ///
-/// Once a count reaches its limit, the next call it covers is stopped before the gate with a
-/// `budget_exceeded` envelope naming the budget; the tool does not run.
+/// Once a count reaches its limit, the next call it covers is stopped with a `budget_exceeded`
+/// envelope naming the budget: the tool does not run. (Without hooks the gate reads the
+/// arguments first, with them the budgets are checked first and again just before the tool;
+/// the envelope is the same.) Calls are counted as they start and failures as they end, so
+/// calls already running when a failure budget is spent still finish, and a batch of calls
+/// started together may end with more failures than the budget: the budget stops the calls
+/// that come after.
+///
+/// The stall detector compares a call with the last refused call of the same tool: two
+/// identical refused calls in one batch make the second a `stall`.
 ///
 /// ```
 /// use std::time::Duration;

@@ -1,10 +1,12 @@
 //! [`CallFuture`]: the future of one call of a [`Toolbox`].
 //!
-//! Written by hand for the direct road (no hook, no span recorded): everything before the
-//! tool runs is done when the call is made, and the future holds only the tool's boxed run,
-//! its timer and the repairs, so awaiting a call moves a few words, not a nest of `async fn`
-//! states. The roads with hooks or a listening subscriber are ordinary boxed `async` code.
+//! Written by hand for the direct road (no hook, no span recorded): nothing happens until
+//! the future is first polled; then everything before the tool runs at once, and the future
+//! holds only the tool's boxed run, its timer and the repairs, so awaiting a call moves a few
+//! words, not a nest of `async fn` states. The roads with hooks or a listening subscriber are
+//! ordinary boxed `async` code.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -21,14 +23,23 @@ use super::telemetry;
 use super::toolbox::Toolbox;
 
 /// The future of [`Toolbox::call`], [`Toolbox::call_with`]: resolves to the call's
-/// [`Envelope`]. `Send`, so a call may be spawned; like every future, it must not be polled
-/// again once it has given its envelope (it panics, as `async fn` futures do).
+/// [`Envelope`]. Nothing happens until it is first polled: a call never awaited spends no
+/// budget and never reaches its tool. `Send`, so a call may be spawned; like every future, it
+/// must not be polled again once it has given its envelope (it panics, as `async fn` futures
+/// do).
 #[must_use = "a call does nothing unless awaited"]
 pub struct CallFuture<'a> {
     state: State<'a>,
 }
 
 enum State<'a> {
+    /// Not polled yet: the call as made.
+    Start {
+        toolbox: &'a Toolbox,
+        name: Cow<'a, str>,
+        arguments: Cow<'a, str>,
+        call_id: Option<String>,
+    },
     /// Decided before the tool: a refusal, an unknown tool, a spent budget.
     Ready(Option<Envelope>),
     /// The tool is running.
@@ -53,6 +64,23 @@ pub(crate) struct Direct<'a> {
 }
 
 impl<'a> CallFuture<'a> {
+    /// A call not begun: it begins when first polled.
+    pub(crate) fn start(
+        toolbox: &'a Toolbox,
+        name: Cow<'a, str>,
+        arguments: Cow<'a, str>,
+        call_id: Option<String>,
+    ) -> Self {
+        CallFuture {
+            state: State::Start {
+                toolbox,
+                name,
+                arguments,
+                call_id,
+            },
+        }
+    }
+
     pub(crate) fn ready(envelope: Envelope) -> Self {
         CallFuture {
             state: State::Ready(Some(envelope)),
@@ -100,7 +128,20 @@ impl Future for CallFuture<'_> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Envelope> {
         let this = self.get_mut();
+        if let State::Start {
+            toolbox,
+            name,
+            arguments,
+            call_id,
+        } = &mut this.state
+        {
+            // `begin` never answers a call not begun: the state moves on once.
+            let begun = toolbox.begin(name, arguments, call_id.take());
+            this.state = begun.state;
+        }
         match &mut this.state {
+            // Only `begin` could leave it here, and it does not.
+            State::Start { .. } => Poll::Pending,
             State::Ready(envelope) => match envelope.take() {
                 Some(envelope) => Poll::Ready(envelope),
                 None => panic!("a call's future was polled after it gave its envelope"),

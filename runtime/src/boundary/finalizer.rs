@@ -48,6 +48,7 @@ pub struct Finalizer<T = Value> {
     model: FinalModel,
     retries: u32,
     attempts: u32,
+    refused: u32,
 }
 
 #[derive(Clone)]
@@ -108,6 +109,7 @@ impl<T: Tool + DeserializeOwned + 'static> Finalizer<T> {
             model: FinalModel::Static(T::model()),
             retries: DEFAULT_FINAL_RETRIES,
             attempts: 0,
+            refused: 0,
         }
     }
 }
@@ -122,6 +124,7 @@ impl Finalizer<Value> {
             model: FinalModel::Shared(tool),
             retries: DEFAULT_FINAL_RETRIES,
             attempts: 0,
+            refused: 0,
         })
     }
 }
@@ -151,7 +154,9 @@ impl<T> Finalizer<T> {
             &rejected.report,
             HintReason::MalformedResponse,
         ));
-        let retries_used = self.attempts - 1;
+        // Only refused answers use up retries: an accepted one before does not.
+        let retries_used = self.refused;
+        self.refused = self.refused.saturating_add(1);
         if retries_used >= self.retries {
             return Finalized::Exhausted {
                 report: rejected.report,

@@ -128,7 +128,7 @@ impl std::fmt::Debug for Arguments {
 /// A call the gate accepted, before its tool runs.
 #[derive(Debug)]
 pub struct GatedCall {
-    /// The tool's name.
+    /// The tool's name (to read: the tool is chosen by now, and changing it changes nothing).
     pub tool: String,
     /// The call's id, when the model gave one.
     pub call_id: Option<String>,

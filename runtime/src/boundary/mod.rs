@@ -8,8 +8,9 @@
 //!   result is an [`Envelope`], whose JSON is the tool-result message for the model: the
 //!   value and the repairs made, or the failure's [`Reason`], message and issues with the
 //!   capped [`RetryHint`](crate::RetryHint).
-//! - [`Budgets`] stop runaway loops: call caps, refusal and failure budgets, a per-call
-//!   timeout, and a stall detector; [`Toolbox::state_fragment`] says what is left.
+//! - [`Budgets`] bound runaway loops: call caps, refusal and failure budgets, a per-call
+//!   timeout, and a stall detector; once one is spent, calls get `budget_exceeded` without
+//!   their tool running. [`Toolbox::state_fragment`] says what is left.
 //! - [`Middleware`] hooks run before the gate, after it, and after the tool: each may pass,
 //!   change what it is given, or deny.
 //! - [`Finalizer`] checks a model's final structured answer the same way, and gives the
@@ -17,8 +18,9 @@
 //! - Every call is a `tracing` span with an event per repair, refusal, budget stop and denial
 //!   (see the `telemetry` notes below).
 //!
-//! The order of one call: the hooks' `before_gate`; the tool looked up (`unknown_tool`); the
-//! budgets (`budget_exceeded`); the gate (`invalid_arguments`); the hooks' `after_gate`; the
+//! The order of one call, once its future is first polled: the hooks' `before_gate`; the tool
+//! looked up (`unknown_tool`); the gate (`invalid_arguments`) and the budgets
+//! (`budget_exceeded`; with hooks, checked before the gate too); the hooks' `after_gate`; the
 //! call counted against its caps; the tool, within the timeout (`tool_error`, `timeout`),
 //! and its result checked against the output schema (`malformed_response`); the hooks'
 //! `after_handler`.
@@ -74,8 +76,10 @@
 //!
 //! Limits: the usage of a run holds one entry per registered tool, whatever names the model
 //! sends; an envelope repeats at most 128 characters of an unknown tool's name, 1,000 of a
-//! tool's error text, [`MAX_LISTED_TOOLS`] tool names, and the issues the gate's report holds
-//! (capped by the decoder). A handler that panics gives a `tool_error`, not a panic of the
+//! tool's error text as its message, [`MAX_LISTED_TOOLS`] tool names, and the issues the
+//! gate's report holds (capped by the decoder), or those read from the tool's error text
+//! (capped by [`crate::foreign`]: 100 issues, each message 1,000 characters, paths 32 deep,
+//! values shortened). A handler that panics gives a `tool_error`, not a panic of the
 //! caller.
 //!
 //! # Telemetry

@@ -1,5 +1,6 @@
 //! [`Toolbox`]: the registry every call goes through.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::future::Future;
@@ -275,10 +276,9 @@ impl Toolbox {
 
     /// Calls the tool `name` with argument text: the gate first, then the tool.
     ///
-    /// Everything before the tool (the lookup, the budgets, the gate) is done when this is
-    /// called; the future waits for the tool (see [`CallFuture`]).
-    pub fn call(&self, name: &str, arguments: &str) -> CallFuture<'_> {
-        self.begin(name, arguments, None)
+    /// Nothing happens until the future is first polled (see [`CallFuture`]).
+    pub fn call<'a>(&'a self, name: &'a str, arguments: &'a str) -> CallFuture<'a> {
+        CallFuture::start(self, Cow::Borrowed(name), Cow::Borrowed(arguments), None)
     }
 
     /// Runs the calls at once and returns their envelopes in the order of the calls.
@@ -291,10 +291,21 @@ impl Toolbox {
 
     /// Calls a tool: see [`Toolbox::call`].
     pub fn call_with(&self, call: Call) -> CallFuture<'_> {
-        self.begin(&call.tool, &call.arguments, call.call_id)
+        CallFuture::start(
+            self,
+            Cow::Owned(call.tool),
+            Cow::Owned(call.arguments),
+            call.call_id,
+        )
     }
 
-    fn begin(&self, name: &str, arguments: &str, call_id: Option<String>) -> CallFuture<'_> {
+    /// Begins a call (on its future's first poll).
+    pub(crate) fn begin(
+        &self,
+        name: &str,
+        arguments: &str,
+        call_id: Option<String>,
+    ) -> CallFuture<'_> {
         let span = telemetry::call_span(name, call_id.as_deref());
         if !span.is_disabled() || !self.middleware.is_empty() {
             let (name, arguments) = (name.to_owned(), arguments.to_owned());
@@ -481,7 +492,16 @@ impl Toolbox {
             }
             (gated.arguments, gated.repairs, gated.call_id)
         };
-        let started = self.lock().start(&self.budgets, entry.counter(name));
+        // Checked again with the call's count, under one lock: the hooks awaited in between,
+        // and calls running at once may have spent a budget meanwhile.
+        let started = {
+            let mut usage = self.lock();
+            let counter = entry.counter(name);
+            match usage.check(&self.budgets, counter, arguments) {
+                Some(exceeded) => Err(exceeded),
+                None => usage.start(&self.budgets, counter),
+            }
+        };
         if let Err(exceeded) = started {
             return budget_exceeded(name, exceeded).with_call_id(call_id);
         }

@@ -47,9 +47,13 @@
 //! not a field's wire name but folds to one (`Amount`, `max price`) becomes that name, and a
 //! bound on a string or an array becomes a length or item bound (go-playground's `min`).
 //!
-//! Limits: the first [`MAX_FOREIGN_TEXT_BYTES`] of a text are read, at most
-//! [`MAX_FOREIGN_ISSUES`] issues are made, and every pattern is the `regex` crate's (linear
-//! time), so no text makes the work grow faster than its length.
+//! Limits: the first [`MAX_FOREIGN_TEXT_BYTES`] of a text are read, a JSON body whole up to
+//! [`MAX_FOREIGN_JSON_BYTES`] (a longer one is not read: cut, it would read as text), at most
+//! [`MAX_FOREIGN_ISSUES`] issues are made, each with a message of at most
+//! [`MAX_FOREIGN_MESSAGE_CHARS`] characters, a path of at most [`MAX_FOREIGN_PATH_SEGMENTS`]
+//! segments and values shortened as the gate's own are; every pattern is the `regex` crate's
+//! (linear time). `parse_for` also leaves out a `custom` issue whose subject is no field of
+//! the model ("Token has expired" is about no argument).
 
 /// Compiles one of this module's patterns. They are constants of its files, and a unit test
 /// of each file compiles every one, so this does not fail on any input.
@@ -79,8 +83,14 @@ use toolgate_core::model::{Kind, Schema, ToolModel};
 use toolgate_core::suggest::fold;
 use toolgate_core::{Constraint, Issue, Path, Segment};
 
-/// Most bytes of an error text read.
+/// Most bytes of an error text read (its first ones).
 pub const MAX_FOREIGN_TEXT_BYTES: usize = 64 * 1024;
+/// Longest JSON error body read: a longer one is not read (a cut one is not JSON).
+pub const MAX_FOREIGN_JSON_BYTES: usize = 1024 * 1024;
+/// Longest message an issue read from a foreign text keeps, in characters.
+pub const MAX_FOREIGN_MESSAGE_CHARS: usize = 1_000;
+/// Deepest path an issue read from a foreign text keeps (a deeper one is cut there).
+pub const MAX_FOREIGN_PATH_SEGMENTS: usize = 32;
 /// Most issues read from one text.
 pub const MAX_FOREIGN_ISSUES: usize = 100;
 
@@ -134,13 +144,12 @@ pub fn parse(text: &str) -> Option<Parsed> {
 
 fn read(text: &str) -> Option<Parsed> {
     let text = text.trim();
-    let mut end = text.len().min(MAX_FOREIGN_TEXT_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let text = &text[..end];
     if text.starts_with('{') || text.starts_with('[') {
-        // serde_json stops at 128 levels of nesting: a deep text is not a danger here.
+        // A JSON body is read whole or not at all: cut, it would be read as text and give
+        // issues it does not hold. serde_json is linear and stops at 128 levels of nesting.
+        if text.len() > MAX_FOREIGN_JSON_BYTES {
+            return None;
+        }
         if let Ok(value) = serde_json::from_str::<Value>(text) {
             if let Some((format, issues)) = structured::read(&value) {
                 return Some(Parsed { format, issues });
@@ -150,16 +159,37 @@ fn read(text: &str) -> Option<Parsed> {
                 .iter()
                 .find_map(|key| value.get(*key).and_then(Value::as_str).map(str::to_owned))
                 .or_else(|| value.pointer("/error/message")?.as_str().map(str::to_owned))?;
-            return texts::read(&message).map(|(format, issues)| Parsed { format, issues });
+            return read_text(&message);
         }
     }
-    texts::read(text).map(|(format, issues)| Parsed { format, issues })
+    read_text(text)
 }
 
-/// What an issue of these two rules holds, as the gate's own do: a missing field has no
-/// `got`; an unknown key's `got` is the key.
+fn read_text(text: &str) -> Option<Parsed> {
+    let mut end = text.len().min(MAX_FOREIGN_TEXT_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    texts::read(&text[..end]).map(|(format, issues)| Parsed { format, issues })
+}
+
+/// Every issue within the limits (message, path, values), and what an issue of two rules holds,
+/// as the gate's own do: a missing field has no `got`; an unknown key's `got` is the key.
 fn normalize(mut parsed: Parsed) -> Parsed {
     for issue in &mut parsed.issues {
+        if issue.path.segments().len() > MAX_FOREIGN_PATH_SEGMENTS {
+            let mut cut = Path::root();
+            for segment in &issue.path.segments()[..MAX_FOREIGN_PATH_SEGMENTS] {
+                cut.push(segment.clone());
+            }
+            issue.path = cut;
+        }
+        if let Some((end, _)) = issue.message.char_indices().nth(MAX_FOREIGN_MESSAGE_CHARS) {
+            issue.message.truncate(end);
+            issue.message.push('…');
+        }
+        issue.got = issue.got.take().map(toolgate_core::issue::shorten);
+        issue.expected = issue.expected.take().map(toolgate_core::issue::shorten);
         match issue.constraint {
             Constraint::Required => issue.got = None,
             Constraint::AdditionalProperties => {
@@ -176,11 +206,18 @@ fn normalize(mut parsed: Parsed) -> Parsed {
 
 /// [`parse`], with every path aligned to `model` (see the module's notes).
 pub fn parse_for(model: &ToolModel, text: &str) -> Option<Parsed> {
-    let mut parsed = parse(text)?;
+    let mut parsed = read(text)?;
     for issue in &mut parsed.issues {
         align(model, issue);
     }
-    Some(normalize(parsed))
+    // A sentence of no known rule whose subject is no field ("Token has expired", "Error:
+    // connection refused") is not about the arguments: it stays in the tool's message only.
+    parsed.issues.retain(|issue| {
+        issue.constraint != Constraint::Custom
+            || issue.path.is_root()
+            || model.schema_at(&issue.path).is_some()
+    });
+    (!parsed.issues.is_empty()).then(|| normalize(parsed))
 }
 
 /// Renames the keys of `issue`'s path that fold to a field of `model`, and turns a bound on a

@@ -356,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn a_long_hostile_sentence_is_read_in_linear_time() {
+    fn a_long_repetitive_sentence_is_no_rule() {
         // The `regex` crate has no backtracking: a long text costs its length, once per pattern.
         let text = "greater than ".repeat(20_000) + "x";
         assert_eq!(classify(&text), None);

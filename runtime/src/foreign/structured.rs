@@ -32,7 +32,22 @@ pub(crate) fn read(value: &Value) -> Option<(ForeignFormat, Vec<Issue>)> {
 
 fn object(members: &Map<String, Value>) -> Option<(ForeignFormat, Vec<Issue>)> {
     if let Some(Value::Array(detail)) = members.get("detail") {
-        if let Some((ForeignFormat::PydanticErrors, issues)) = list(detail) {
+        if let Some((ForeignFormat::PydanticErrors, mut issues)) = list(detail) {
+            // FastAPI's `loc` starts with where the value was: the body, the query, ...
+            for issue in &mut issues {
+                let from_request = matches!(
+                    issue.path.segments().first(),
+                    Some(toolgate_core::Segment::Key(first))
+                        if matches!(first.as_str(), "body" | "query" | "path" | "header" | "cookie")
+                );
+                if from_request {
+                    let mut within = Path::root();
+                    for segment in &issue.path.segments()[1..] {
+                        within.push(segment.clone());
+                    }
+                    issue.path = within;
+                }
+            }
             return Some((ForeignFormat::FastApi, issues));
         }
     }
@@ -105,12 +120,30 @@ fn list(items: &[Value]) -> Option<(ForeignFormat, Vec<Issue>)> {
         } else {
             return None;
         };
-    let issues = items
-        .iter()
-        .filter_map(Value::as_object)
-        .take(MAX_FOREIGN_ISSUES)
-        .map(read)
-        .collect();
+    let mut issues: Vec<Issue> = Vec::new();
+    for entry in items.iter().filter_map(Value::as_object) {
+        if issues.len() >= MAX_FOREIGN_ISSUES {
+            break;
+        }
+        let issue = read(entry);
+        // zod names every unknown key of an object in one issue: one issue each here.
+        let more_keys = match entry.get("keys") {
+            Some(Value::Array(keys)) if format == ForeignFormat::Zod && keys.len() > 1 => {
+                &keys[1..]
+            }
+            _ => &[],
+        };
+        let parent = issue.path.parent().unwrap_or_else(Path::root);
+        issues.push(issue.clone());
+        for key in more_keys.iter().filter_map(Value::as_str) {
+            if issues.len() >= MAX_FOREIGN_ISSUES {
+                break;
+            }
+            let mut other = issue.clone();
+            other.path = parent.clone().key(key.to_owned());
+            issues.push(other);
+        }
+    }
     Some((format, issues))
 }
 
@@ -122,18 +155,10 @@ fn text<'v>(members: &'v Map<String, Value>, key: &str) -> &'v str {
 /// `loc` led by `body`, `query`, `path`, `header` or `cookie`).
 pub(crate) fn pydantic_entry(error: &Map<String, Value>) -> Issue {
     let message = text(error, "msg");
-    let mut loc: &[Value] = error
+    let loc: &[Value] = error
         .get("loc")
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice);
-    if let [Value::String(first), rest @ ..] = loc {
-        if matches!(
-            first.as_str(),
-            "body" | "query" | "path" | "header" | "cookie"
-        ) {
-            loc = rest;
-        }
-    }
     let at = location(loc);
     let context = error.get("ctx").and_then(Value::as_object);
     // The text form has no `ctx`: the bound is then read from the message.
@@ -317,10 +342,14 @@ fn zod(error: &Map<String, Value>) -> Issue {
             None => (Constraint::Custom, None),
         },
     };
+    let bounded = matches!(
+        text(error, "code"),
+        "too_small" | "too_big" | "not_multiple_of"
+    );
     let mut issue = Issue::new(at, constraint, message.to_owned());
     issue.expected = expected.map(|value| match value {
-        // zod 4 writes a bound as a number; zod 3 too, but `2n` bigint bounds come as text.
-        Value::String(text) => number(&text).unwrap_or(Value::String(text)),
+        // A bigint bound comes as text; other expected values are what they are.
+        Value::String(text) if bounded => number(&text).unwrap_or(Value::String(text)),
         other => other,
     });
     if let Some(received) = error.get("received").filter(|r| !r.is_null()) {

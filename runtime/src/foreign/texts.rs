@@ -59,11 +59,14 @@ pub(crate) fn read(text: &str) -> Option<(ForeignFormat, Vec<Issue>)> {
 }
 
 fn pydantic_text(text: &str) -> Vec<Issue> {
+    /// A location line longer than this is no field's path.
+    const MAX_LOCATION_BYTES: usize = 512;
     let mut issues = Vec::new();
     let mut location: Option<&str> = None;
     for line in text.lines().skip(1) {
         if !line.starts_with(' ') {
-            location = Some(line.trim());
+            let line = line.trim();
+            location = (line.len() <= MAX_LOCATION_BYTES).then_some(line);
             continue;
         }
         let (Some(at), Some(found)) = (location, PYDANTIC_LINE.captures(line)) else {
@@ -81,7 +84,11 @@ fn pydantic_text(text: &str) -> Vec<Issue> {
             })
             .collect();
         entry.insert("loc".into(), Value::Array(loc));
-        if let Some(input) = found.name("input").and_then(|i| literal(i.as_str())) {
+        // pydantic shortens a long input's repr (its first 25 and last 24 characters around
+        // `...`): such a text is not the value sent, so it is not given as `got`.
+        let input = found.name("input").map(|i| i.as_str());
+        let shortened = input.is_some_and(|i| i.len() > 50 && i.contains("..."));
+        if let Some(input) = input.filter(|_| !shortened).and_then(literal) {
             entry.insert("input".into(), input);
         }
         issues.push(pydantic_entry(&entry));
@@ -175,17 +182,16 @@ fn zod_text(text: &str) -> Vec<Issue> {
     issues
 }
 
-/// The JSON type a Go type means (`[]string` → array, `*int` → integer).
-fn go_type(name: &str) -> &'static str {
+/// The JSON type a Go type means (`[]string` → array, `*int` → integer); `None` for a named
+/// type (`time.Time`, a `string` type of the tool's own), whose JSON form the text does not say.
+fn go_type(name: &str) -> Option<&'static str> {
     let name = name.trim_start_matches('*');
     if name.starts_with("[]") || name.starts_with('[') {
-        "array"
+        Some("array")
     } else if name.starts_with("map[") {
-        "object"
+        Some("object")
     } else {
-        json_type(name.trim_end_matches(|c: char| c.is_ascii_digit()))
-            .or_else(|| json_type(name))
-            .unwrap_or("object")
+        json_type(name.trim_end_matches(|c: char| c.is_ascii_digit())).or_else(|| json_type(name))
     }
 }
 
@@ -196,7 +202,7 @@ fn go_json(text: &str) -> Option<Vec<Issue>> {
             .name("f")
             .map_or_else(Path::root, |f| path(f.as_str()));
         let mut issue = Issue::new(at, Constraint::Type, first.to_owned());
-        issue.expected = Some(Value::from(go_type(&found["t"])));
+        issue.expected = go_type(&found["t"]).map(Value::from);
         issue.got = found.name("num").and_then(|n| number(n.as_str()));
         return Some(vec![issue]);
     }

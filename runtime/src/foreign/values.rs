@@ -14,6 +14,9 @@ pub(crate) fn number(text: &str) -> Option<Value> {
     if let Ok(integer) = text.parse::<i64>() {
         return Some(Value::from(integer));
     }
+    if let Ok(integer) = text.parse::<u64>() {
+        return Some(Value::from(integer));
+    }
     let float: f64 = text.parse().ok()?;
     Number::from_f64(float).map(Value::Number)
 }
