@@ -12,7 +12,9 @@ For each group of the `decode` bench (V, C, I, I3) it prints every decoder's med
 and its ratio to the group's `serde_floor` (1.00x = as fast as serde alone), with the
 target toolgate is held to where there is one. For the `runtime_road` group it prints the
 median time of one pass over the corpus and the calls per second. For the `scale` bench's
-groups it prints the cost per item at each size and how much it grew.
+groups it prints the cost per item at each size and how much it grew. For the `boundary`
+bench it prints `Toolbox::call` (with no hooks, and with three that pass) against the gate
+alone.
 """
 
 import json
@@ -92,6 +94,26 @@ def main():
                 verdict = "meets" if against <= 1.10 else "misses"
                 line += f"   {against:.2f}x toolgate (target <= 1.10x: {verdict})"
             print(line)
+        print()
+    boundary = root / "boundary"
+    if boundary.is_dir():
+        found = True
+        print("boundary: Toolbox::call against the gate alone (issue 13's aim: <= 1.05x)")
+        print(f"  {'payload':<8} {'gate':>10} {'toolbox':>10} {'ratio':>7} {'3 no-op hooks':>14} {'ratio':>7}")
+        for label in ["V", "C", "I"]:
+            gate = median_ns(boundary / "gate" / label)
+            plain = median_ns(boundary / "toolbox" / label)
+            hooks = median_ns(boundary / "toolbox_noop3" / label)
+            if not (gate and plain and hooks):
+                continue
+            print(
+                f"  {label:<8} {human(gate):>10} {human(plain):>10} {plain / gate:>6.2f}x"
+                f" {human(hooks):>14} {hooks / gate:>6.2f}x"
+            )
+        gate = median_ns(boundary / "gate" / "empty")
+        plain = median_ns(boundary / "toolbox" / "empty")
+        if gate and plain:
+            print(f"  empty tool: gate {human(gate)}, toolbox {human(plain)}: the boundary's fixed cost {human(plain - gate)}")
         print()
     road = root / "runtime_road"
     if road.is_dir():

@@ -166,59 +166,7 @@ mod with_garde {
 }
 
 /// toolgate: one derive gives the schema, the checks, the repairs and the retry hint.
-mod with_toolgate {
-    use serde::Deserialize;
-    use toolgate::Tool;
-
-    /// Book a flight for one or more passengers.
-    #[derive(Debug, Tool, Deserialize)]
-    pub struct BookFlight {
-        /// Airport the flight leaves from (3-letter IATA code)
-        #[tool(pattern = "^[A-Z]{3}$")]
-        pub origin: String,
-        /// Airport the flight arrives at (3-letter IATA code)
-        #[tool(pattern = "^[A-Z]{3}$")]
-        pub destination: String,
-        /// Day of departure
-        #[tool(format = "date")]
-        pub date: String,
-        /// Number of travellers
-        #[tool(range(min = 1, max = 9))]
-        pub passengers: u8,
-        /// Cabin class
-        pub cabin: Cabin,
-        /// Highest price the traveller accepts, in euros
-        #[tool(exclusive_range(min = 0))]
-        pub max_price: f64,
-        /// Whether the ticket must be refundable
-        pub refundable: bool,
-        /// Frequent-flyer numbers
-        #[tool(length(max = 5))]
-        pub loyalty_ids: Vec<String>,
-        /// How to reach the passenger
-        pub contact: Contact,
-        /// Anything the agent should know
-        pub notes: Option<String>,
-    }
-
-    /// Cabin class
-    #[derive(Debug, Tool, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Cabin {
-        Economy,
-        PremiumEconomy,
-        Business,
-        First,
-    }
-
-    /// Contact details
-    #[derive(Debug, Tool, Deserialize)]
-    pub struct Contact {
-        /// Email address of the passenger
-        #[tool(format = "email")]
-        pub email: String,
-    }
-}
+use toolgate_bench::flight as with_toolgate;
 
 /// The `date` format test the validator and garde custom checks call: toolgate's own, so
 /// the three agree on what a date is and cost the same.

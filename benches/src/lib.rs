@@ -23,6 +23,62 @@ pub const INVALID: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-
 /// cabin, so the validators' own checks and reports run.
 pub const INVALID_CHECKS: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"first","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
 
+/// The `book_flight` tool of the `decode` and `boundary` benches, as toolgate's derive
+/// declares it: one derive gives the schema, the checks, the repairs and the retry hint.
+pub mod flight {
+    use serde::Deserialize;
+    use toolgate::Tool;
+
+    /// Book a flight for one or more passengers.
+    #[derive(Debug, Tool, Deserialize)]
+    pub struct BookFlight {
+        /// Airport the flight leaves from (3-letter IATA code)
+        #[tool(pattern = "^[A-Z]{3}$")]
+        pub origin: String,
+        /// Airport the flight arrives at (3-letter IATA code)
+        #[tool(pattern = "^[A-Z]{3}$")]
+        pub destination: String,
+        /// Day of departure
+        #[tool(format = "date")]
+        pub date: String,
+        /// Number of travellers
+        #[tool(range(min = 1, max = 9))]
+        pub passengers: u8,
+        /// Cabin class
+        pub cabin: Cabin,
+        /// Highest price the traveller accepts, in euros
+        #[tool(exclusive_range(min = 0))]
+        pub max_price: f64,
+        /// Whether the ticket must be refundable
+        pub refundable: bool,
+        /// Frequent-flyer numbers
+        #[tool(length(max = 5))]
+        pub loyalty_ids: Vec<String>,
+        /// How to reach the passenger
+        pub contact: Contact,
+        /// Anything the agent should know
+        pub notes: Option<String>,
+    }
+
+    /// Cabin class
+    #[derive(Debug, Tool, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Cabin {
+        Economy,
+        PremiumEconomy,
+        Business,
+        First,
+    }
+
+    /// Contact details
+    #[derive(Debug, Tool, Deserialize)]
+    pub struct Contact {
+        /// Email address of the passenger
+        #[tool(format = "email")]
+        pub email: String,
+    }
+}
+
 /// The workspace's root folder (the parent of this crate's folder).
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

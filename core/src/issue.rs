@@ -71,11 +71,15 @@ pub enum Constraint {
     Schema,
     /// A limit of toolgate's was reached (issue count, nesting depth, argument size).
     Limit,
+    /// A rule of the tool's own that names no JSON Schema keyword, known by its message only:
+    /// what a tool's error text says when the foreign-error parsers cannot map it to a
+    /// keyword ("insufficient funds").
+    Custom,
 }
 
 impl Constraint {
     /// Every constraint, in declaration order.
-    pub const ALL: [Constraint; 23] = [
+    pub const ALL: [Constraint; 24] = [
         Self::Required,
         Self::Type,
         Self::Enum,
@@ -99,6 +103,7 @@ impl Constraint {
         Self::Syntax,
         Self::Schema,
         Self::Limit,
+        Self::Custom,
     ];
 
     /// The keyword as JSON Schema spells it.
@@ -127,6 +132,7 @@ impl Constraint {
             Self::Syntax => "syntax",
             Self::Schema => "schema",
             Self::Limit => "limit",
+            Self::Custom => "custom",
         }
     }
 }

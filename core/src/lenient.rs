@@ -41,6 +41,28 @@ pub struct Lenient<T> {
     pub repairs: Vec<Repair>,
 }
 
+/// The schema of `T`: what a framework that lists tools by their schemars schema (rmcp's
+/// `Parameters<Lenient<T>>`) advertises is the tool's own contract; the repairs are the
+/// reader's leniency, not part of it.
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Lenient<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
 impl<T> Lenient<T> {
     /// The value, without the repair log.
     pub fn into_inner(self) -> T {

@@ -133,6 +133,13 @@
 //! - `derive` (default): `#[derive(Tool)]`.
 //! - `schemars`: the derive also implements `schemars::JsonSchema`, so the types plug into
 //!   schemars-based frameworks (rmcp's `Parameters<T>`).
+//! - `foreign`: error texts of other libraries (pydantic, zod, AJV, serde, Go, RFC 9457...)
+//!   read as issues ([`foreign`]).
+//! - `mcp`: a `Toolbox` served as an MCP server with rmcp 3 ([`mcp`]).
+//! - `axum`: an axum extractor that gates a request body, answering `422` with
+//!   `application/problem+json` ([`http`]).
+//! - `boundary`: the tool boundary ([`boundary`]): a `Toolbox` registry gating every call,
+//!   one result `Envelope`, budgets, middleware and `tracing` telemetry.
 
 #![warn(missing_docs)]
 
@@ -146,6 +153,18 @@ pub use serde_json;
 
 #[cfg(feature = "derive")]
 pub use toolgate_macros::Tool;
+
+#[cfg(feature = "boundary")]
+pub mod boundary;
+
+#[cfg(feature = "foreign")]
+pub mod foreign;
+
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
+#[cfg(feature = "axum")]
+pub mod http;
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]

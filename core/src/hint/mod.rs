@@ -36,6 +36,9 @@ pub enum HintReason {
     InvalidArguments,
     /// A tool's result was refused.
     MalformedResponse,
+    /// The tool ran and refused the arguments itself: the issues were read from its error
+    /// text (`toolgate::foreign`).
+    ToolError,
 }
 
 /// What to fix at one path.
@@ -499,6 +502,7 @@ impl fmt::Display for RetryHint {
         let reason = match self.reason {
             HintReason::InvalidArguments => "invalid arguments",
             HintReason::MalformedResponse => "malformed response",
+            HintReason::ToolError => "tool error",
         };
         write!(f, "{} ({reason}): {}", self.tool, self.message)?;
         if !self.missing_fields.is_empty() {

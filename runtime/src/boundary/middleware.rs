@@ -1,0 +1,237 @@
+//! Hooks around every call: before the gate, after the gate, after the tool.
+
+use std::any::Any;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use toolgate_core::Repair;
+
+use super::envelope::Envelope;
+
+/// What a hook decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Go on (with whatever the hook changed).
+    Pass,
+    /// Stop: the call ends with a `denied` envelope carrying this message. After the tool,
+    /// the tool's result is replaced by that envelope.
+    Deny(String),
+}
+
+/// A call as the model sent it, before the gate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawCall {
+    /// The tool's name, as sent.
+    pub tool: String,
+    /// The argument text, as sent.
+    pub arguments: String,
+    /// The call's id, when the model gave one.
+    pub call_id: Option<String>,
+}
+
+/// The arguments of a call the gate accepted: the typed value of a typed tool, the JSON value
+/// of a run-time tool.
+pub struct Arguments {
+    held: Held,
+}
+
+enum Held {
+    Typed {
+        value: Box<dyn Any + Send>,
+        to_json: fn(&(dyn Any + Send)) -> Value,
+    },
+    Json(Value),
+}
+
+impl Arguments {
+    /// A typed tool's arguments.
+    pub(crate) fn typed<T: toolgate_core::ToolArg + Send + 'static>(value: T) -> Self {
+        fn to_json<T: toolgate_core::ToolArg + 'static>(value: &(dyn Any + Send)) -> Value {
+            value
+                .downcast_ref::<T>()
+                .map_or(Value::Null, toolgate_core::ToolArg::to_json_value)
+        }
+        Arguments {
+            held: Held::Typed {
+                value: Box::new(value),
+                to_json: to_json::<T>,
+            },
+        }
+    }
+
+    /// A run-time tool's arguments.
+    pub(crate) fn json(value: Value) -> Self {
+        Arguments {
+            held: Held::Json(value),
+        }
+    }
+
+    /// The arguments as JSON (for a typed tool, written from its value).
+    pub fn to_json(&self) -> Value {
+        match &self.held {
+            Held::Typed { value, to_json } => to_json(value.as_ref()),
+            Held::Json(value) => value.clone(),
+        }
+    }
+
+    /// The typed value, if the tool is typed with `T`.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        match &self.held {
+            Held::Typed { value, .. } => value.downcast_ref(),
+            Held::Json(_) => None,
+        }
+    }
+
+    /// The typed value to change, if the tool is typed with `T`.
+    pub fn downcast_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        match &mut self.held {
+            Held::Typed { value, .. } => value.downcast_mut(),
+            Held::Json(_) => None,
+        }
+    }
+
+    /// A run-time tool's JSON value to change (`None` for a typed tool). The tool receives
+    /// it as changed: it is not checked again.
+    pub fn json_mut(&mut self) -> Option<&mut Value> {
+        match &mut self.held {
+            Held::Typed { .. } => None,
+            Held::Json(value) => Some(value),
+        }
+    }
+
+    /// The typed value, taken out for the handler.
+    pub(crate) fn into_typed<T: 'static>(self) -> Option<T> {
+        match self.held {
+            Held::Typed { value, .. } => {
+                let value: Box<dyn Any> = value;
+                value.downcast().ok().map(|boxed| *boxed)
+            }
+            Held::Json(_) => None,
+        }
+    }
+
+    /// The JSON value, taken out for the handler.
+    pub(crate) fn into_json(self) -> Option<Value> {
+        match self.held {
+            Held::Typed { .. } => None,
+            Held::Json(value) => Some(value),
+        }
+    }
+}
+
+impl std::fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Arguments").field(&self.to_json()).finish()
+    }
+}
+
+/// A call the gate accepted, before its tool runs.
+#[derive(Debug)]
+pub struct GatedCall {
+    /// The tool's name (to read: the tool is chosen by now, and changing it changes nothing).
+    pub tool: String,
+    /// The call's id, when the model gave one.
+    pub call_id: Option<String>,
+    /// The decoded arguments.
+    pub arguments: Arguments,
+    /// The repairs the gate made.
+    pub repairs: Vec<Repair>,
+}
+
+/// A hook around every call of a [`super::Toolbox`]. Each stage may pass, change what it is
+/// given, or deny; the hooks run in the order they were added, and the first denial ends the
+/// call with a `denied` envelope (`error.denied_by` is the hook's [`Middleware::name`]).
+///
+/// The methods are async (`#[async_trait]`, re-exported as `toolgate::boundary::async_trait`);
+/// each has a default that passes, so a hook implements only its stages.
+///
+/// An allow-list, before the gate:
+///
+/// ```
+/// use toolgate::boundary::{async_trait, Decision, Middleware, RawCall};
+///
+/// struct AllowList(Vec<&'static str>);
+///
+/// #[async_trait]
+/// impl Middleware for AllowList {
+///     fn name(&self) -> &str { "allow_list" }
+///     async fn before_gate(&self, call: &mut RawCall) -> Decision {
+///         if self.0.contains(&call.tool.as_str()) {
+///             Decision::Pass
+///         } else {
+///             Decision::Deny(format!("the tool {} is not allowed here", call.tool))
+///         }
+///     }
+/// }
+/// ```
+///
+/// A log line with a field redacted, after the gate (the tool still gets the field):
+///
+/// ```
+/// use toolgate::boundary::{async_trait, Decision, GatedCall, Middleware};
+///
+/// struct RedactedLog { field: &'static str }
+///
+/// #[async_trait]
+/// impl Middleware for RedactedLog {
+///     async fn after_gate(&self, call: &mut GatedCall) -> Decision {
+///         let mut shown = call.arguments.to_json();
+///         if let Some(value) = shown.get_mut(self.field) {
+///             *value = "[redacted]".into();
+///         }
+///         eprintln!("{} {shown}", call.tool);
+///         Decision::Pass
+///     }
+/// }
+/// ```
+///
+/// A rate limit: at most one call per interval, the rest denied.
+///
+/// ```
+/// use std::sync::Mutex;
+/// use std::time::{Duration, Instant};
+/// use toolgate::boundary::{async_trait, Decision, Middleware, RawCall};
+///
+/// struct RateLimit { every: Duration, last: Mutex<Option<Instant>> }
+///
+/// #[async_trait]
+/// impl Middleware for RateLimit {
+///     fn name(&self) -> &str { "rate_limit" }
+///     async fn before_gate(&self, _call: &mut RawCall) -> Decision {
+///         let mut last = self.last.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+///         let now = Instant::now();
+///         match *last {
+///             Some(at) if now.duration_since(at) < self.every => {
+///                 Decision::Deny(format!("at most one call every {:?}", self.every))
+///             }
+///             _ => {
+///                 *last = Some(now);
+///                 Decision::Pass
+///             }
+///         }
+///     }
+/// }
+/// ```
+#[async_trait]
+pub trait Middleware: Send + Sync {
+    /// The hook's name, for `denied_by` and the logs (default: its type's name).
+    fn name(&self) -> &str {
+        std::any::type_name::<Self>()
+    }
+
+    /// Before the gate: the call as sent (the tool's name and argument text may be changed).
+    async fn before_gate(&self, _call: &mut RawCall) -> Decision {
+        Decision::Pass
+    }
+
+    /// After the gate accepted the arguments, before the tool runs: the decoded arguments
+    /// (typed or JSON) may be changed.
+    async fn after_gate(&self, _call: &mut GatedCall) -> Decision {
+        Decision::Pass
+    }
+
+    /// After the tool ran (or failed): the envelope may be changed. A denial replaces it.
+    async fn after_handler(&self, _tool: &str, _envelope: &mut Envelope) -> Decision {
+        Decision::Pass
+    }
+}

@@ -1,0 +1,199 @@
+//! The gate at an HTTP boundary (feature `axum`, axum 0.8).
+//!
+//! - [`Gated<T>`] is an extractor: the request body is decoded through the gate of the tool
+//!   type `T` (repaired where lossless). A refused body is answered `422 Unprocessable Content`
+//!   with an `application/problem+json` body ([RFC 9457]) holding every issue and the retry
+//!   hint; a body axum cannot read (too large, cut off) keeps axum's status, with RFC 9457's
+//!   members only (`type`, `title`, `status`, `detail`).
+//! - [`router`] serves a whole [`Toolbox`]: `GET /tools` lists the definitions, `POST
+//!   /tools/{name}` calls a tool with the body as its argument text and answers its
+//!   [`Envelope`] (status below). HTTP knows no agent run: each request is a run of its own
+//!   ([`Toolbox::new_run`]), so one client's refusals or failures never spend another's
+//!   budget; the budgets that still apply are those of one call (the timeout).
+//!
+//! [RFC 9457]: https://www.rfc-editor.org/rfc/rfc9457
+//!
+//! The problem body of a refusal: RFC 9457's members, its `errors` extension (one per issue,
+//! with a JSON Pointer, as the RFC's own example), and toolgate's `issues` and `hint`:
+//!
+//! ```json
+//! {"type": "about:blank", "title": "Unprocessable Content", "status": 422,
+//!  "detail": "passengers: 12 is greater than the maximum 9",
+//!  "errors": [{"detail": "12 is greater than the maximum 9", "pointer": "#/passengers"}],
+//!  "issues": [{"path": "passengers", "constraint": "maximum", "expected": 9, "got": 12, "message": "..."}],
+//!  "hint": {"tool": "book_flight", "reason": "invalid_arguments", "...": "..."}}
+//! ```
+//!
+//! ```no_run
+//! use axum::{routing::post, Json, Router};
+//! use toolgate::http::Gated;
+//!
+//! /// Book a flight.
+//! #[derive(toolgate::Tool, serde::Deserialize)]
+//! struct BookFlight {
+//!     #[tool(range(min = 1, max = 9))]
+//!     passengers: u8,
+//! }
+//!
+//! async fn book(flight: Gated<BookFlight>) -> Json<serde_json::Value> {
+//!     Json(serde_json::json!({"passengers": flight.value.passengers, "repairs": flight.repairs}))
+//! }
+//!
+//! let app: Router = Router::new().route("/book_flight", post(book));
+//! ```
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path as UrlPath, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use toolgate_core::{Issue, Rejected, Repair, RetryHint, Tool};
+
+use crate::boundary::{Envelope, Reason, Toolbox};
+
+/// The media type of a problem body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// A request body decoded through the gate of `T`: the value, and the repairs made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gated<T> {
+    /// The decoded value.
+    pub value: T,
+    /// The repairs made to the body.
+    pub repairs: Vec<Repair>,
+}
+
+/// A refused request: its status and problem body (see the module's notes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The HTTP status: 422 for refused arguments.
+    pub status: StatusCode,
+    /// The `application/problem+json` body.
+    pub body: Value,
+}
+
+impl Refusal {
+    /// The `422` answer to refused arguments.
+    pub fn of(rejected: &Rejected) -> Self {
+        Refusal::with_issues(rejected.report.issues(), Some(rejected.hint()))
+    }
+
+    /// The `422` answer for these issues and hint.
+    pub fn with_issues(issues: &[Issue], hint: Option<&RetryHint>) -> Self {
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        let errors: Vec<Value> = issues
+            .iter()
+            .map(|issue| json!({"detail": issue.message, "pointer": format!("#{}", issue.path.to_json_pointer())}))
+            .collect();
+        let detail = hint.map_or_else(
+            || issues.first().map_or_else(String::new, ToString::to_string),
+            |hint| hint.message.clone(),
+        );
+        let body = json!({
+            "type": "about:blank",
+            "title": "Unprocessable Content",
+            "status": status.as_u16(),
+            "detail": detail,
+            "errors": errors,
+            "issues": issues,
+            "hint": hint,
+        });
+        Refusal { status, body }
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            [(header::CONTENT_TYPE, PROBLEM_JSON)],
+            self.body.to_string(),
+        )
+            .into_response()
+    }
+}
+
+impl<S, T> FromRequest<S> for Gated<T>
+where
+    S: Send + Sync,
+    T: Tool + DeserializeOwned + Send,
+{
+    type Rejection = Refusal;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        // axum's body limit (2 MB unless the app sets another) holds while the body is read.
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                let status = rejection.status();
+                let body = json!({
+                    "type": "about:blank",
+                    "title": status.canonical_reason().unwrap_or("Bad Request"),
+                    "status": status.as_u16(),
+                    "detail": rejection.body_text(),
+                });
+                Refusal { status, body }
+            })?;
+        match T::decode_bytes(&bytes) {
+            Ok(decoded) => Ok(Gated {
+                value: decoded.value,
+                repairs: decoded.repairs,
+            }),
+            Err(rejected) => Err(Refusal::of(&rejected)),
+        }
+    }
+}
+
+/// The HTTP status of an envelope: `200` for a success; `422` refused arguments; `404`
+/// unknown tool; `429` a spent budget; `403` a denial; `504` a timeout; `502` the tool's
+/// failure or malformed result.
+pub fn status_of(envelope: &Envelope) -> StatusCode {
+    match envelope.reason() {
+        None => StatusCode::OK,
+        Some(Reason::InvalidArguments) => StatusCode::UNPROCESSABLE_ENTITY,
+        Some(Reason::UnknownTool) => StatusCode::NOT_FOUND,
+        Some(Reason::BudgetExceeded) => StatusCode::TOO_MANY_REQUESTS,
+        Some(Reason::Denied) => StatusCode::FORBIDDEN,
+        Some(Reason::Timeout) => StatusCode::GATEWAY_TIMEOUT,
+        Some(Reason::ToolError | Reason::MalformedResponse) => StatusCode::BAD_GATEWAY,
+    }
+}
+
+/// `GET /tools` and `POST /tools/{name}` for `toolbox` (see the module's notes).
+pub fn router(toolbox: Arc<Toolbox>) -> Router {
+    async fn list(State(toolbox): State<Arc<Toolbox>>) -> impl IntoResponse {
+        Json(toolbox.definitions())
+    }
+    async fn call(
+        State(toolbox): State<Arc<Toolbox>>,
+        UrlPath(name): UrlPath<String>,
+        body: Bytes,
+    ) -> impl IntoResponse {
+        let envelope = match std::str::from_utf8(&body) {
+            Ok(text) => toolbox.new_run().call(&name, text).await,
+            // Read as it is, never with replacement characters the model did not send.
+            Err(_) => {
+                let issue = Issue::new(
+                    toolgate_core::Path::root(),
+                    toolgate_core::Constraint::Syntax,
+                    "the body is not UTF-8",
+                );
+                let failure =
+                    crate::boundary::Failure::new(Reason::InvalidArguments, issue.message.clone())
+                        .with_issues(vec![issue]);
+                let shown: String = name.chars().take(128).collect();
+                Envelope::failure(shown, failure, None)
+            }
+        };
+        (status_of(&envelope), Json(envelope))
+    }
+    Router::new()
+        .route("/tools", get(list))
+        .route("/tools/{name}", post(call))
+        .with_state(toolbox)
+}

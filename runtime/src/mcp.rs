@@ -1,0 +1,225 @@
+//! A [`Toolbox`] served as an MCP server (feature `mcp`, rmcp 3).
+//!
+//! [`McpServer`] implements rmcp's `ServerHandler`:
+//! - `tools/list` gives each tool's `inputSchema`, and its `outputSchema` when it declares one;
+//! - `tools/call` goes through the gate. A refused call, an unknown tool, a spent budget, a
+//!   denial or a tool's failure comes back as a tool result with `isError: true` whose first
+//!   text content is the [`Envelope`]'s JSON — never a JSON-RPC protocol error. The
+//!   2025-11-25 specification asks for input-validation errors as tool results, so the model
+//!   reads them and can correct the call; it lists an unknown tool among protocol errors, but
+//!   toolgate answers it as a tool result too, so the model reads the "did you mean" (a choice
+//!   of toolgate's, made for the model's sake).
+//! - A success carries the tool's result as `structuredContent` and a text copy of it (the
+//!   JSON); a result that is not an object (MCP's `structuredContent` is one) is sent as the
+//!   text alone.
+//!   The repairs made to the arguments are in the result's `_meta`, under
+//!   `io.toolgate/repairs` (and `io.toolgate/output_repairs` for the result's own).
+//! - One server is one run of its toolbox: budgets count across the session (rmcp serves one
+//!   handler per connection; make a server per connection with [`McpServer::new`]).
+//!
+//! ```no_run
+//! use rmcp::ServiceExt;
+//! use toolgate::boundary::Toolbox;
+//! use toolgate::mcp::McpServer;
+//!
+//! /// Add two numbers.
+//! #[derive(toolgate::Tool, serde::Deserialize)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! # async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut toolbox = Toolbox::new();
+//! toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) })?;
+//! let stdio = (tokio::io::stdin(), tokio::io::stdout());
+//! McpServer::new(toolbox, "calculator").serve(stdio).await?.waiting().await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! What the gate sees: rmcp hands the arguments over parsed (a `serde_json` map), so over MCP
+//! the gate reads them with their keys in sorted order, and a key the client sent twice has
+//! already been collapsed by that parse (the last value kept) — the one repair rule the MCP
+//! transport takes away is the refusal of repeated keys. The repairs and checks of values are
+//! all there.
+//!
+//! The other way, with rmcp's own `#[tool]` macros: `Parameters<Lenient<T>>` gives a tool
+//! toolgate's repairs, and `T`'s schema (`Lenient<T>` implements `schemars::JsonSchema` with
+//! this feature). A refusal is then rmcp's: a tool result with `isError: true` whose text is
+//! the full report. `examples/servers/mcp_rmcp_macros.rs` shows it.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool as McpTool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::boundary::{Call, Envelope, ToolDefinition, Toolbox};
+
+/// A [`Toolbox`] as an MCP server: see the module's notes.
+#[derive(Clone, Debug)]
+pub struct McpServer {
+    toolbox: Arc<Toolbox>,
+    name: String,
+    version: String,
+    instructions: Option<String>,
+}
+
+impl McpServer {
+    /// A server named `name` (version: toolgate's) serving `toolbox`.
+    pub fn new(toolbox: Toolbox, name: impl Into<String>) -> Self {
+        McpServer {
+            toolbox: Arc::new(toolbox),
+            name: name.into(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            instructions: None,
+        }
+    }
+
+    /// The same server reporting this version.
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// The same server with instructions for the client (sent at `initialize`).
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The toolbox served.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.toolbox
+    }
+
+    /// The MCP result of an envelope (see the module's notes).
+    pub fn result_of(envelope: &Envelope) -> CallToolResult {
+        if !envelope.ok {
+            return CallToolResult::error(vec![ContentBlock::text(envelope.to_json())]);
+        }
+        let value = envelope.value.clone().unwrap_or(Value::Null);
+        // MCP's `structuredContent` is an object: another result is sent as text only.
+        let mut result = if value.is_object() {
+            CallToolResult::structured(value)
+        } else {
+            CallToolResult::success(vec![ContentBlock::text(value.to_string())])
+        };
+        let mut meta = JsonObject::new();
+        if !envelope.repairs.is_empty() {
+            meta.insert("io.toolgate/repairs".into(), to_json(&envelope.repairs));
+        }
+        if !envelope.output_repairs.is_empty() {
+            meta.insert(
+                "io.toolgate/output_repairs".into(),
+                to_json(&envelope.output_repairs),
+            );
+        }
+        if !meta.is_empty() {
+            result = result.with_meta(Some(MetaObject(meta)));
+        }
+        result
+    }
+}
+
+fn to_json(value: &impl serde::Serialize) -> Value {
+    // Repairs hold JSON values and strings: writing them cannot fail.
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A tool definition as MCP lists it.
+fn listed(definition: ToolDefinition) -> McpTool {
+    let object = |schema: Value| match schema {
+        Value::Object(members) => members,
+        // A tool's schema is an object; a run-time schema of `true` allows anything.
+        _ => JsonObject::new(),
+    };
+    let description = definition.description.map(Cow::Owned);
+    let tool = McpTool::new_with_raw(
+        definition.name,
+        description,
+        Arc::new(object(definition.input_schema)),
+    );
+    match definition.output_schema {
+        Some(output) => tool.with_raw_output_schema(Arc::new(object(output))),
+        None => tool,
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(self.name.clone(), self.version.clone()));
+        match &self.instructions {
+            Some(instructions) => config.with_instructions(instructions.clone()),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self.toolbox.definitions().into_iter().map(listed).collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        self.toolbox
+            .definitions()
+            .into_iter()
+            .find(|definition| definition.name == name)
+            .map(listed)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The arguments arrive parsed; the gate reads them as text, as from any model.
+        let arguments = match request.arguments {
+            Some(arguments) => Value::Object(arguments).to_string(),
+            None => "{}".to_owned(),
+        };
+        let envelope = self
+            .toolbox
+            .call_with(Call::new(request.name.into_owned(), arguments))
+            .await;
+        Ok(McpServer::result_of(&envelope).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boundary::{Failure, Reason};
+
+    #[test]
+    fn a_result_that_is_not_an_object_is_sent_as_text() {
+        let result = McpServer::result_of(&Envelope::success("add", Value::from(5), Vec::new()));
+        assert_eq!(result.structured_content, None);
+        assert_eq!(result.is_error, Some(false));
+        assert_eq!(
+            result.content[0].as_text().map(|t| t.text.as_str()),
+            Some("5")
+        );
+        let object = serde_json::json!({"sum": 5});
+        let result = McpServer::result_of(&Envelope::success("add", object.clone(), Vec::new()));
+        assert_eq!(result.structured_content, Some(object));
+    }
+
+    #[test]
+    fn a_failure_is_a_tool_error_carrying_the_envelope() {
+        let envelope = Envelope::failure("add", Failure::new(Reason::Timeout, "slow"), None);
+        let result = McpServer::result_of(&envelope);
+        assert_eq!(result.is_error, Some(true));
+        let text = result.content[0].as_text().map(|t| t.text.clone());
+        assert_eq!(text, Some(envelope.to_json()));
+    }
+}
