@@ -359,6 +359,22 @@ impl std::io::Write for CappedText {
 }
 
 /// `text` cut after [`GOT_MAX_CHARS`] characters, ending in `…`; `None` when it is that short.
+/// `text` cut at `max` characters, ending in `…` when cut: how a message, a name or an error
+/// text is kept within a bound.
+///
+/// ```
+/// use toolgate_core::issue::shorten_text;
+///
+/// assert_eq!(shorten_text("abc", 3), "abc");
+/// assert_eq!(shorten_text("abcd", 3), "abc…");
+/// ```
+pub fn shorten_text(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 fn cut(text: &str) -> Option<String> {
     // No more bytes than the characters kept: no more characters either.
     if text.len() <= GOT_MAX_CHARS {

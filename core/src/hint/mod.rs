@@ -154,7 +154,7 @@ impl RetryHint {
         let others = &others[..others.len().min(MAX_FIELDS)];
 
         let message = match (others.first(), missing) {
-            (Some(first), _) => shorten_text(&first.to_string(), MAX_MESSAGE_CHARS),
+            (Some(first), _) => crate::issue::shorten_text(&first.to_string(), MAX_MESSAGE_CHARS),
             (None, [only]) => format!("missing required field {}", only.path),
             (None, []) => "the value was refused".to_owned(),
             (None, several) => format!(
@@ -212,14 +212,6 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 /// Longest `message`, in characters: a path or value of a megabyte stays in the issue (the
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
-
-/// `text` cut at `max` characters, ending in `…` when cut.
-fn shorten_text(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
 
 fn capped_values(values: Vec<Value>) -> Vec<Value> {
     if values.len() <= MAX_ALLOWED_VALUES {

@@ -12,7 +12,7 @@ use serde_json::Value;
 use toolgate_core::model::read::unwrap_definition;
 use toolgate_core::model::{Json, SchemaErrors, ToolModel};
 use toolgate_core::{
-    DynamicTool, HintReason, Rejected, Repair, Report, RetryHint, Tool, ToolOutput,
+    Decoded, DynamicTool, HintReason, Rejected, Repair, Report, RetryHint, Tool, ToolOutput,
 };
 
 use super::budget::Exceeded;
@@ -76,6 +76,22 @@ pub(crate) enum Started {
 /// Calls a handler, a panic of the call caught as its text.
 fn launch(call: impl FnOnce() -> BoxFuture<'static, Result<Output, String>>) -> Running {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).map_err(|panic| panicked(&*panic))
+}
+
+/// The direct road after the gate: a refusal, or the budgets asked, then the tool launched.
+fn started<V>(
+    gated: Result<Decoded<V>, Rejected>,
+    admit: &mut dyn FnMut() -> Result<(), Exceeded>,
+    launch: impl FnOnce(V) -> Running,
+) -> Started {
+    let decoded = match gated {
+        Ok(decoded) => decoded,
+        Err(rejected) => return Started::Refused(rejected),
+    };
+    match admit() {
+        Ok(()) => Started::Running(launch(decoded.value), decoded.repairs),
+        Err(exceeded) => Started::Stopped(exceeded),
+    }
 }
 
 /// The text of a panic.
@@ -176,6 +192,21 @@ where
             arguments: PhantomData,
         }
     }
+
+    fn launch(&self, value: T) -> Running {
+        let check = self.check;
+        launch(|| {
+            let running = (self.handler)(value);
+            Box::pin(async move {
+                let result = running.await.map_err(|error| error.to_string())?;
+                let value = into_json(result)?;
+                Ok(match check(&value) {
+                    None => Output::Fits(value, Vec::new()),
+                    Some((report, hint)) => Output::Malformed(value, report, hint),
+                })
+            })
+        })
+    }
 }
 
 impl<T, F, Fut, E> TypedTool<T, F>
@@ -227,38 +258,7 @@ where
     }
 
     fn start(&self, arguments: &str, admit: &mut dyn FnMut() -> Result<(), Exceeded>) -> Started {
-        let decoded = match T::decode(arguments) {
-            Ok(decoded) => decoded,
-            Err(rejected) => return Started::Refused(rejected),
-        };
-        match admit() {
-            Ok(()) => Started::Running(self.launch(decoded.value), decoded.repairs),
-            Err(exceeded) => Started::Stopped(exceeded),
-        }
-    }
-}
-
-impl<T, F, Fut, O, E> TypedTool<T, F>
-where
-    T: Tool + DeserializeOwned + Send + 'static,
-    F: Fn(T) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, E>> + Send + 'static,
-    O: Serialize + 'static,
-    E: Display,
-{
-    fn launch(&self, value: T) -> Running {
-        let check = self.check;
-        launch(|| {
-            let running = (self.handler)(value);
-            Box::pin(async move {
-                let result = running.await.map_err(|error| error.to_string())?;
-                let value = into_json(result)?;
-                Ok(match check(&value) {
-                    None => Output::Fits(value, Vec::new()),
-                    Some((report, hint)) => Output::Malformed(value, report, hint),
-                })
-            })
-        })
+        started(T::decode(arguments), admit, |value| self.launch(value))
     }
 }
 
@@ -307,6 +307,30 @@ where
             handler: Arc::new(handler),
         })
     }
+
+    fn launch(&self, value: Value) -> Running {
+        let output = self.output.clone();
+        launch(|| {
+            let running = (self.handler)(value);
+            Box::pin(async move {
+                let result = running.await.map_err(|error| error.to_string())?;
+                let Some(output) = output else {
+                    return Ok(Output::Fits(result, Vec::new()));
+                };
+                Ok(match output.decode_value(&result) {
+                    Ok(decoded) => Output::Fits(decoded.value, decoded.repairs),
+                    Err(rejected) => {
+                        let hint = RetryHint::build(
+                            output.model(),
+                            &rejected.report,
+                            HintReason::MalformedResponse,
+                        );
+                        Output::Malformed(result, rejected.report, Box::new(hint))
+                    }
+                })
+            })
+        })
+    }
 }
 
 impl<F, Fut, E> Registered for RuntimeTool<F>
@@ -336,44 +360,8 @@ where
     }
 
     fn start(&self, arguments: &str, admit: &mut dyn FnMut() -> Result<(), Exceeded>) -> Started {
-        let decoded = match self.input.decode(arguments) {
-            Ok(decoded) => decoded,
-            Err(rejected) => return Started::Refused(rejected),
-        };
-        match admit() {
-            Ok(()) => Started::Running(self.launch(decoded.value), decoded.repairs),
-            Err(exceeded) => Started::Stopped(exceeded),
-        }
-    }
-}
-
-impl<F, Fut, E> RuntimeTool<F>
-where
-    F: Fn(Value) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<Value, E>> + Send + 'static,
-    E: Display,
-{
-    fn launch(&self, value: Value) -> Running {
-        let output = self.output.clone();
-        launch(|| {
-            let running = (self.handler)(value);
-            Box::pin(async move {
-                let result = running.await.map_err(|error| error.to_string())?;
-                let Some(output) = output else {
-                    return Ok(Output::Fits(result, Vec::new()));
-                };
-                Ok(match output.decode_value(&result) {
-                    Ok(decoded) => Output::Fits(decoded.value, decoded.repairs),
-                    Err(rejected) => {
-                        let hint = RetryHint::build(
-                            output.model(),
-                            &rejected.report,
-                            HintReason::MalformedResponse,
-                        );
-                        Output::Malformed(result, rejected.report, Box::new(hint))
-                    }
-                })
-            })
+        started(self.input.decode(arguments), admit, |value| {
+            self.launch(value)
         })
     }
 }

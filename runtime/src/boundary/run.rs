@@ -9,7 +9,8 @@ use toolgate_core::{HintReason, Repair, Report, RetryHint};
 
 use super::envelope::{Envelope, Failure, Reason};
 use super::registry::{panicked, Output, Registered, Running};
-use super::stopped::{shorten, MAX_TOOL_ERROR_CHARS};
+use super::stopped::MAX_TOOL_ERROR_CHARS;
+use toolgate_core::issue::shorten_text;
 
 /// How a tool's run ended.
 pub(crate) enum Ran {
@@ -69,7 +70,10 @@ pub(crate) fn envelope_of(tool: &dyn Registered, ran: Ran, repairs: Vec<Repair>)
         Ran::Done(Err(message)) => tool_error(tool, &message),
         Ran::Panicked(message) => Envelope::failure(
             name,
-            Failure::new(Reason::ToolError, shorten(&message, MAX_TOOL_ERROR_CHARS)),
+            Failure::new(
+                Reason::ToolError,
+                shorten_text(&message, MAX_TOOL_ERROR_CHARS),
+            ),
             None,
         ),
         Ran::TimedOut(timeout) => {
@@ -89,7 +93,10 @@ pub(crate) fn envelope_of(tool: &dyn Registered, ran: Ran, repairs: Vec<Repair>)
 /// [`crate::foreign`] reads, its issues and a hint (reason `tool_error`).
 fn tool_error(tool: &dyn Registered, message: &str) -> Envelope {
     let name = tool.definition().name.as_str();
-    let failure = Failure::new(Reason::ToolError, shorten(message, MAX_TOOL_ERROR_CHARS));
+    let failure = Failure::new(
+        Reason::ToolError,
+        shorten_text(message, MAX_TOOL_ERROR_CHARS),
+    );
     let mut envelope = Envelope::failure(name, failure, None);
     if let Some(parsed) = crate::foreign::parse_for(tool.model(), message) {
         let mut report = Report::new();

@@ -1,6 +1,7 @@
 //! The envelopes of calls stopped before or around their tool: refused arguments, a spent
 //! budget, a denial.
 
+use toolgate_core::issue::shorten_text;
 use toolgate_core::Rejected;
 
 use super::budget::Exceeded;
@@ -11,19 +12,11 @@ pub(crate) const MAX_ECHOED_NAME_CHARS: usize = 128;
 /// Longest failure message taken from a tool's error or panic, in characters.
 pub(crate) const MAX_TOOL_ERROR_CHARS: usize = 1_000;
 
-/// `text` cut to at most `max` characters, with `…` where it was cut.
-pub(crate) fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}…", &text[..end]),
-    }
-}
-
 /// A call (or its result) a hook denied.
 pub(crate) fn denied(name: &str, by: &str, message: String) -> Envelope {
-    let mut failure = Failure::new(Reason::Denied, shorten(&message, MAX_TOOL_ERROR_CHARS));
+    let mut failure = Failure::new(Reason::Denied, shorten_text(&message, MAX_TOOL_ERROR_CHARS));
     failure.denied_by = Some(by.to_owned());
-    Envelope::failure(shorten(name, MAX_ECHOED_NAME_CHARS), failure, None)
+    Envelope::failure(shorten_text(name, MAX_ECHOED_NAME_CHARS), failure, None)
 }
 
 /// Arguments the gate refused: every issue, the hint, the repairs made before.

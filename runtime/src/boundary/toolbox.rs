@@ -19,8 +19,9 @@ use super::envelope::{Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 use super::middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
 use super::registry::{Registered, RegistryError, RuntimeTool, Started, ToolDefinition, TypedTool};
 use super::run::Ran;
-use super::stopped::{budget_exceeded, denied, invalid_arguments, shorten, MAX_ECHOED_NAME_CHARS};
+use super::stopped::{budget_exceeded, denied, invalid_arguments, MAX_ECHOED_NAME_CHARS};
 use super::{run, telemetry};
+use toolgate_core::issue::shorten_text;
 
 /// One call: a tool's name, its argument text, and the model's id for the call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -526,7 +527,7 @@ impl Toolbox {
     fn unknown_tool(&self, name: &str) -> Envelope {
         let names = self.tools.keys().map(String::as_str);
         let did_you_mean = suggest::nearest(name, names).map(str::to_owned);
-        let shown = shorten(name, MAX_ECHOED_NAME_CHARS);
+        let shown = shorten_text(name, MAX_ECHOED_NAME_CHARS);
         let message = match &did_you_mean {
             Some(nearest) => format!("there is no tool named {shown:?}; did you mean {nearest:?}?"),
             None => format!("there is no tool named {shown:?}"),

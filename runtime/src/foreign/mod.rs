@@ -184,10 +184,8 @@ fn normalize(mut parsed: Parsed) -> Parsed {
             }
             issue.path = cut;
         }
-        if let Some((end, _)) = issue.message.char_indices().nth(MAX_FOREIGN_MESSAGE_CHARS) {
-            issue.message.truncate(end);
-            issue.message.push('…');
-        }
+        issue.message =
+            toolgate_core::issue::shorten_text(&issue.message, MAX_FOREIGN_MESSAGE_CHARS);
         issue.got = issue.got.take().map(toolgate_core::issue::shorten);
         issue.expected = issue.expected.take().map(toolgate_core::issue::shorten);
         match issue.constraint {
