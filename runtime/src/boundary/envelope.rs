@@ -1,6 +1,7 @@
 //! The one shape every call's result takes: [`Envelope`].
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -198,7 +199,9 @@ impl Failure {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Envelope {
     /// The tool called (as the model named it, for `unknown_tool`).
-    pub tool: String,
+    ///
+    /// Shared (`Arc<str>`): the envelopes of a tool hold its name without a copy each.
+    pub tool: Arc<str>,
     /// The call's id, when the model gave one.
     #[serde(default)]
     pub call_id: Option<String>,
@@ -224,7 +227,7 @@ pub struct Envelope {
 
 impl Envelope {
     /// A success: the tool's result and the repairs made to the arguments.
-    pub fn success(tool: impl Into<String>, value: Value, repairs: Vec<Repair>) -> Self {
+    pub fn success(tool: impl Into<Arc<str>>, value: Value, repairs: Vec<Repair>) -> Self {
         Envelope {
             tool: tool.into(),
             call_id: None,
@@ -248,7 +251,7 @@ impl Envelope {
     ///     r#"{"tool":"search","ok":false,"error":{"reason":"timeout","message":"took too long","issues":[]},"hint":null}"#
     /// );
     /// ```
-    pub fn failure(tool: impl Into<String>, error: Failure, hint: Option<RetryHint>) -> Self {
+    pub fn failure(tool: impl Into<Arc<str>>, error: Failure, hint: Option<RetryHint>) -> Self {
         Envelope {
             tool: tool.into(),
             call_id: None,

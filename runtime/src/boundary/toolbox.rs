@@ -342,10 +342,13 @@ impl Toolbox {
         call_id: Option<String>,
     ) -> Envelope {
         let started = (!span.is_disabled()).then(Instant::now);
-        let envelope = self
-            .run_call(name, arguments, call_id)
-            .instrument(span.clone())
-            .await;
+        let envelope = if span.is_disabled() {
+            self.run_call(name, arguments, call_id).await
+        } else {
+            self.run_call(name, arguments, call_id)
+                .instrument(span.clone())
+                .await
+        };
         let _inside = span.enter();
         telemetry::ended(&span, &envelope, started.map(|at| at.elapsed()));
         if telemetry::budget_state_wanted() {
@@ -477,7 +480,7 @@ impl Toolbox {
         };
         let (accepted, repairs, call_id) = {
             let mut gated = GatedCall {
-                tool: name.to_owned(),
+                tool: Arc::clone(entry.tool.name()),
                 call_id,
                 arguments: accepted,
                 repairs,
