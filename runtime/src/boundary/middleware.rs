@@ -141,6 +141,9 @@ pub struct GatedCall {
     pub repairs: Vec<Repair>,
 }
 
+/// What a hook's stage returns: the boxed future `#[async_trait]` makes of an `async fn`.
+pub type HookFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
+
 /// A hook around every call of a [`super::Toolbox`]. Each stage may pass, change what it is
 /// given, or deny; the hooks run in the order they were added, and the first denial ends the
 /// call with a `denied` envelope (`error.denied_by` is the hook's [`Middleware::name`]).
@@ -232,7 +235,7 @@ pub trait Middleware: Send + Sync {
     fn before_gate<'life0, 'life1, 'async_trait>(
         &'life0 self,
         _call: &'life1 mut RawCall,
-    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'async_trait>>
+    ) -> HookFuture<'async_trait>
     where
         'life0: 'async_trait,
         'life1: 'async_trait,
@@ -249,7 +252,7 @@ pub trait Middleware: Send + Sync {
     fn after_gate<'life0, 'life1, 'async_trait>(
         &'life0 self,
         _call: &'life1 mut GatedCall,
-    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'async_trait>>
+    ) -> HookFuture<'async_trait>
     where
         'life0: 'async_trait,
         'life1: 'async_trait,
@@ -266,7 +269,7 @@ pub trait Middleware: Send + Sync {
         &'life0 self,
         _tool: &'life1 str,
         _envelope: &'life2 mut Envelope,
-    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'async_trait>>
+    ) -> HookFuture<'async_trait>
     where
         'life0: 'async_trait,
         'life1: 'async_trait,
@@ -298,9 +301,11 @@ mod tests {
 
     impl Middleware for Nothing {}
 
-    fn polled(future: Pin<Box<dyn Future<Output = Decision> + Send + '_>>) -> Poll<Decision> {
+    fn polled(future: HookFuture<'_>) -> Poll<Decision> {
         let mut future = future;
-        future.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
     }
 
     #[test]
@@ -312,14 +317,20 @@ mod tests {
             arguments: "{}".into(),
             call_id: None,
         };
-        assert_eq!(polled(hook.before_gate(&mut raw)), Poll::Ready(Decision::Pass));
+        assert_eq!(
+            polled(hook.before_gate(&mut raw)),
+            Poll::Ready(Decision::Pass)
+        );
         let mut gated = GatedCall {
             tool: Arc::from("t"),
             call_id: None,
             arguments: Arguments::json(Value::Null),
             repairs: Vec::new(),
         };
-        assert_eq!(polled(hook.after_gate(&mut gated)), Poll::Ready(Decision::Pass));
+        assert_eq!(
+            polled(hook.after_gate(&mut gated)),
+            Poll::Ready(Decision::Pass)
+        );
         let mut envelope = Envelope::success("t", Value::Null, Vec::new());
         assert_eq!(
             polled(hook.after_handler("t", &mut envelope)),

@@ -113,6 +113,6 @@ pub use budget::{Budgets, ToolUsage};
 pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
-pub use middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
+pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
 pub use registry::{BoxFuture, RegistryError, ToolDefinition};
 pub use toolbox::{Call, Toolbox};
