@@ -240,6 +240,28 @@ impl Toolbox {
             .collect()
     }
 
+    /// The type rules of the tools, within `budget` characters, for the system prompt (layer
+    /// 1 of the repair loop: see [`crate::prompt`]).
+    ///
+    /// ```
+    /// use toolgate::boundary::Toolbox;
+    ///
+    /// /// Add two numbers.
+    /// #[derive(toolgate::Tool, serde::Deserialize)]
+    /// struct Add { a: i64, b: i64 }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) }).unwrap();
+    /// let rules = toolbox.prompt_rules(toolgate::prompt::DEFAULT_PROMPT_BUDGET);
+    /// assert!(rules.text.ends_with("add (required: a, b):\n- a: integer\n- b: integer"));
+    /// ```
+    pub fn prompt_rules(&self, budget: usize) -> crate::prompt::PromptRules {
+        crate::prompt::prompt_rules_within(
+            self.tools.values().map(|entry| entry.tool.model()),
+            budget,
+        )
+    }
+
     /// The budgets of the run.
     pub fn budgets(&self) -> &Budgets {
         &self.budgets
