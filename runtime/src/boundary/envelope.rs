@@ -127,6 +127,10 @@ pub struct Failure {
     /// `denied`: the middleware that denied the call ([`super::Middleware::name`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
+    /// A call the repair loop corrected and that stayed refused: each correction, with its
+    /// issues before and after ([`super::RepairLoop`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<super::Attempt>,
 }
 
 /// Most tool names an `unknown_tool` failure lists.
@@ -160,6 +164,7 @@ impl Failure {
             limit: None,
             timeout_ms: None,
             denied_by: None,
+            attempts: Vec::new(),
         }
     }
 

@@ -103,6 +103,7 @@ mod envelope;
 mod finalizer;
 mod middleware;
 mod registry;
+mod repair;
 mod run;
 mod stopped;
 mod telemetry;
@@ -115,4 +116,8 @@ pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
 pub use registry::{BoxFuture, RegistryError, ToolDefinition};
+pub use repair::{
+    Attempt, Correction, CorrectionRequest, Corrector, LoopBudgets, Looped, RepairLoop, Stop,
+    WideChanges,
+};
 pub use toolbox::{Call, Toolbox};

@@ -262,6 +262,11 @@ impl Toolbox {
         )
     }
 
+    /// The definition of the tool `name`, if there is one.
+    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        self.tools.get(name).map(|entry| entry.tool.definition())
+    }
+
     /// The budgets of the run.
     pub fn budgets(&self) -> &Budgets {
         &self.budgets
