@@ -117,7 +117,8 @@ pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
 pub use registry::{BoxFuture, RegistryError, ToolDefinition};
 pub use repair::{
-    Attempt, Correction, CorrectionRequest, Corrector, LoopBudgets, Looped, RepairLoop, Stop,
-    WideChanges,
+    classify, stated, Attempt, Classified, Correction, CorrectionRequest, Corrector, Layer,
+    LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,
+    Stop, WideChanges,
 };
 pub use toolbox::{Call, Toolbox};

@@ -1,10 +1,29 @@
-//! The repair loop around a [`Toolbox`]: validation feedback (layer 3). A refused call goes
-//! to a [`Corrector`] (any model) with its issues and hint; the correction is merged
-//! narrowly into the arguments as sent and gated again, a bounded number of times.
+//! The repair loop around a [`Toolbox`]: validation feedback (layer 3) and contextual
+//! re-resolution (layer 4).
+//!
+//! - Layer 3: a refused call goes to a [`Corrector`] (any model) with its issues and hint;
+//!   the correction is merged narrowly into the arguments as sent and gated again, a bounded
+//!   number of times.
+//! - Layer 4: a call whose tool ran and failed is classified ([`classify`]): a failure the
+//!   call's own values caused (HTTP 400, 422, a validation text, issues read from the error)
+//!   goes to a [`Resolver`] with the user's request and the source data the agent holds
+//!   (earlier results), and its corrected call is gated again; a transient one (429 after its
+//!   `Retry-After`, 5xx, a timeout) is made again unchanged, with backoff; any other status
+//!   (401, 403, 404...) stops. Both are budgeted per call.
 //!
 //! Decisions the issue left open, written down here:
-//! - Only `invalid_arguments` envelopes are corrected: the other reasons are not about the
-//!   arguments' shape (layer 4 takes tool failures).
+//! - Only `invalid_arguments` envelopes go to the corrector; `tool_error` and `timeout` go to
+//!   layer 4; the other reasons are the boundary's own decisions and end the loop.
+//! - Which wins, a stated HTTP status or the model's judgment that an error is transient:
+//!   the status. It is the server's own word on whether calling again can help; a 404 or a
+//!   403 the model calls transient would only spend calls (and may lock an account), and a
+//!   400 made again unchanged fails the same way. The model's judgment
+//!   ([`Resolution::Transient`]) decides only where no status was stated.
+//! - The source data is the results of the calls that passed through the loop (latest
+//!   last) and what the caller adds ([`RepairLoop::add_source`]); what goes to a resolver is
+//!   capped at [`LoopBudgets::source_bytes`], the latest results first.
+//! - A resolver's correction is merged narrowly by the issues read from the error; when the
+//!   error named no field, it is taken whole (there is nothing narrower to go by).
 //! - A correction is read as lenient JSON, as the gate reads arguments (fences, prose). If the
 //!   arguments as sent were not a JSON object, or an issue is about the whole arguments, the
 //!   correction is taken whole; otherwise only the issues' paths (missing fields included)
@@ -19,162 +38,28 @@
 //!   spent; the issues are the same (paths and constraints) as the attempt before (a stall);
 //!   the corrector cannot fix it; the envelope is not `invalid_arguments`.
 
+mod classify;
 mod merge;
+mod record;
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use toolgate_core::decode::read_lenient;
 use toolgate_core::{Issue, Path, RetryHint};
 
+pub use classify::{classify, stated, Classified, Stated};
 pub use merge::WideChanges;
+pub use record::{
+    Attempt, Correction, CorrectionRequest, Corrector, Layer, LoopBudgets, Looped, NoResolver,
+    Resolution, ResolutionRequest, Resolver, Stop,
+};
 
 use super::envelope::{Envelope, Reason};
-use super::registry::ToolDefinition;
 use super::toolbox::{Call, Toolbox};
 use merge::merge;
-
-/// The budgets of a repair loop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopBudgets {
-    /// Corrections asked for one call (default 2).
-    pub attempts_per_call: u32,
-    /// Corrections asked over the loop's run, all calls together (default: no limit).
-    pub attempts_total: Option<u32>,
-    /// The most bytes of feedback (the hint and the issues, as JSON) sent per attempt
-    /// (default 4,096). The hint always goes; issues go while they fit.
-    pub feedback_bytes: usize,
-    /// Stop when an attempt leaves the same issues as the one before (default on).
-    pub stall_detection: bool,
-}
-
-impl Default for LoopBudgets {
-    fn default() -> Self {
-        LoopBudgets {
-            attempts_per_call: 2,
-            attempts_total: None,
-            feedback_bytes: 4096,
-            stall_detection: true,
-        }
-    }
-}
-
-/// What a [`Corrector`] is asked: one refused call.
-#[derive(Clone, Copy, Debug)]
-pub struct CorrectionRequest<'a> {
-    /// The tool's definition (name, description, input schema).
-    pub tool: &'a ToolDefinition,
-    /// The argument text of the refused attempt, as sent.
-    pub arguments: &'a str,
-    /// The issues sent back (as many as fit the feedback budget, in order).
-    pub issues: &'a [Issue],
-    /// The capped retry hint.
-    pub hint: &'a RetryHint,
-    /// Which correction this is for the call (1 for the first).
-    pub attempt: u32,
-}
-
-/// A corrector's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Correction {
-    /// New argument text (the whole arguments; only what the issues name is taken).
-    Arguments(String),
-    /// The corrector cannot fix the call, and says why.
-    CannotFix(String),
-}
-
-/// What corrects refused arguments: a model behind an API, a scripted one in tests.
-///
-/// ```
-/// use toolgate::boundary::{async_trait, Correction, CorrectionRequest, Corrector};
-///
-/// /// Fills every missing field with the placeholder the hint gives.
-/// struct FromExample;
-///
-/// #[async_trait]
-/// impl Corrector for FromExample {
-///     async fn correct(&self, request: CorrectionRequest<'_>) -> Correction {
-///         match &request.hint.example_input {
-///             Some(example) => Correction::Arguments(example.to_string()),
-///             None => Correction::CannotFix("the hint has no example".into()),
-///         }
-///     }
-/// }
-/// ```
-#[async_trait::async_trait]
-pub trait Corrector: Send + Sync {
-    /// Corrected arguments for a refused call, or why there are none.
-    async fn correct(&self, request: CorrectionRequest<'_>) -> Correction;
-}
-
-/// One correction of a call, as recorded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Attempt {
-    /// Which correction of the call (1 for the first).
-    pub attempt: u32,
-    /// The issues of the refused arguments.
-    pub issues_before: Vec<Issue>,
-    /// The bytes of feedback sent (the hint and the issues sent, as JSON).
-    pub feedback_bytes: usize,
-    /// How many issues the feedback budget left out.
-    #[serde(default)]
-    pub issues_left_out: usize,
-    /// The paths taken from the correction (`""`: the correction was taken whole).
-    pub fields_changed: Vec<String>,
-    /// The paths the correction changed outside the issues, and whether that was applied.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub wide_changes: Vec<String>,
-    /// Whether the wide changes were applied ([`WideChanges::AcceptAndLog`]).
-    #[serde(default)]
-    pub wide_applied: bool,
-    /// The issues after the merged arguments were gated again (empty: they passed, or the
-    /// call stopped for another reason).
-    pub issues_after: Vec<Issue>,
-    /// The corrector's reason, when it could not fix the call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cannot_fix: Option<String>,
-}
-
-/// Why the loop stopped correcting a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stop {
-    /// The call passed the gate (after this many corrections: see the attempts).
-    Passed,
-    /// The envelope was not a refusal of the arguments: nothing to correct.
-    NotRefused,
-    /// The corrections per call are spent.
-    AttemptsPerCall,
-    /// The corrections of the run are spent.
-    AttemptsTotal,
-    /// An attempt left the same issues as the one before.
-    Stall,
-    /// The corrector could not fix the call.
-    CannotFix,
-}
-
-/// A call through the loop: the last envelope, each attempt, and why the loop stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Looped {
-    /// The envelope of the last attempt. A call still refused carries every attempt's issues
-    /// (see [`Looped::into_envelope`]).
-    pub envelope: Envelope,
-    /// The corrections made, in order.
-    pub attempts: Vec<Attempt>,
-    /// Why the loop stopped.
-    pub stop: Stop,
-}
-
-impl Looped {
-    /// The envelope, a failure carrying every attempt (`error.attempts`).
-    pub fn into_envelope(self) -> Envelope {
-        let mut envelope = self.envelope;
-        if let Some(error) = &mut envelope.error {
-            error.attempts = self.attempts;
-        }
-        envelope
-    }
-}
 
 /// A toolbox with a corrector: refused calls are corrected and gated again.
 ///
@@ -209,26 +94,61 @@ impl Looped {
 /// assert_eq!(looped.attempts[0].fields_changed, ["currency"]);
 /// # });
 /// ```
-pub struct RepairLoop<'t, C> {
+pub struct RepairLoop<'t, C, R = NoResolver> {
     toolbox: &'t Toolbox,
     corrector: C,
+    resolver: R,
     budgets: LoopBudgets,
     wide: WideChanges,
     spent: AtomicU32,
+    context: Mutex<Context>,
+}
+
+/// What the agent holds: the user's request and the source data.
+#[derive(Default)]
+struct Context {
+    user_request: String,
+    sources: Vec<Value>,
+}
+
+/// The counts of one call's attempts, per layer.
+#[derive(Default)]
+struct Counts {
+    feedback: u32,
+    resolutions: u32,
+    retries: u32,
 }
 
 impl<'t, C: Corrector> RepairLoop<'t, C> {
-    /// A loop with default budgets that refuses wide changes.
+    /// A loop with default budgets that refuses wide changes, without a resolver (a tool's
+    /// failure is retried when transient, and otherwise ends the loop).
     pub fn new(toolbox: &'t Toolbox, corrector: C) -> Self {
         RepairLoop {
             toolbox,
             corrector,
+            resolver: NoResolver,
             budgets: LoopBudgets::default(),
             wide: WideChanges::default(),
             spent: AtomicU32::new(0),
+            context: Mutex::new(Context::default()),
         }
     }
 
+    /// The same loop with a resolver: layer 4 corrects calls whose tool failed.
+    pub fn with_resolver<R: Resolver>(self, resolver: R) -> RepairLoop<'t, C, R> {
+        RepairLoop {
+            toolbox: self.toolbox,
+            corrector: self.corrector,
+            resolver,
+            budgets: self.budgets,
+            wide: self.wide,
+            spent: self.spent,
+            context: self.context,
+        }
+    }
+}
+
+impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
     /// The same loop with these budgets.
     pub fn with_budgets(mut self, budgets: LoopBudgets) -> Self {
         self.budgets = budgets;
@@ -241,12 +161,34 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
         self
     }
 
+    /// Sets the user's request the agent works on (sent to the resolver).
+    pub fn set_user_request(&self, request: impl Into<String>) {
+        self.lock().user_request = request.into();
+    }
+
+    /// Adds source data the agent holds (an earlier result from elsewhere, the user's data).
+    /// The results of calls that pass through the loop are added by the loop.
+    pub fn add_source(&self, value: Value) {
+        self.lock().sources.push(value);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Context> {
+        self.context
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The corrector.
     pub fn corrector(&self) -> &C {
         &self.corrector
     }
 
-    /// Corrections asked so far, all calls together.
+    /// The resolver.
+    pub fn resolver(&self) -> &R {
+        &self.resolver
+    }
+
+    /// Corrections asked so far by layer 3, all calls together.
     pub fn attempts_spent(&self) -> u32 {
         self.spent.load(Ordering::Relaxed)
     }
@@ -260,67 +202,47 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
     pub async fn call_with(&self, call: Call) -> Looped {
         let mut envelope = self.toolbox.call_with(call.clone()).await;
         let mut attempts: Vec<Attempt> = Vec::new();
-        let mut arguments = call.arguments;
+        let mut counts = Counts::default();
+        let mut arguments = call.arguments.clone();
         let stop = loop {
             if envelope.ok {
+                if let Some(value) = &envelope.value {
+                    self.add_source(value.clone());
+                }
                 break Stop::Passed;
-            }
-            if envelope.reason() != Some(Reason::InvalidArguments) {
-                break Stop::NotRefused;
             }
             if self.budgets.stall_detection && stalled(&attempts) {
                 break Stop::Stall;
             }
-            if attempts.len() >= self.budgets.attempts_per_call as usize {
-                break Stop::AttemptsPerCall;
-            }
-            if !self.take_one() {
-                break Stop::AttemptsTotal;
-            }
-            let (Some(error), Some(hint), Some(tool)) = (
-                envelope.error.as_deref(),
-                envelope.hint.as_deref(),
-                self.toolbox.definition(&call.tool),
-            ) else {
-                break Stop::NotRefused;
-            };
-            let number = attempts.len() as u32 + 1;
-            let (sent, left_out, feedback_bytes) =
-                feedback(&error.issues, hint, self.budgets.feedback_bytes);
-            let request = CorrectionRequest {
-                tool,
+            let current = Current {
+                tool: &call.tool,
                 arguments: &arguments,
-                issues: &error.issues[..sent],
-                hint,
-                attempt: number,
+                envelope: &envelope,
             };
-            let mut attempt = Attempt {
-                attempt: number,
-                issues_before: error.issues.clone(),
-                feedback_bytes,
-                issues_left_out: left_out,
-                fields_changed: Vec::new(),
-                wide_changes: Vec::new(),
-                wide_applied: false,
-                issues_after: Vec::new(),
-                cannot_fix: None,
-            };
-            let corrected = match self.corrector.correct(request).await {
-                Correction::Arguments(text) => text,
-                Correction::CannotFix(reason) => {
-                    attempt.cannot_fix = Some(reason);
-                    told(&call.tool, &attempt);
-                    attempts.push(attempt);
-                    break Stop::CannotFix;
+            let step = match envelope.reason() {
+                Some(Reason::InvalidArguments) => self.feedback(current, &mut counts).await,
+                Some(Reason::ToolError | Reason::Timeout) => {
+                    self.after_failure(current, &mut counts).await
                 }
+                _ => Step::Stop(Stop::NotRefused),
             };
-            let named: Vec<Path> = error
-                .issues
-                .iter()
-                .map(|issue| issue.path.clone())
-                .collect();
-            let merged = merged_text(&arguments, &corrected, &named, self.wide, &mut attempt);
-            arguments = merged;
+            let (attempt, again) = match step {
+                Step::Stop(stop) => break stop,
+                Step::Ended(attempt, stop) => {
+                    told(&call.tool, &attempt);
+                    attempts.push(*attempt);
+                    break stop;
+                }
+                Step::Again(attempt, again) => (attempt, again),
+            };
+            let mut attempt = *attempt;
+            attempt.attempt = attempts.len() as u32 + 1;
+            if let Some(text) = again {
+                arguments = text;
+            }
+            if let Some(wait) = attempt.waited_ms {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+            }
             let again = Call {
                 tool: call.tool.clone(),
                 arguments: arguments.clone(),
@@ -340,6 +262,142 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
         }
     }
 
+    /// Layer 3: the corrector's arguments for a refused call.
+    async fn feedback(&self, current: Current<'_>, counts: &mut Counts) -> Step {
+        let Current {
+            tool,
+            arguments,
+            envelope,
+        } = current;
+        if counts.feedback >= self.budgets.attempts_per_call {
+            return Step::Stop(Stop::AttemptsPerCall);
+        }
+        if !self.take_one() {
+            return Step::Stop(Stop::AttemptsTotal);
+        }
+        counts.feedback += 1;
+        let (Some(error), Some(hint), Some(definition)) = (
+            envelope.error.as_deref(),
+            envelope.hint.as_deref(),
+            self.toolbox.definition(tool),
+        ) else {
+            return Step::Stop(Stop::NotRefused);
+        };
+        let (sent, left_out, feedback_bytes) =
+            feedback(&error.issues, hint, self.budgets.feedback_bytes);
+        let request = CorrectionRequest {
+            tool: definition,
+            arguments,
+            issues: &error.issues[..sent],
+            hint,
+            attempt: counts.feedback,
+        };
+        let mut attempt = Attempt::of(Layer::Feedback, error.issues.clone());
+        attempt.feedback_bytes = feedback_bytes;
+        attempt.issues_left_out = left_out;
+        match self.corrector.correct(request).await {
+            Correction::Arguments(corrected) => {
+                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
+                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                Step::Again(Box::new(attempt), Some(merged))
+            }
+            Correction::CannotFix(reason) => {
+                attempt.cannot_fix = Some(reason);
+                Step::Ended(Box::new(attempt), Stop::CannotFix)
+            }
+        }
+    }
+
+    /// Layer 4: a failed tool's call made again, unchanged or re-resolved.
+    async fn after_failure(&self, current: Current<'_>, counts: &mut Counts) -> Step {
+        let Current {
+            tool,
+            arguments,
+            envelope,
+        } = current;
+        let Some(error) = envelope.error.as_deref() else {
+            return Step::Stop(Stop::NotRefused);
+        };
+        let status = stated(&error.message).status;
+        let mut classified = classify(envelope);
+        let mut resolution = None;
+        if matches!(classified, Classified::Correct | Classified::Unknown) {
+            if counts.resolutions >= self.budgets.resolutions_per_call {
+                return Step::Stop(Stop::ResolutionsPerCall);
+            }
+            let Some(definition) = self.toolbox.definition(tool) else {
+                return Step::Stop(Stop::NotRefused);
+            };
+            counts.resolutions += 1;
+            let (user_request, sources) = self.context_within(self.budgets.source_bytes);
+            let request = ResolutionRequest {
+                user_request: &user_request,
+                source_data: &sources,
+                tool: definition,
+                arguments,
+                error,
+                classified,
+            };
+            let answer = self.resolver.resolve(request).await;
+            if answer == Resolution::Transient && classified == Classified::Unknown {
+                // The model's judgment, heeded only where no status was stated.
+                classified = Classified::Retry { after: None };
+            } else {
+                resolution = Some(answer);
+            }
+        }
+        let mut attempt = Attempt::of(Layer::Resolution, error.issues.clone());
+        attempt.status = status;
+        match (classified, resolution) {
+            (Classified::Retry { after }, _) => {
+                if counts.retries >= self.budgets.retries_per_call {
+                    return Step::Stop(Stop::RetriesPerCall);
+                }
+                let backoff = self
+                    .budgets
+                    .backoff
+                    .saturating_mul(1 << counts.retries.min(16));
+                let wait = after.unwrap_or(backoff).min(self.budgets.max_backoff);
+                counts.retries += 1;
+                attempt.layer = Layer::Retry;
+                attempt.waited_ms = Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
+                Step::Again(Box::new(attempt), None)
+            }
+            (_, Some(Resolution::Arguments(corrected))) => {
+                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
+                let named = if named.is_empty() {
+                    vec![Path::root()]
+                } else {
+                    named
+                };
+                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                Step::Again(Box::new(attempt), Some(merged))
+            }
+            (_, Some(Resolution::CannotFix(reason))) => {
+                attempt.cannot_fix = Some(reason);
+                Step::Ended(Box::new(attempt), Stop::CannotFix)
+            }
+            _ => Step::Stop(Stop::Permanent),
+        }
+    }
+
+    /// The user's request and the latest sources that fit in `budget` bytes, oldest first.
+    fn context_within(&self, budget: usize) -> (String, Vec<Value>) {
+        let context = self.lock();
+        let mut bytes = 0;
+        let mut kept: Vec<Value> = Vec::new();
+        for source in context.sources.iter().rev() {
+            let size = source.to_string().len();
+            if bytes + size > budget {
+                break;
+            }
+            bytes += size;
+            kept.push(source.clone());
+        }
+        kept.reverse();
+        (context.user_request.clone(), kept)
+    }
+
     /// Takes one correction from the run's budget, if one is left.
     fn take_one(&self) -> bool {
         let limit = self.budgets.attempts_total.unwrap_or(u32::MAX);
@@ -349,6 +407,24 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
             })
             .is_ok()
     }
+}
+
+/// The call as it stands: its tool, its latest arguments and their envelope.
+#[derive(Clone, Copy)]
+struct Current<'c> {
+    tool: &'c str,
+    arguments: &'c str,
+    envelope: &'c Envelope,
+}
+
+/// What a layer made of a failed call.
+enum Step {
+    /// Call again (with these arguments, or the same), recording the attempt.
+    Again(Box<Attempt>, Option<String>),
+    /// The loop ends after this attempt.
+    Ended(Box<Attempt>, Stop),
+    /// The loop ends without an attempt.
+    Stop(Stop),
 }
 
 /// Whether the last attempt left the same issues (paths and constraints) as it began with.
