@@ -101,6 +101,7 @@ mod budget;
 mod call;
 mod envelope;
 mod finalizer;
+pub mod messages;
 mod middleware;
 mod registry;
 mod repair;
