@@ -154,6 +154,8 @@ pub use serde_json;
 #[cfg(feature = "derive")]
 pub use toolgate_macros::Tool;
 
+pub mod prompt;
+
 #[cfg(feature = "boundary")]
 pub mod boundary;
 

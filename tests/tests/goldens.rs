@@ -130,3 +130,17 @@ fn hint_with_missing_fields() {
         )
     );
 }
+
+#[test]
+fn prompt_rules_of_each_tool_and_of_all_within_a_tight_budget() {
+    let cases = toolgate_tests::catalogue();
+    for case in &cases {
+        let rules = toolgate::prompt::prompt_rules([case.model]);
+        golden!(format!("prompt__{}", case.type_name), rules.text);
+    }
+    // Every tool at once in 900 characters: the lightest rules are left out, and counted.
+    let all = toolgate::prompt::prompt_rules_within(cases.iter().map(|case| case.model), 900);
+    assert!(all.left_out > 0);
+    assert!(all.text.chars().count() <= 900);
+    golden!("prompt__all_within_900", all.text);
+}

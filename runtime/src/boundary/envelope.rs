@@ -1,6 +1,7 @@
 //! The one shape every call's result takes: [`Envelope`].
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -126,6 +127,10 @@ pub struct Failure {
     /// `denied`: the middleware that denied the call ([`super::Middleware::name`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
+    /// A call the repair loop corrected and that stayed refused: each correction, with its
+    /// issues before and after ([`super::RepairLoop`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<super::Attempt>,
 }
 
 /// Most tool names an `unknown_tool` failure lists.
@@ -159,6 +164,7 @@ impl Failure {
             limit: None,
             timeout_ms: None,
             denied_by: None,
+            attempts: Vec::new(),
         }
     }
 
@@ -198,7 +204,9 @@ impl Failure {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Envelope {
     /// The tool called (as the model named it, for `unknown_tool`).
-    pub tool: String,
+    ///
+    /// Shared (`Arc<str>`): the envelopes of a tool hold its name without a copy each.
+    pub tool: Arc<str>,
     /// The call's id, when the model gave one.
     #[serde(default)]
     pub call_id: Option<String>,
@@ -224,7 +232,7 @@ pub struct Envelope {
 
 impl Envelope {
     /// A success: the tool's result and the repairs made to the arguments.
-    pub fn success(tool: impl Into<String>, value: Value, repairs: Vec<Repair>) -> Self {
+    pub fn success(tool: impl Into<Arc<str>>, value: Value, repairs: Vec<Repair>) -> Self {
         Envelope {
             tool: tool.into(),
             call_id: None,
@@ -248,7 +256,7 @@ impl Envelope {
     ///     r#"{"tool":"search","ok":false,"error":{"reason":"timeout","message":"took too long","issues":[]},"hint":null}"#
     /// );
     /// ```
-    pub fn failure(tool: impl Into<String>, error: Failure, hint: Option<RetryHint>) -> Self {
+    pub fn failure(tool: impl Into<Arc<str>>, error: Failure, hint: Option<RetryHint>) -> Self {
         Envelope {
             tool: tool.into(),
             call_id: None,

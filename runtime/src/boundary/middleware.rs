@@ -2,8 +2,11 @@
 
 use std::any::Any;
 
-use async_trait::async_trait;
 use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use toolgate_core::Repair;
 
 use super::envelope::Envelope;
@@ -129,7 +132,7 @@ impl std::fmt::Debug for Arguments {
 #[derive(Debug)]
 pub struct GatedCall {
     /// The tool's name (to read: the tool is chosen by now, and changing it changes nothing).
-    pub tool: String,
+    pub tool: Arc<str>,
     /// The call's id, when the model gave one.
     pub call_id: Option<String>,
     /// The decoded arguments.
@@ -138,12 +141,17 @@ pub struct GatedCall {
     pub repairs: Vec<Repair>,
 }
 
+/// What a hook's stage returns: the boxed future `#[async_trait]` makes of an `async fn`.
+pub type HookFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
+
 /// A hook around every call of a [`super::Toolbox`]. Each stage may pass, change what it is
 /// given, or deny; the hooks run in the order they were added, and the first denial ends the
 /// call with a `denied` envelope (`error.denied_by` is the hook's [`Middleware::name`]).
 ///
-/// The methods are async (`#[async_trait]`, re-exported as `toolgate::boundary::async_trait`);
-/// each has a default that passes, so a hook implements only its stages.
+/// The hooks are async: implement them with `#[async_trait]` (re-exported as
+/// `toolgate::boundary::async_trait`) and `async fn`. Each has a default that passes at once
+/// without allocating, so a hook implements only its stages and the others cost it next to
+/// nothing.
 ///
 /// An allow-list, before the gate:
 ///
@@ -212,7 +220,6 @@ pub struct GatedCall {
 ///     }
 /// }
 /// ```
-#[async_trait]
 pub trait Middleware: Send + Sync {
     /// The hook's name, for `denied_by` and the logs (default: its type's name).
     fn name(&self) -> &str {
@@ -220,18 +227,117 @@ pub trait Middleware: Send + Sync {
     }
 
     /// Before the gate: the call as sent (the tool's name and argument text may be changed).
-    async fn before_gate(&self, _call: &mut RawCall) -> Decision {
-        Decision::Pass
+    ///
+    /// Implemented as `async fn before_gate(&self, call: &mut RawCall) -> Decision` in an
+    /// `#[async_trait]` impl. The signature is written out as `#[async_trait]` writes it so
+    /// that the default, which passes, is a future of no size: a hook that leaves a stage
+    /// alone costs that stage no allocation.
+    fn before_gate<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        _call: &'life1 mut RawCall,
+    ) -> HookFuture<'async_trait>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        Box::pin(Passes)
     }
 
     /// After the gate accepted the arguments, before the tool runs: the decoded arguments
     /// (typed or JSON) may be changed.
-    async fn after_gate(&self, _call: &mut GatedCall) -> Decision {
-        Decision::Pass
+    ///
+    /// Implemented as `async fn after_gate(&self, call: &mut GatedCall) -> Decision` in an
+    /// `#[async_trait]` impl (see [`Middleware::before_gate`]).
+    fn after_gate<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        _call: &'life1 mut GatedCall,
+    ) -> HookFuture<'async_trait>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        Box::pin(Passes)
     }
 
     /// After the tool ran (or failed): the envelope may be changed. A denial replaces it.
-    async fn after_handler(&self, _tool: &str, _envelope: &mut Envelope) -> Decision {
-        Decision::Pass
+    ///
+    /// Implemented as `async fn after_handler(&self, tool: &str, envelope: &mut Envelope) ->
+    /// Decision` in an `#[async_trait]` impl (see [`Middleware::before_gate`]).
+    fn after_handler<'life0, 'life1, 'life2, 'async_trait>(
+        &'life0 self,
+        _tool: &'life1 str,
+        _envelope: &'life2 mut Envelope,
+    ) -> HookFuture<'async_trait>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        'life2: 'async_trait,
+        Self: 'async_trait,
+    {
+        Box::pin(Passes)
+    }
+}
+
+/// The future of a stage a hook leaves alone: it passes at once. It has no size, so boxing
+/// it allocates nothing.
+struct Passes;
+
+impl Future for Passes {
+    type Output = Decision;
+
+    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Decision> {
+        Poll::Ready(Decision::Pass)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::task::Waker;
+
+    struct Nothing;
+
+    impl Middleware for Nothing {}
+
+    fn polled(future: HookFuture<'_>) -> Poll<Decision> {
+        let mut future = future;
+        future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+    }
+
+    #[test]
+    fn the_stages_a_hook_leaves_alone_pass_at_once_without_a_box_of_any_size() {
+        assert_eq!(std::mem::size_of::<Passes>(), 0);
+        let hook = Nothing;
+        let mut raw = RawCall {
+            tool: "t".into(),
+            arguments: "{}".into(),
+            call_id: None,
+        };
+        assert_eq!(
+            polled(hook.before_gate(&mut raw)),
+            Poll::Ready(Decision::Pass)
+        );
+        let mut gated = GatedCall {
+            tool: Arc::from("t"),
+            call_id: None,
+            arguments: Arguments::json(Value::Null),
+            repairs: Vec::new(),
+        };
+        assert_eq!(
+            polled(hook.after_gate(&mut gated)),
+            Poll::Ready(Decision::Pass)
+        );
+        let mut envelope = Envelope::success("t", Value::Null, Vec::new());
+        assert_eq!(
+            polled(hook.after_handler("t", &mut envelope)),
+            Poll::Ready(Decision::Pass)
+        );
+        // Nothing a default stage was given is changed.
+        assert_eq!(raw.arguments, "{}");
+        assert_eq!(envelope.value, Some(Value::Null));
     }
 }

@@ -101,8 +101,10 @@ mod budget;
 mod call;
 mod envelope;
 mod finalizer;
+pub mod messages;
 mod middleware;
 mod registry;
+mod repair;
 mod run;
 mod stopped;
 mod telemetry;
@@ -113,6 +115,11 @@ pub use budget::{Budgets, ToolUsage};
 pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
-pub use middleware::{Arguments, Decision, GatedCall, Middleware, RawCall};
+pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
 pub use registry::{BoxFuture, RegistryError, ToolDefinition};
+pub use repair::{
+    classify, stated, Attempt, Classified, Correction, CorrectionRequest, Corrector, Layer,
+    LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,
+    Stop, WideChanges,
+};
 pub use toolbox::{Call, Toolbox};

@@ -107,6 +107,8 @@ pub(crate) fn panicked(panic: &(dyn std::any::Any + Send)) -> String {
 /// One tool, typed or run-time, as the toolbox drives it.
 pub(crate) trait Registered: Send + Sync {
     fn definition(&self) -> &ToolDefinition;
+    /// The tool's name, shared: each envelope holds it without a copy.
+    fn name(&self) -> &Arc<str>;
     /// The model of the arguments.
     fn model(&self) -> &ToolModel;
     /// The gate: the arguments decoded, or refused.
@@ -147,6 +149,7 @@ type OutputCheck = fn(&Value) -> Option<(Report, Box<RetryHint>)>;
 /// A typed tool: arguments `T`, a handler giving `O` or an error `E`.
 pub(crate) struct TypedTool<T, F> {
     definition: ToolDefinition,
+    name: Arc<str>,
     handler: Arc<F>,
     check: OutputCheck,
     arguments: PhantomData<fn(T)>,
@@ -187,6 +190,7 @@ where
     pub(crate) fn new(handler: F) -> Self {
         TypedTool {
             definition: TypedTool::<T, ()>::definition(None),
+            name: Arc::from(T::name()),
             handler: Arc::new(handler),
             check: unchecked,
             arguments: PhantomData,
@@ -221,6 +225,7 @@ where
     pub(crate) fn with_output(handler: F) -> Self {
         TypedTool {
             definition: TypedTool::<T, ()>::definition(Some(T::Output::json_schema())),
+            name: Arc::from(T::name()),
             handler: Arc::new(handler),
             check: checked_by::<T::Output>,
             arguments: PhantomData,
@@ -238,6 +243,10 @@ where
 {
     fn definition(&self) -> &ToolDefinition {
         &self.definition
+    }
+
+    fn name(&self) -> &Arc<str> {
+        &self.name
     }
 
     fn model(&self) -> &ToolModel {
@@ -265,6 +274,7 @@ where
 /// A run-time tool: a definition read at run time, a handler on JSON values.
 pub(crate) struct RuntimeTool<F> {
     definition: ToolDefinition,
+    name: Arc<str>,
     input: DynamicTool,
     output: Option<DynamicTool>,
     handler: Arc<F>,
@@ -301,6 +311,7 @@ where
             name,
         };
         Ok(RuntimeTool {
+            name: Arc::from(definition.name.as_str()),
             definition,
             input,
             output,
@@ -341,6 +352,10 @@ where
 {
     fn definition(&self) -> &ToolDefinition {
         &self.definition
+    }
+
+    fn name(&self) -> &Arc<str> {
+        &self.name
     }
 
     fn model(&self) -> &ToolModel {

@@ -2,6 +2,7 @@
 //! [`Envelope`].
 
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::FutureExt;
@@ -47,7 +48,7 @@ pub(crate) fn envelope_of(tool: &dyn Registered, ran: Ran, repairs: Vec<Repair>)
     let name = tool.definition().name.as_str();
     let mut envelope = match ran {
         Ran::Done(Ok(Output::Fits(value, output_repairs))) => {
-            let mut envelope = Envelope::success(name, value, repairs);
+            let mut envelope = Envelope::success(Arc::clone(tool.name()), value, repairs);
             envelope.output_repairs = output_repairs;
             return envelope;
         }

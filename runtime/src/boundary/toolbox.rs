@@ -240,6 +240,33 @@ impl Toolbox {
             .collect()
     }
 
+    /// The type rules of the tools, within `budget` characters, for the system prompt (layer
+    /// 1 of the repair loop: see [`crate::prompt`]).
+    ///
+    /// ```
+    /// use toolgate::boundary::Toolbox;
+    ///
+    /// /// Add two numbers.
+    /// #[derive(toolgate::Tool, serde::Deserialize)]
+    /// struct Add { a: i64, b: i64 }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) }).unwrap();
+    /// let rules = toolbox.prompt_rules(toolgate::prompt::DEFAULT_PROMPT_BUDGET);
+    /// assert!(rules.text.ends_with("add (required: a, b):\n- a: integer\n- b: integer"));
+    /// ```
+    pub fn prompt_rules(&self, budget: usize) -> crate::prompt::PromptRules {
+        crate::prompt::prompt_rules_within(
+            self.tools.values().map(|entry| entry.tool.model()),
+            budget,
+        )
+    }
+
+    /// The definition of the tool `name`, if there is one.
+    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        self.tools.get(name).map(|entry| entry.tool.definition())
+    }
+
     /// The budgets of the run.
     pub fn budgets(&self) -> &Budgets {
         &self.budgets
@@ -342,10 +369,13 @@ impl Toolbox {
         call_id: Option<String>,
     ) -> Envelope {
         let started = (!span.is_disabled()).then(Instant::now);
-        let envelope = self
-            .run_call(name, arguments, call_id)
-            .instrument(span.clone())
-            .await;
+        let envelope = if span.is_disabled() {
+            self.run_call(name, arguments, call_id).await
+        } else {
+            self.run_call(name, arguments, call_id)
+                .instrument(span.clone())
+                .await
+        };
         let _inside = span.enter();
         telemetry::ended(&span, &envelope, started.map(|at| at.elapsed()));
         if telemetry::budget_state_wanted() {
@@ -477,7 +507,7 @@ impl Toolbox {
         };
         let (accepted, repairs, call_id) = {
             let mut gated = GatedCall {
-                tool: name.to_owned(),
+                tool: Arc::clone(entry.tool.name()),
                 call_id,
                 arguments: accepted,
                 repairs,

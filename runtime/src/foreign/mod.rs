@@ -57,7 +57,7 @@
 
 /// Compiles one of this module's patterns. They are constants of its files, and a unit test
 /// of each file compiles every one, so this does not fail on any input.
-fn regex(pattern: &str) -> regex::Regex {
+pub(crate) fn regex(pattern: &str) -> regex::Regex {
     regex::Regex::new(pattern).unwrap_or_else(|error| panic!("pattern {pattern}: {error}"))
 }
 

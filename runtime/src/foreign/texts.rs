@@ -28,6 +28,7 @@ patterns! {
     JOI_SUBJECT = r#"^"(?P<p>[^"]+)" (?P<m>.+)$"#;
     LARAVEL_SUBJECT = r"^The (?P<p>.+?) field (?P<m>.+)$";
     WORD_SUBJECT = r"^(?P<p>[A-Za-z_][\w.\[\]-]*) (?P<m>(?:must|is|should|can't|cannot|has|needs|may)\b.*)$";
+    STATUS_PREFIX = r"^(?i:HTTP(?:/[0-9](?:\.[0-9])?)?\s+|status(?:\s+code)?[:\s]+|error\s+)?[1-5][0-9]{2}(?:\s+[A-Za-z][A-Za-z ]{0,40}?)?\s*[:\-–]\s+";
     NAMED_PARAMETER = r#"(?i)(?:parameter|field|property|argument)s?[:\s]+['"`]?(?P<p>[\w.\[\]-]+)"#;
 }
 
@@ -423,6 +424,10 @@ fn keyed(mut issue: Issue, message: &str) -> Issue {
 fn plain(text: &str) -> Vec<Issue> {
     let mut issues = Vec::new();
     for line in text.lines() {
+        // An HTTP status in front ("HTTP 422: ...", "400 Bad Request: ...") is no subject.
+        let line = STATUS_PREFIX
+            .find(line)
+            .map_or(line, |prefix| &line[prefix.end()..]);
         for sentence in split_keeping(line, ". \"", 1) {
             let sentence = sentence.trim().trim_end_matches('.');
             if sentence.is_empty() {
@@ -485,6 +490,16 @@ mod tests {
         for (text, at, constraint) in [
             (
                 "amount must be greater than 0",
+                "amount",
+                Constraint::ExclusiveMinimum,
+            ),
+            (
+                "HTTP 422: amount must be greater than 0",
+                "amount",
+                Constraint::ExclusiveMinimum,
+            ),
+            (
+                "400 Bad Request: amount must be greater than 0",
                 "amount",
                 Constraint::ExclusiveMinimum,
             ),

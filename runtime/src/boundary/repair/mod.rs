@@ -1,0 +1,503 @@
+//! The repair loop around a [`Toolbox`]: validation feedback (layer 3) and contextual
+//! re-resolution (layer 4).
+//!
+//! - Layer 3: a refused call goes to a [`Corrector`] (any model) with its issues and hint;
+//!   the correction is merged narrowly into the arguments as sent and gated again, a bounded
+//!   number of times.
+//! - Layer 4: a call whose tool ran and failed is classified ([`classify`]): a failure the
+//!   call's own values caused (HTTP 400, 422, a validation text, issues read from the error)
+//!   goes to a [`Resolver`] with the user's request and the source data the agent holds
+//!   (earlier results), and its corrected call is gated again; a transient one (429 after its
+//!   `Retry-After`, 5xx, a timeout) is made again unchanged, with backoff; any other status
+//!   (401, 403, 404...) stops. Both are budgeted per call.
+//!
+//! Decisions the issue left open, written down here:
+//! - Only `invalid_arguments` envelopes go to the corrector; `tool_error` and `timeout` go to
+//!   layer 4; the other reasons are the boundary's own decisions and end the loop.
+//! - Which wins, a stated HTTP status or the model's judgment that an error is transient:
+//!   the status. It is the server's own word on whether calling again can help; a 404 or a
+//!   403 the model calls transient would only spend calls (and may lock an account), and a
+//!   400 made again unchanged fails the same way. The model's judgment
+//!   ([`Resolution::Transient`]) decides only where no status was stated.
+//! - The source data is the results of the calls that passed through the loop (latest
+//!   last) and what the caller adds ([`RepairLoop::add_source`]); what goes to a resolver is
+//!   capped at [`LoopBudgets::source_bytes`], the latest results first.
+//! - A resolver's correction is merged narrowly by the issues read from the error; when the
+//!   error named no field, it is taken whole (there is nothing narrower to go by).
+//! - A correction is read as lenient JSON, as the gate reads arguments (fences, prose). If the
+//!   arguments as sent were not a JSON object, or an issue is about the whole arguments, the
+//!   correction is taken whole; otherwise only the issues' paths (missing fields included)
+//!   are taken from it, and what it changes elsewhere follows [`WideChanges`].
+//! - What is sent back is the hint (already capped) and as many of the issues as fit in
+//!   [`LoopBudgets::feedback_bytes`]; the arguments as sent travel too, as the model wrote
+//!   them (they are in its conversation already). The bytes counted are those of the hint
+//!   and the issues, as JSON.
+//! - Each refused attempt is gated by the toolbox, so it counts against the toolbox's own
+//!   refusal budgets as well; a toolbox budget that stops the call ends the loop.
+//! - The loop stops at the first of: the call passes; the attempts per call or per run are
+//!   spent; the issues are the same (paths and constraints) as the attempt before (a stall);
+//!   the corrector cannot fix it; the envelope is not `invalid_arguments`.
+
+mod classify;
+mod merge;
+mod record;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::Value;
+use toolgate_core::decode::read_lenient;
+use toolgate_core::{Issue, Path, RetryHint};
+
+pub use classify::{classify, stated, Classified, Stated};
+pub use merge::WideChanges;
+pub use record::{
+    Attempt, Correction, CorrectionRequest, Corrector, Layer, LoopBudgets, Looped, NoResolver,
+    Resolution, ResolutionRequest, Resolver, Stop,
+};
+
+use super::envelope::{Envelope, Reason};
+use super::toolbox::{Call, Toolbox};
+use merge::merge;
+
+/// A toolbox with a corrector: refused calls are corrected and gated again.
+///
+/// ```
+/// use toolgate::boundary::{async_trait, Correction, CorrectionRequest, Corrector, RepairLoop, Stop, Toolbox};
+///
+/// /// Convert an amount between currencies.
+/// #[derive(toolgate::Tool, serde::Deserialize)]
+/// struct Convert {
+///     amount: f64,
+///     #[tool(pattern = "^[A-Z]{3}$")]
+///     currency: String,
+/// }
+///
+/// /// A scripted model: it knows "dollars" is USD.
+/// struct Scripted;
+///
+/// #[async_trait]
+/// impl Corrector for Scripted {
+///     async fn correct(&self, request: CorrectionRequest<'_>) -> Correction {
+///         Correction::Arguments(request.arguments.replace("dollars", "USD"))
+///     }
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.add_tool(|c: Convert| async move { Ok::<_, String>(c.amount) }).unwrap();
+/// let repair = RepairLoop::new(&toolbox, Scripted);
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let looped = repair.call("convert", r#"{"amount": 10, "currency": "dollars"}"#).await;
+/// assert_eq!(looped.stop, Stop::Passed);
+/// assert!(looped.envelope.ok);
+/// assert_eq!(looped.attempts[0].fields_changed, ["currency"]);
+/// # });
+/// ```
+pub struct RepairLoop<'t, C, R = NoResolver> {
+    toolbox: &'t Toolbox,
+    corrector: C,
+    resolver: R,
+    budgets: LoopBudgets,
+    wide: WideChanges,
+    spent: AtomicU32,
+    context: Mutex<Context>,
+}
+
+/// What the agent holds: the user's request and the source data.
+#[derive(Default)]
+struct Context {
+    user_request: String,
+    sources: Vec<Value>,
+}
+
+/// The counts of one call's attempts, per layer.
+#[derive(Default)]
+struct Counts {
+    feedback: u32,
+    resolutions: u32,
+    retries: u32,
+}
+
+impl<'t, C: Corrector> RepairLoop<'t, C> {
+    /// A loop with default budgets that refuses wide changes, without a resolver (a tool's
+    /// failure is retried when transient, and otherwise ends the loop).
+    pub fn new(toolbox: &'t Toolbox, corrector: C) -> Self {
+        RepairLoop {
+            toolbox,
+            corrector,
+            resolver: NoResolver,
+            budgets: LoopBudgets::default(),
+            wide: WideChanges::default(),
+            spent: AtomicU32::new(0),
+            context: Mutex::new(Context::default()),
+        }
+    }
+
+    /// The same loop with a resolver: layer 4 corrects calls whose tool failed.
+    pub fn with_resolver<R: Resolver>(self, resolver: R) -> RepairLoop<'t, C, R> {
+        RepairLoop {
+            toolbox: self.toolbox,
+            corrector: self.corrector,
+            resolver,
+            budgets: self.budgets,
+            wide: self.wide,
+            spent: self.spent,
+            context: self.context,
+        }
+    }
+}
+
+impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
+    /// The same loop with these budgets.
+    pub fn with_budgets(mut self, budgets: LoopBudgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
+    /// The same loop with this policy for changes outside the issues.
+    pub fn with_wide_changes(mut self, wide: WideChanges) -> Self {
+        self.wide = wide;
+        self
+    }
+
+    /// Sets the user's request the agent works on (sent to the resolver).
+    pub fn set_user_request(&self, request: impl Into<String>) {
+        self.lock().user_request = request.into();
+    }
+
+    /// Adds source data the agent holds (an earlier result from elsewhere, the user's data).
+    /// The results of calls that pass through the loop are added by the loop.
+    pub fn add_source(&self, value: Value) {
+        self.lock().sources.push(value);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Context> {
+        self.context
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The corrector.
+    pub fn corrector(&self) -> &C {
+        &self.corrector
+    }
+
+    /// The resolver.
+    pub fn resolver(&self) -> &R {
+        &self.resolver
+    }
+
+    /// Corrections asked so far by layer 3, all calls together.
+    pub fn attempts_spent(&self) -> u32 {
+        self.spent.load(Ordering::Relaxed)
+    }
+
+    /// Calls a tool through the loop.
+    pub async fn call(&self, name: &str, arguments: &str) -> Looped {
+        self.call_with(Call::new(name, arguments)).await
+    }
+
+    /// Calls a tool through the loop, with the model's call id.
+    pub async fn call_with(&self, call: Call) -> Looped {
+        let mut envelope = self.toolbox.call_with(call.clone()).await;
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let mut counts = Counts::default();
+        let mut arguments = call.arguments.clone();
+        let stop = loop {
+            if envelope.ok {
+                if let Some(value) = &envelope.value {
+                    self.add_source(value.clone());
+                }
+                break Stop::Passed;
+            }
+            if self.budgets.stall_detection && stalled(&attempts) {
+                break Stop::Stall;
+            }
+            let current = Current {
+                tool: &call.tool,
+                arguments: &arguments,
+                envelope: &envelope,
+            };
+            let step = match envelope.reason() {
+                Some(Reason::InvalidArguments) => self.feedback(current, &mut counts).await,
+                Some(Reason::ToolError | Reason::Timeout) => {
+                    self.after_failure(current, &mut counts).await
+                }
+                _ => Step::Stop(Stop::NotRefused),
+            };
+            let (attempt, again) = match step {
+                Step::Stop(stop) => break stop,
+                Step::Ended(attempt, stop) => {
+                    told(&call.tool, &attempt);
+                    attempts.push(*attempt);
+                    break stop;
+                }
+                Step::Again(attempt, again) => (attempt, again),
+            };
+            let mut attempt = *attempt;
+            attempt.attempt = attempts.len() as u32 + 1;
+            if let Some(text) = again {
+                arguments = text;
+            }
+            if let Some(wait) = attempt.waited_ms {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+            }
+            let again = Call {
+                tool: call.tool.clone(),
+                arguments: arguments.clone(),
+                call_id: call.call_id.clone(),
+            };
+            envelope = self.toolbox.call_with(again).await;
+            if let Some(error) = envelope.error.as_deref() {
+                attempt.issues_after = error.issues.clone();
+            }
+            told(&call.tool, &attempt);
+            attempts.push(attempt);
+        };
+        Looped {
+            envelope,
+            attempts,
+            stop,
+        }
+    }
+
+    /// Layer 3: the corrector's arguments for a refused call.
+    async fn feedback(&self, current: Current<'_>, counts: &mut Counts) -> Step {
+        let Current {
+            tool,
+            arguments,
+            envelope,
+        } = current;
+        if counts.feedback >= self.budgets.attempts_per_call {
+            return Step::Stop(Stop::AttemptsPerCall);
+        }
+        if !self.take_one() {
+            return Step::Stop(Stop::AttemptsTotal);
+        }
+        counts.feedback += 1;
+        let (Some(error), Some(hint), Some(definition)) = (
+            envelope.error.as_deref(),
+            envelope.hint.as_deref(),
+            self.toolbox.definition(tool),
+        ) else {
+            return Step::Stop(Stop::NotRefused);
+        };
+        let (sent, left_out, feedback_bytes) =
+            feedback(&error.issues, hint, self.budgets.feedback_bytes);
+        let request = CorrectionRequest {
+            tool: definition,
+            arguments,
+            issues: &error.issues[..sent],
+            hint,
+            attempt: counts.feedback,
+        };
+        let mut attempt = Attempt::of(Layer::Feedback, error.issues.clone());
+        attempt.feedback_bytes = feedback_bytes;
+        attempt.issues_left_out = left_out;
+        match self.corrector.correct(request).await {
+            Correction::Arguments(corrected) => {
+                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
+                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                Step::Again(Box::new(attempt), Some(merged))
+            }
+            Correction::CannotFix(reason) => {
+                attempt.cannot_fix = Some(reason);
+                Step::Ended(Box::new(attempt), Stop::CannotFix)
+            }
+        }
+    }
+
+    /// Layer 4: a failed tool's call made again, unchanged or re-resolved.
+    async fn after_failure(&self, current: Current<'_>, counts: &mut Counts) -> Step {
+        let Current {
+            tool,
+            arguments,
+            envelope,
+        } = current;
+        let Some(error) = envelope.error.as_deref() else {
+            return Step::Stop(Stop::NotRefused);
+        };
+        let status = stated(&error.message).status;
+        let mut classified = classify(envelope);
+        let mut resolution = None;
+        if matches!(classified, Classified::Correct | Classified::Unknown) {
+            if counts.resolutions >= self.budgets.resolutions_per_call {
+                return Step::Stop(Stop::ResolutionsPerCall);
+            }
+            let Some(definition) = self.toolbox.definition(tool) else {
+                return Step::Stop(Stop::NotRefused);
+            };
+            counts.resolutions += 1;
+            let (user_request, sources) = self.context_within(self.budgets.source_bytes);
+            let request = ResolutionRequest {
+                user_request: &user_request,
+                source_data: &sources,
+                tool: definition,
+                arguments,
+                error,
+                classified,
+            };
+            let answer = self.resolver.resolve(request).await;
+            if answer == Resolution::Transient && classified == Classified::Unknown {
+                // The model's judgment, heeded only where no status was stated.
+                classified = Classified::Retry { after: None };
+            } else {
+                resolution = Some(answer);
+            }
+        }
+        let mut attempt = Attempt::of(Layer::Resolution, error.issues.clone());
+        attempt.status = status;
+        match (classified, resolution) {
+            (Classified::Retry { after }, _) => {
+                if counts.retries >= self.budgets.retries_per_call {
+                    return Step::Stop(Stop::RetriesPerCall);
+                }
+                let backoff = self
+                    .budgets
+                    .backoff
+                    .saturating_mul(1 << counts.retries.min(16));
+                let wait = after.unwrap_or(backoff).min(self.budgets.max_backoff);
+                counts.retries += 1;
+                attempt.layer = Layer::Retry;
+                attempt.waited_ms = Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
+                Step::Again(Box::new(attempt), None)
+            }
+            (_, Some(Resolution::Arguments(corrected))) => {
+                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
+                let named = if named.is_empty() {
+                    vec![Path::root()]
+                } else {
+                    named
+                };
+                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                Step::Again(Box::new(attempt), Some(merged))
+            }
+            (_, Some(Resolution::CannotFix(reason))) => {
+                attempt.cannot_fix = Some(reason);
+                Step::Ended(Box::new(attempt), Stop::CannotFix)
+            }
+            _ => Step::Stop(Stop::Permanent),
+        }
+    }
+
+    /// The user's request and the latest sources that fit in `budget` bytes, oldest first.
+    fn context_within(&self, budget: usize) -> (String, Vec<Value>) {
+        let context = self.lock();
+        let mut bytes = 0;
+        let mut kept: Vec<Value> = Vec::new();
+        for source in context.sources.iter().rev() {
+            let size = source.to_string().len();
+            if bytes + size > budget {
+                break;
+            }
+            bytes += size;
+            kept.push(source.clone());
+        }
+        kept.reverse();
+        (context.user_request.clone(), kept)
+    }
+
+    /// Takes one correction from the run's budget, if one is left.
+    fn take_one(&self) -> bool {
+        let limit = self.budgets.attempts_total.unwrap_or(u32::MAX);
+        self.spent
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |spent| {
+                (spent < limit).then_some(spent + 1)
+            })
+            .is_ok()
+    }
+}
+
+/// The call as it stands: its tool, its latest arguments and their envelope.
+#[derive(Clone, Copy)]
+struct Current<'c> {
+    tool: &'c str,
+    arguments: &'c str,
+    envelope: &'c Envelope,
+}
+
+/// What a layer made of a failed call.
+enum Step {
+    /// Call again (with these arguments, or the same), recording the attempt.
+    Again(Box<Attempt>, Option<String>),
+    /// The loop ends after this attempt.
+    Ended(Box<Attempt>, Stop),
+    /// The loop ends without an attempt.
+    Stop(Stop),
+}
+
+/// Whether the last attempt left the same issues (paths and constraints) as it began with.
+fn stalled(attempts: &[Attempt]) -> bool {
+    let Some(last) = attempts.last() else {
+        return false;
+    };
+    let key = |issues: &[Issue]| {
+        let mut keys: Vec<(String, &str)> = issues
+            .iter()
+            .map(|issue| (issue.path.to_string(), issue.constraint.as_str()))
+            .collect();
+        keys.sort_unstable();
+        keys
+    };
+    !last.issues_after.is_empty() && key(&last.issues_before) == key(&last.issues_after)
+}
+
+/// How many issues fit the feedback budget with the hint, how many are left out, and the
+/// bytes sent.
+fn feedback(issues: &[Issue], hint: &RetryHint, budget: usize) -> (usize, usize, usize) {
+    let hint_bytes = serde_json::to_string(hint).map_or(0, |text| text.len());
+    let mut bytes = hint_bytes;
+    let mut sent = 0;
+    for issue in issues {
+        let size = serde_json::to_string(issue).map_or(0, |text| text.len()) + 1;
+        if bytes + size > budget {
+            break;
+        }
+        bytes += size;
+        sent += 1;
+    }
+    (sent, issues.len() - sent, bytes)
+}
+
+/// The arguments to gate again: the correction merged narrowly into the arguments as sent
+/// (the attempt records what was taken and what was refused).
+fn merged_text(
+    arguments: &str,
+    corrected: &str,
+    named: &[Path],
+    wide: WideChanges,
+    attempt: &mut Attempt,
+) -> String {
+    let depth = toolgate_core::decode::MAX_DEPTH;
+    let Ok(corrected_value) = read_lenient(corrected, depth).map(|json| json.into_value()) else {
+        // Not JSON even read leniently: the gate says so on the text as it is.
+        attempt.fields_changed = vec![String::new()];
+        return corrected.to_owned();
+    };
+    let original = read_lenient(arguments, depth)
+        .ok()
+        .map(|json| json.into_value());
+    let merged = merge(original.as_ref(), &corrected_value, named, wide);
+    attempt.fields_changed = merged.taken.iter().map(Path::to_string).collect();
+    attempt.wide_changes = merged.wide.iter().map(Path::to_string).collect();
+    attempt.wide_applied = wide == WideChanges::AcceptAndLog && !merged.wide.is_empty();
+    merged.value.to_string()
+}
+
+/// The tracing event of an attempt.
+fn told(tool: &str, attempt: &Attempt) {
+    tracing::info!(
+        target: "toolgate::repair_loop",
+        tool = tool,
+        attempt = attempt.attempt,
+        issues_before = attempt.issues_before.len(),
+        feedback_bytes = attempt.feedback_bytes,
+        fields_changed = ?attempt.fields_changed,
+        wide_changes = ?attempt.wide_changes,
+        wide_applied = attempt.wide_applied,
+        issues_after = attempt.issues_after.len(),
+        cannot_fix = attempt.cannot_fix.as_deref(),
+        "correction"
+    );
+}
