@@ -168,6 +168,9 @@ pub mod mcp;
 #[cfg(feature = "axum")]
 pub mod http;
 
+#[cfg(feature = "openai")]
+pub mod openai;
+
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {

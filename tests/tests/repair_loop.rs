@@ -228,6 +228,7 @@ fn a_corrector_that_cannot_fix_ends_the_loop_and_other_failures_are_not_correcte
     let looped = convert(&repair, r#"{"amount": 1}"#);
     assert_eq!(looped.stop, Stop::CannotFix);
     assert_eq!(looped.attempts[0].cannot_fix.as_deref(), Some("no idea"));
+    assert_eq!(looped.attempts[0].attempt, 1);
 
     let looped = block_on(repair.call("convert", r#"{"amount": 1}"#));
     assert_eq!(looped.stop, Stop::NotRefused);

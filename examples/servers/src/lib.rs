@@ -5,8 +5,12 @@
 //! - `cargo run -q --example mcp_server`: an MCP server on stdio.
 //! - `cargo run -q --example http_tool`: an HTTP server on `127.0.0.1:$PORT` (default 3000).
 //! - `cargo run -q --example boundary_tracing`: the boundary's `tracing` events of a few calls.
+//! - `cargo run -q --example agent_loop`: the repair loop's layers at work, offline with a
+//!   scripted model, or one agent turn against `OPENAI_BASE_URL` when it is set.
 //! - `cargo run -q --example mcp_rmcp_macros`: the same `book_flight` with rmcp's own
 //!   `#[tool]` macros and `Parameters<Lenient<BookFlight>>`.
+
+pub mod agent;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

@@ -228,7 +228,8 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
             };
             let (attempt, again) = match step {
                 Step::Stop(stop) => break stop,
-                Step::Ended(attempt, stop) => {
+                Step::Ended(mut attempt, stop) => {
+                    attempt.attempt = attempts.len() as u32 + 1;
                     told(&call.tool, &attempt);
                     attempts.push(*attempt);
                     break stop;

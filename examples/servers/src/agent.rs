@@ -1,0 +1,162 @@
+//! What the `agent_loop` example and the OpenAI client's tests share: a stock tool, a
+//! currency tool that answers as a payments API would, and a fake Chat Completions endpoint
+//! on loopback that replays scripted answers and records what it was sent.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use toolgate::boundary::Toolbox;
+use toolgate::Tool;
+
+/// Look up the latest price of a stock, in US dollars.
+#[derive(Tool, Deserialize, Debug)]
+pub struct StockPrice {
+    /// Ticker symbol, e.g. ACME
+    #[tool(pattern = "^[A-Z]{1,5}$")]
+    pub symbol: String,
+}
+
+/// Convert an amount of money from one currency to another.
+#[derive(Tool, Deserialize, Debug)]
+pub struct ConvertCurrency {
+    /// The amount to convert
+    pub amount: f64,
+    /// ISO 4217 code of the amount's currency
+    #[tool(pattern = "^[A-Z]{3}$", example = "USD")]
+    pub from: String,
+    /// ISO 4217 code to convert to
+    #[tool(pattern = "^[A-Z]{3}$", example = "EUR")]
+    pub to: String,
+}
+
+/// The rate the fake payments API converts at, whatever the currencies.
+pub const RATE: f64 = 0.92;
+
+/// The price the stock tool knows, for `ACME` only.
+pub const ACME_PRICE: f64 = 468.285;
+
+/// The agent's tools. `convert_currency` answers `HTTP 422: amount must be greater than 0`
+/// for an amount that is not positive, and `503 Service Unavailable` on its first
+/// `unavailable_first` calls; `stock_price` answers `HTTP 404` for a symbol it does not
+/// know.
+pub fn agent_toolbox(unavailable_first: usize) -> Toolbox {
+    let conversions = Arc::new(AtomicUsize::new(0));
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .add_tool(|args: StockPrice| async move {
+            match args.symbol.as_str() {
+                "ACME" => Ok(json!({"symbol": "ACME", "price": ACME_PRICE, "currency": "USD"})),
+                other => Err(format!("HTTP 404: no stock with symbol {other}")),
+            }
+        })
+        .expect("stock_price is registered once");
+    toolbox
+        .add_tool(move |args: ConvertCurrency| {
+            let made = conversions.fetch_add(1, Ordering::Relaxed);
+            async move {
+                if made < unavailable_first {
+                    return Err("503 Service Unavailable".to_owned());
+                }
+                if args.amount <= 0.0 {
+                    return Err("HTTP 422: amount must be greater than 0".to_owned());
+                }
+                let converted = (args.amount * RATE * 100.0).round() / 100.0;
+                Ok(json!({"amount": args.amount, "from": args.from, "to": args.to, "converted": converted}))
+            }
+        })
+        .expect("convert_currency is registered once");
+    toolbox
+}
+
+/// A request the fake endpoint received: its `Authorization` header and its body.
+#[derive(Clone, Debug)]
+pub struct Received {
+    /// The `Authorization` header, if sent.
+    pub authorization: Option<String>,
+    /// The JSON body.
+    pub body: Value,
+}
+
+#[derive(Clone)]
+struct Script {
+    answers: Arc<Mutex<Vec<Value>>>,
+    received: Arc<Mutex<Vec<Received>>>,
+}
+
+/// A Chat Completions answer holding `message`.
+pub fn completion(message: Value) -> Value {
+    json!({
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "model": "scripted",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]
+    })
+}
+
+/// An assistant message that calls `tool` with `arguments` (as text).
+pub fn calls(id: &str, tool: &str, arguments: &str) -> Value {
+    json!({"role": "assistant", "content": null, "tool_calls": [
+        {"id": id, "type": "function", "function": {"name": tool, "arguments": arguments}}
+    ]})
+}
+
+/// An assistant message of text.
+pub fn says(text: &str) -> Value {
+    json!({"role": "assistant", "content": text})
+}
+
+/// Starts the fake endpoint on a free loopback port: it answers each request with the next
+/// scripted message (a 500 when the script is over). Returns its base URL (`.../v1`) and
+/// what it receives.
+pub async fn fake_openai(messages: Vec<Value>) -> (String, Arc<Mutex<Vec<Received>>>) {
+    let mut answers: Vec<Value> = messages.into_iter().map(completion).collect();
+    answers.reverse();
+    let script = Script {
+        answers: Arc::new(Mutex::new(answers)),
+        received: Arc::default(),
+    };
+    let received = Arc::clone(&script.received);
+    let router = Router::new()
+        .route("/v1/chat/completions", post(answer))
+        .with_state(script);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("its address");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    (format!("http://{address}/v1"), received)
+}
+
+async fn answer(
+    State(script): State<Script>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (StatusCode, Json<Value>) {
+    let authorization = headers
+        .get("authorization")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    script
+        .received
+        .lock()
+        .expect("not poisoned")
+        .push(Received {
+            authorization,
+            body,
+        });
+    match script.answers.lock().expect("not poisoned").pop() {
+        Some(answer) => (StatusCode::OK, Json(answer)),
+        None => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"error": {"message": "the script is over"}})),
+        ),
+    }
+}

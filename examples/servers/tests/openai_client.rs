@@ -1,0 +1,209 @@
+//! The OpenAI-compatible client against a fake Chat Completions endpoint on loopback that
+//! replays scripted answers (no network): an agent turn with a refusal corrected in the
+//! conversation, the client as the repair loop's corrector and resolver, and its failures.
+
+use serde_json::{json, Value};
+use toolgate::boundary::{LoopBudgets, Reason, RepairLoop, Stop};
+use toolgate::openai::{agent_turn, OpenAiClient, OpenAiError, TurnError, TurnOptions};
+use toolgate_example_servers::agent::{agent_toolbox, calls, fake_openai, says, ACME_PRICE};
+
+fn client(base_url: &str) -> OpenAiClient {
+    OpenAiClient::new(base_url, Some("sk-test".to_owned()), "scripted")
+}
+
+#[tokio::test]
+async fn an_agent_turn_sends_a_refusal_back_and_runs_the_corrected_call() {
+    let (base_url, received) = fake_openai(vec![
+        calls(
+            "call_1",
+            "convert_currency",
+            r#"{"amount": "100", "from": "dollars", "to": "EUR"}"#,
+        ),
+        calls(
+            "call_2",
+            "convert_currency",
+            r#"{"amount": 100, "from": "USD", "to": "EUR"}"#,
+        ),
+        says("100 USD is 92 EUR."),
+    ])
+    .await;
+    let toolbox = agent_toolbox(0);
+    let turn = agent_turn(
+        &client(&base_url),
+        &toolbox,
+        "Convert 100 dollars to euros",
+        &TurnOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(turn.answer, "100 USD is 92 EUR.");
+    assert_eq!(turn.rounds, 3);
+    assert_eq!(turn.envelopes.len(), 2);
+    assert_eq!(turn.envelopes[0].reason(), Some(Reason::InvalidArguments));
+    assert!(turn.envelopes[1].ok);
+
+    let received = received.lock().unwrap().clone();
+    assert_eq!(received.len(), 3);
+    assert!(received
+        .iter()
+        .all(|r| r.authorization.as_deref() == Some("Bearer sk-test")));
+    let first = &received[0].body;
+    assert_eq!(first["model"], "scripted");
+    let tools: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["convert_currency", "stock_price"]);
+    // The system prompt holds the tools' type rules.
+    let system = first["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("- from: string, matching ^[A-Z]{3}$"),
+        "{system}"
+    );
+    // The second request carries the refusal, with its hint, as a `tool` message.
+    let messages = received[1].body["messages"].as_array().unwrap();
+    let refusal = messages.last().unwrap();
+    assert_eq!(refusal["role"], "tool");
+    assert_eq!(refusal["tool_call_id"], "call_1");
+    let envelope: Value = serde_json::from_str(refusal["content"].as_str().unwrap()).unwrap();
+    assert_eq!(envelope["error"]["reason"], "invalid_arguments");
+    assert_eq!(envelope["hint"]["fields"][0]["path"], "from");
+    // The repair of `"100"` is in that envelope too.
+    assert_eq!(envelope["repairs"][0]["rule"], "string_to_number");
+    let success = received[2].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(success["content"]
+        .as_str()
+        .unwrap()
+        .contains(r#""ok":true"#));
+}
+
+#[tokio::test]
+async fn the_client_corrects_and_re_resolves_as_the_repair_loops_model() {
+    let (base_url, received) = fake_openai(vec![
+        // Layer 3: the correction, forced to the tool.
+        calls(
+            "c",
+            "convert_currency",
+            r#"{"amount": 0, "from": "USD", "to": "EUR"}"#,
+        ),
+        // Layer 4: the amount computed from the source data.
+        calls(
+            "r",
+            "convert_currency",
+            &json!({"amount": ACME_PRICE * 100.0, "from": "USD", "to": "EUR"}).to_string(),
+        ),
+    ])
+    .await;
+    let toolbox = agent_toolbox(0);
+    let model = client(&base_url);
+    let repair = RepairLoop::new(&toolbox, model.clone()).with_resolver(model);
+    repair.set_user_request("Buy 100 shares of ACME; what do they cost in EUR?");
+    repair.add_source(json!({"symbol": "ACME", "price": ACME_PRICE}));
+    let looped = repair
+        .call(
+            "convert_currency",
+            r#"{"amount": 0, "from": "dollars", "to": "EUR"}"#,
+        )
+        .await;
+    assert_eq!(looped.stop, Stop::Passed, "{:?}", looped.attempts);
+    assert_eq!(looped.envelope.value.as_ref().unwrap()["amount"], 46828.5);
+    assert_eq!(looped.attempts.len(), 2);
+
+    let received = received.lock().unwrap().clone();
+    let correction = &received[0].body;
+    assert_eq!(
+        correction["tool_choice"]["function"]["name"],
+        "convert_currency"
+    );
+    let asked: Value =
+        serde_json::from_str(correction["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(asked["issues"][0]["path"], "from");
+    let resolution = &received[1].body;
+    let asked: Value =
+        serde_json::from_str(resolution["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(asked["source_data"][0]["price"], ACME_PRICE);
+    assert_eq!(
+        asked["error"]["message"],
+        "HTTP 422: amount must be greater than 0"
+    );
+}
+
+#[tokio::test]
+async fn a_model_that_says_transient_gets_a_retry_and_one_that_cannot_fix_says_why() {
+    let (base_url, _) =
+        fake_openai(vec![says("TRANSIENT"), says("I do not know the price.")]).await;
+    let model = client(&base_url);
+    let toolbox = {
+        let mut toolbox = toolgate::boundary::Toolbox::new();
+        let failures = std::sync::atomic::AtomicUsize::new(0);
+        toolbox
+            .add_tool(move |_: toolgate_example_servers::agent::StockPrice| {
+                let failed = failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                async move {
+                    Err::<Value, String>(match failed {
+                        0 => "the ledger is busy".to_owned(),
+                        _ => "the ledger has no such entry".to_owned(),
+                    })
+                }
+            })
+            .unwrap();
+        toolbox
+    };
+    let repair = RepairLoop::new(&toolbox, model.clone())
+        .with_resolver(model)
+        .with_budgets(LoopBudgets {
+            backoff: std::time::Duration::from_millis(1),
+            ..LoopBudgets::default()
+        });
+    let looped = repair.call("stock_price", r#"{"symbol": "ACME"}"#).await;
+    assert_eq!(looped.stop, Stop::CannotFix);
+    assert_eq!(looped.attempts.len(), 2);
+    assert_eq!(
+        looped.attempts[1].cannot_fix.as_deref(),
+        Some("I do not know the price.")
+    );
+}
+
+#[tokio::test]
+async fn endpoint_failures_and_spent_rounds_are_errors() {
+    let (base_url, _) = fake_openai(Vec::new()).await;
+    let toolbox = agent_toolbox(0);
+    let failed = agent_turn(&client(&base_url), &toolbox, "hi", &TurnOptions::default()).await;
+    match failed {
+        Err(TurnError::Client(OpenAiError::Status { status, body, .. })) => {
+            assert_eq!(status, 500);
+            assert!(body.contains("the script is over"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let looping = (0..3)
+        .map(|i| calls(&format!("c{i}"), "stock_price", r#"{"symbol": "ACME"}"#))
+        .collect();
+    let (base_url, _) = fake_openai(looping).await;
+    let options = TurnOptions {
+        max_rounds: 3,
+        ..TurnOptions::default()
+    };
+    match agent_turn(&client(&base_url), &toolbox, "loop", &options).await {
+        Err(TurnError::RoundsSpent { rounds, envelopes }) => {
+            assert_eq!(rounds, 3);
+            assert_eq!(envelopes.len(), 3);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Nothing listens there.
+    let closed = client("http://127.0.0.1:9/v1").chat(&[], &[], None).await;
+    assert!(
+        matches!(closed, Err(OpenAiError::Http { .. })),
+        "{closed:?}"
+    );
+}

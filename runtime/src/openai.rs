@@ -1,0 +1,362 @@
+//! An OpenAI-compatible Chat Completions client (feature `openai`): it drives an agent turn
+//! through a [`Toolbox`] ([`agent_turn`]) and corrects calls as the repair loop's
+//! [`Corrector`] and [`Resolver`].
+//!
+//! Like the official SDKs, it reads `OPENAI_BASE_URL` (default
+//! [`DEFAULT_BASE_URL`]) and `OPENAI_API_KEY` (sent as a Bearer token), and posts to
+//! `{base}/chat/completions`. Any endpoint that speaks that API works (a local server, a
+//! proxy, another provider's compatible endpoint).
+//!
+//! The endpoint is untrusted like the model behind it: an answer is read up to
+//! [`MAX_ANSWER_BYTES`], an error body is cut to [`MAX_ERROR_CHARS`] characters in the
+//! error, and a tool call the answer garbles is an error naming its place, never a call
+//! made up.
+//!
+//! ```no_run
+//! use toolgate::boundary::Toolbox;
+//! use toolgate::openai::{agent_turn, OpenAiClient, TurnOptions};
+//!
+//! /// Add two numbers.
+//! #[derive(toolgate::Tool, serde::Deserialize)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! # async fn run() -> Result<(), toolgate::openai::TurnError> {
+//! let mut toolbox = Toolbox::new();
+//! toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) }).unwrap();
+//! let client = OpenAiClient::from_env("gpt-4.1-mini");
+//! let turn = agent_turn(&client, &toolbox, "What is 2 + 40?", &TurnOptions::default()).await?;
+//! println!("{}", turn.answer);
+//! # Ok(()) }
+//! ```
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::boundary::messages::{tool_calls, tool_results, MessageError, Provider};
+use crate::boundary::{
+    async_trait, Correction, CorrectionRequest, Corrector, Envelope, Resolution, ResolutionRequest,
+    Resolver, ToolDefinition, Toolbox,
+};
+use crate::prompt::DEFAULT_PROMPT_BUDGET;
+use toolgate_core::issue::shorten_text;
+
+/// The base URL used when `OPENAI_BASE_URL` is not set.
+pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+/// The most bytes of an answer read from the endpoint.
+pub const MAX_ANSWER_BYTES: usize = 8 * 1024 * 1024;
+/// How long one request may take, answer included.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// The most characters of an error body kept in an [`OpenAiError::Status`].
+pub const MAX_ERROR_CHARS: usize = 1000;
+
+/// A client of an OpenAI-compatible Chat Completions endpoint.
+#[derive(Clone, Debug)]
+pub struct OpenAiClient {
+    http: reqwest::Client,
+    base_url: String,
+    api_key: Option<String>,
+    model: String,
+}
+
+/// Why a request to the endpoint failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenAiError {
+    /// The request could not be made or its answer read.
+    #[error("request to {url} failed: {source}")]
+    Http {
+        /// The URL posted to.
+        url: String,
+        /// What failed.
+        source: reqwest::Error,
+    },
+    /// The endpoint answered with an error status.
+    #[error("{url} answered {status}: {body}")]
+    Status {
+        /// The URL posted to.
+        url: String,
+        /// The HTTP status.
+        status: u16,
+        /// The answer's body, shortened.
+        body: String,
+    },
+    /// The answer is not a chat completion (or is over [`MAX_ANSWER_BYTES`]).
+    #[error("the answer is not a chat completion: {0}")]
+    Malformed(String),
+}
+
+impl OpenAiClient {
+    /// A client of `base_url` (without the trailing `/chat/completions`) for `model`.
+    pub fn new(
+        base_url: impl Into<String>,
+        api_key: Option<String>,
+        model: impl Into<String>,
+    ) -> Self {
+        let base_url: String = base_url.into();
+        OpenAiClient {
+            http: reqwest::Client::builder()
+                .timeout(REQUEST_TIMEOUT)
+                .build()
+                .unwrap_or_default(),
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            api_key,
+            model: model.into(),
+        }
+    }
+
+    /// A client configured as the official SDKs are: `OPENAI_BASE_URL` (default
+    /// [`DEFAULT_BASE_URL`]) and `OPENAI_API_KEY`.
+    pub fn from_env(model: impl Into<String>) -> Self {
+        let base_url = std::env::var("OPENAI_BASE_URL")
+            .ok()
+            .filter(|url| !url.is_empty())
+            .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
+        let api_key = std::env::var("OPENAI_API_KEY")
+            .ok()
+            .filter(|key| !key.is_empty());
+        OpenAiClient::new(base_url, api_key, model)
+    }
+
+    /// The model asked.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The URL requests are posted to.
+    pub fn url(&self) -> String {
+        format!("{}/chat/completions", self.base_url)
+    }
+
+    /// Posts a chat completion request and returns the first choice's message.
+    pub async fn chat(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        tool_choice: Option<Value>,
+    ) -> Result<Value, OpenAiError> {
+        let url = self.url();
+        let mut body = json!({"model": self.model, "messages": messages});
+        if !tools.is_empty() {
+            body["tools"] = Value::from(tools.to_vec());
+            if let Some(choice) = tool_choice {
+                body["tool_choice"] = choice;
+            }
+        }
+        let mut request = self.http.post(&url).json(&body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let failed = |source| OpenAiError::Http {
+            url: url.clone(),
+            source,
+        };
+        let mut response = request.send().await.map_err(failed)?;
+        let status = response.status();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(failed)? {
+            if bytes.len() + chunk.len() > MAX_ANSWER_BYTES {
+                return Err(OpenAiError::Malformed(format!(
+                    "more than {MAX_ANSWER_BYTES} bytes"
+                )));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if !status.is_success() {
+            return Err(OpenAiError::Status {
+                url,
+                status: status.as_u16(),
+                body: shorten_text(&String::from_utf8_lossy(&bytes), MAX_ERROR_CHARS),
+            });
+        }
+        let answer: Value = serde_json::from_slice(&bytes)
+            .map_err(|error| OpenAiError::Malformed(error.to_string()))?;
+        match answer.pointer("/choices/0/message") {
+            Some(message) if message.is_object() => Ok(message.clone()),
+            _ => Err(OpenAiError::Malformed("no choices[0].message".to_owned())),
+        }
+    }
+}
+
+/// A toolbox's tools as Chat Completions `tools` (`{"type": "function", "function":
+/// {name, description, parameters}}`).
+pub fn tool_definitions(toolbox: &Toolbox) -> Vec<Value> {
+    toolbox.definitions().iter().map(function).collect()
+}
+
+fn function(definition: &ToolDefinition) -> Value {
+    let mut function = json!({"name": definition.name, "parameters": definition.input_schema});
+    if let Some(description) = &definition.description {
+        function["description"] = Value::from(description.as_str());
+    }
+    json!({"type": "function", "function": function})
+}
+
+/// How an agent turn is run.
+#[derive(Clone, Debug)]
+pub struct TurnOptions {
+    /// The most model answers in the turn (default 8); past it the turn fails.
+    pub max_rounds: usize,
+    /// The system prompt's first words; the tools' type rules follow them.
+    pub system: String,
+    /// The budget of the type rules in the system prompt, in characters.
+    pub rules_budget: usize,
+}
+
+impl Default for TurnOptions {
+    fn default() -> Self {
+        TurnOptions {
+            max_rounds: 8,
+            system: "You are an agent that calls tools to do what the user asks. When a tool result is refused, correct only the fields its hint names and call the tool again.".to_owned(),
+            rules_budget: DEFAULT_PROMPT_BUDGET,
+        }
+    }
+}
+
+/// An agent turn that ended with the model's text.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// The model's final text.
+    pub answer: String,
+    /// Every message of the turn, the system prompt first.
+    pub messages: Vec<Value>,
+    /// The envelope of every tool call, in the order made.
+    pub envelopes: Vec<Envelope>,
+    /// How many answers the model gave.
+    pub rounds: usize,
+}
+
+/// Why an agent turn did not end with the model's text.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    /// The endpoint failed.
+    #[error(transparent)]
+    Client(#[from] OpenAiError),
+    /// The model's answer holds a tool call that cannot be read.
+    #[error("the model's answer holds a garbled tool call: {0}")]
+    Garbled(#[from] MessageError),
+    /// The model was still calling tools after the last round.
+    #[error("the turn used its {rounds} rounds without a final answer")]
+    RoundsSpent {
+        /// The rounds allowed.
+        rounds: usize,
+        /// The envelopes of the calls made.
+        envelopes: Vec<Envelope>,
+    },
+}
+
+/// One agent turn: the user's request goes to the model with the tools and their type rules;
+/// each tool call goes through the toolbox (the gate first) and its envelope back as a
+/// `role: "tool"` message, a refusal carrying its issues and hint; until the model answers in
+/// text or the rounds are spent.
+pub async fn agent_turn(
+    client: &OpenAiClient,
+    toolbox: &Toolbox,
+    user_request: &str,
+    options: &TurnOptions,
+) -> Result<Turn, TurnError> {
+    let tools = tool_definitions(toolbox);
+    let rules = toolbox.prompt_rules(options.rules_budget);
+    let mut messages = vec![
+        json!({"role": "system", "content": format!("{}\n\n{}", options.system, rules.text)}),
+        json!({"role": "user", "content": user_request}),
+    ];
+    let mut envelopes = Vec::new();
+    for round in 1..=options.max_rounds {
+        let message = client.chat(&messages, &tools, None).await?;
+        let calls = tool_calls(Provider::OpenAiChat, &message)?;
+        messages.push(message.clone());
+        if calls.is_empty() {
+            let answer = message
+                .get("content")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            return Ok(Turn {
+                answer,
+                messages,
+                envelopes,
+                rounds: round,
+            });
+        }
+        let answered = toolbox.call_all(calls).await;
+        messages.extend(tool_results(Provider::OpenAiChat, &answered));
+        envelopes.extend(answered);
+    }
+    Err(TurnError::RoundsSpent {
+        rounds: options.max_rounds,
+        envelopes,
+    })
+}
+
+/// The arguments of the first tool call of a message, if it has one.
+fn first_call_arguments(message: &Value) -> Option<String> {
+    tool_calls(Provider::OpenAiChat, message)
+        .ok()?
+        .into_iter()
+        .next()
+        .map(|call| call.arguments)
+}
+
+fn text_of(message: &Value) -> String {
+    let text = message
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    shorten_text(text.trim(), MAX_ERROR_CHARS)
+}
+
+const CORRECT_SYSTEM: &str = "A tool call was refused. You get the tool, the arguments as sent, the issues and a hint. Call the tool again with corrected arguments: change only the fields the issues name. If you cannot, answer in one sentence why.";
+
+const RESOLVE_SYSTEM: &str = "A tool ran and failed. You get the user's request, the data the agent already holds (earlier tool results), the failed call and the tool's error. Compute the corrected arguments from that data and call the tool again. If the error is transient (the service is busy or down) answer exactly TRANSIENT. If you cannot fix the call, answer in one sentence why.";
+
+#[async_trait]
+impl Corrector for OpenAiClient {
+    async fn correct(&self, request: CorrectionRequest<'_>) -> Correction {
+        let asked = json!({
+            "tool": request.tool.name,
+            "arguments": request.arguments,
+            "issues": request.issues,
+            "hint": request.hint,
+        });
+        let messages = [
+            json!({"role": "system", "content": CORRECT_SYSTEM}),
+            json!({"role": "user", "content": asked.to_string()}),
+        ];
+        let choice = json!({"type": "function", "function": {"name": request.tool.name}});
+        match self
+            .chat(&messages, &[function(request.tool)], Some(choice))
+            .await
+        {
+            Ok(message) => match first_call_arguments(&message) {
+                Some(arguments) => Correction::Arguments(arguments),
+                None => Correction::CannotFix(text_of(&message)),
+            },
+            Err(error) => Correction::CannotFix(error.to_string()),
+        }
+    }
+}
+
+#[async_trait]
+impl Resolver for OpenAiClient {
+    async fn resolve(&self, request: ResolutionRequest<'_>) -> Resolution {
+        let asked = json!({
+            "user_request": request.user_request,
+            "source_data": request.source_data,
+            "tool": request.tool.name,
+            "arguments": request.arguments,
+            "error": request.error,
+        });
+        let messages = [
+            json!({"role": "system", "content": RESOLVE_SYSTEM}),
+            json!({"role": "user", "content": asked.to_string()}),
+        ];
+        match self.chat(&messages, &[function(request.tool)], None).await {
+            Ok(message) => match first_call_arguments(&message) {
+                Some(arguments) => Resolution::Arguments(arguments),
+                None if text_of(&message) == "TRANSIENT" => Resolution::Transient,
+                None => Resolution::CannotFix(text_of(&message)),
+            },
+            Err(error) => Resolution::CannotFix(error.to_string()),
+        }
+    }
+}
