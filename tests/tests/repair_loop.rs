@@ -250,32 +250,3 @@ fn a_correction_in_a_markdown_fence_is_read_as_the_gate_reads_arguments() {
     assert!(looped.envelope.ok, "{}", looped.envelope.to_json());
     assert_eq!(looped.attempts[0].fields_changed, ["from"]);
 }
-
-#[test]
-fn each_attempt_is_a_tracing_event() {
-    let toolbox = toolbox();
-    let corrector = Scripted::new([Scripted::arguments(
-        json!({"amount": 100, "from": "USD", "to": "EUR"}),
-    )]);
-    let repair = RepairLoop::new(&toolbox, corrector);
-    let text = boundary_common::captured_events(|| {
-        convert(
-            &repair,
-            r#"{"amount": 100, "from": "dollars", "to": "EUR"}"#,
-        );
-    });
-    let event = text
-        .lines()
-        .find(|line| line.contains("toolgate.repair_attempt"))
-        .unwrap_or_else(|| panic!("no attempt event in:\n{text}"));
-    for field in [
-        "tool=\"convert_currency\"",
-        "attempt=1",
-        "layer=Feedback",
-        "issues_before=1",
-        "fields_changed=[\"from\"]",
-        "issues_after=0",
-    ] {
-        assert!(event.contains(field), "{field} not in {event}");
-    }
-}
