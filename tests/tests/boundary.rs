@@ -477,32 +477,11 @@ fn a_runtime_tools_arguments_can_be_changed_as_json() {
 
 #[test]
 fn every_call_is_a_span_with_events_for_repairs_and_refusals() {
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_ansi(false)
-        .without_time()
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_writer(move || writer.clone())
-        .finish();
     let (toolbox, _) = flights();
-    tracing::subscriber::with_default(subscriber, || {
+    let text = boundary_common::captured_events(|| {
         block_on(toolbox.call_with(Call::new("book_flight", REPAIRABLE).with_id("call_1")));
         block_on(toolbox.call("book_flight", REFUSED));
     });
-    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
     for expected in [
         "gen_ai.tool.name=book_flight",
         "gen_ai.tool.call.id=\"call_1\"",

@@ -331,3 +331,32 @@ fn re_resolutions_are_budgeted_per_call() {
         looped.into_envelope()
     );
 }
+
+#[test]
+fn a_call_past_its_timeout_is_made_again_unchanged() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&calls);
+    let mut toolbox = Toolbox::new()
+        .with_budgets(toolgate::boundary::Budgets::new().timeout(Duration::from_millis(20)));
+    toolbox
+        .add_tool(move |_: StockPrice| {
+            let first = counter.fetch_add(1, Ordering::Relaxed) == 0;
+            async move {
+                if first {
+                    // Far past the timeout: the call is stopped, not awaited.
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                }
+                Ok::<_, String>(json!({"price": 1.5}))
+            }
+        })
+        .unwrap();
+    let repair = RepairLoop::new(&toolbox, Unasked).with_budgets(fast());
+    let looped = block_on(repair.call("stock_price", r#"{"symbol": "ACME"}"#));
+    assert_eq!(looped.stop, Stop::Passed);
+    assert_eq!(calls.load(Ordering::Relaxed), 2);
+    let [attempt] = looped.attempts.as_slice() else {
+        panic!("one attempt: {:?}", looped.attempts)
+    };
+    assert_eq!(attempt.layer, Layer::Retry);
+    assert_eq!(attempt.status, None);
+}

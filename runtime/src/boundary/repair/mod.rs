@@ -486,12 +486,15 @@ fn merged_text(
     merged.value.to_string()
 }
 
-/// The tracing event of an attempt.
+/// The tracing event of an attempt (`toolgate.repair_attempt`, target
+/// `toolgate::repair_loop`).
 fn told(tool: &str, attempt: &Attempt) {
     tracing::info!(
         target: "toolgate::repair_loop",
         tool = tool,
         attempt = attempt.attempt,
+        layer = ?attempt.layer,
+        status = attempt.status,
         issues_before = attempt.issues_before.len(),
         feedback_bytes = attempt.feedback_bytes,
         fields_changed = ?attempt.fields_changed,
@@ -499,6 +502,6 @@ fn told(tool: &str, attempt: &Attempt) {
         wide_applied = attempt.wide_applied,
         issues_after = attempt.issues_after.len(),
         cannot_fix = attempt.cannot_fix.as_deref(),
-        "correction"
+        "toolgate.repair_attempt"
     );
 }
