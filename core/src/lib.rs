@@ -30,6 +30,7 @@ mod arg;
 pub mod check;
 pub mod decode;
 mod dynamic;
+pub mod flavour;
 pub mod format;
 pub mod hint;
 pub mod issue;

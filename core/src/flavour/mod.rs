@@ -1,0 +1,319 @@
+//! Provider schema flavours: a tool's JSON Schema as one provider accepts it, with a report
+//! of every keyword the flavour removed, moved into a description or rewrote.
+//!
+//! The model itself never changes: a call made against a flavoured schema is decoded by the
+//! full model, so every dropped constraint stays enforced (and the flavour's own rewrites
+//! are undone by the repair rules: `null` for an optional field that OpenAI's strict mode
+//! made required-and-nullable is `null_as_absent`).
+//!
+//! Flavours so far (more follow, one provider at a time):
+//! - [`Flavour::JsonSchema`]: plain JSON Schema 2020-12, [`ToolModel::json_schema`] as it is.
+//! - [`Flavour::Mcp`]: an MCP `inputSchema` under the 2025-11-25 specification, which makes
+//!   2020-12 the default dialect and wants `type: object` at the root: the schema as it is,
+//!   with `type: object` written at the root of a union of objects (reported as rewritten).
+//! - [`Flavour::OpenAiStrict`]: OpenAI's structured outputs (`strict: true`), rules from
+//!   <https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>
+//!   (re-checked 2026-11 against `../shared/reviews/provider-flavours.md` and its sources):
+//!   every object has `additionalProperties: false` and lists every property in `required`
+//!   (an optional property becomes required and nullable); supported keywords only (strings:
+//!   `pattern`, `format` of date-time, time, date, duration, email, hostname, ipv4, ipv6,
+//!   uuid; numbers: the bounds and `multipleOf`; arrays: `items`, `prefixItems`, `minItems`,
+//!   `maxItems`; `anyOf` but not at the root; local `$ref`/`$defs`, recursion allowed);
+//!   `oneOf` is rewritten to `anyOf`; at most 5,000 properties, 10 levels of nesting, 1,000
+//!   enum values and 120,000 characters of property names, definition names and enum and
+//!   const values. Free-form keys (`additionalProperties` with a schema) and untyped values
+//!   cannot be said in it: the tool is refused with the path.
+//!
+//! ```
+//! use toolgate_core::flavour::{Action, Flavour};
+//! use toolgate_core::model::ToolModel;
+//!
+//! let model = ToolModel::from_json_schema(r#"{"title": "note", "type": "object",
+//!     "properties": {"text": {"type": "string", "maxLength": 500}, "tag": {"type": "string"}},
+//!     "required": ["text"]}"#).unwrap();
+//! let strict = model.schema_for(Flavour::OpenAiStrict).unwrap();
+//! let schema = strict.schema.to_value();
+//! assert_eq!(schema["required"], serde_json::json!(["text", "tag"]));
+//! assert_eq!(schema["properties"]["tag"]["type"], serde_json::json!(["string", "null"]));
+//! let dropped = &strict.dropped.iter().find(|d| d.keyword == "maxLength").unwrap();
+//! assert_eq!(dropped.path, "/properties/text");
+//! assert_eq!(dropped.action, Action::MovedToDescription);
+//! assert!(schema["properties"]["text"]["description"].as_str().unwrap().contains("maxLength: 500"));
+//! ```
+
+mod openai_strict;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::{Json, ToolModel};
+
+/// A provider's dialect of JSON Schema for tool parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Flavour {
+    /// OpenAI function calling with `strict: true` (structured outputs).
+    OpenAiStrict,
+    /// MCP `inputSchema`, specification 2025-11-25 (JSON Schema 2020-12).
+    Mcp,
+    /// Plain JSON Schema 2020-12: the model's own schema.
+    JsonSchema,
+}
+
+impl Flavour {
+    /// Every flavour.
+    pub const ALL: [Flavour; 3] = [Flavour::OpenAiStrict, Flavour::Mcp, Flavour::JsonSchema];
+
+    /// The flavour's name (`openai-strict`, `mcp`, `json-schema`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavour::OpenAiStrict => "openai-strict",
+            Flavour::Mcp => "mcp",
+            Flavour::JsonSchema => "json-schema",
+        }
+    }
+}
+
+impl fmt::Display for Flavour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Flavour {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Flavour, String> {
+        Flavour::ALL
+            .into_iter()
+            .find(|flavour| flavour.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Flavour::ALL.iter().map(|f| f.name()).collect();
+                format!("no flavour named {name:?} (there are {})", names.join(", "))
+            })
+    }
+}
+
+/// What a flavour did with a keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Taken out (an annotation, or a constraint with nowhere to go).
+    Removed,
+    /// Taken out, and written into the node's `description` as `(keyword: value)`.
+    MovedToDescription,
+    /// Written another way the provider accepts (`oneOf` → `anyOf`, an optional property
+    /// made required and nullable, a width `format` made bounds).
+    Rewritten,
+}
+
+impl Action {
+    /// The action's name (`removed`, `moved_to_description`, `rewritten`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Removed => "removed",
+            Action::MovedToDescription => "moved_to_description",
+            Action::Rewritten => "rewritten",
+        }
+    }
+}
+
+/// One keyword a flavour dropped or rewrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dropped {
+    /// The JSON pointer of the schema node that held it, in the flavoured schema (`""` for
+    /// the root).
+    pub path: String,
+    /// The keyword.
+    pub keyword: String,
+    /// Its value (for a property made required: the property's name).
+    pub value: Value,
+    /// What was done.
+    pub action: Action,
+}
+
+impl fmt::Display for Dropped {
+    /// `path keyword action`, the one-line form of the CLI's report.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        write!(f, "{path} {} {}", self.keyword, self.action.as_str())
+    }
+}
+
+/// The size of a flavoured schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemaSize {
+    /// Bytes of its compact JSON.
+    pub bytes: usize,
+    /// A token estimate: a token per 4 bytes, rounded up (the rule of thumb the providers
+    /// give for English and JSON text; real tokenisers differ by model).
+    pub tokens: usize,
+}
+
+impl SchemaSize {
+    fn of(schema: &Json) -> SchemaSize {
+        let bytes = schema.to_string().len();
+        SchemaSize {
+            bytes,
+            tokens: bytes.div_ceil(4),
+        }
+    }
+}
+
+/// A tool's schema in a flavour, with what the flavour dropped.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlavouredSchema {
+    /// The schema to send, members in the model's order (a provider generates arguments in
+    /// the order of the properties; [`Json::to_value`] gives a `serde_json::Value`).
+    pub schema: Json,
+    /// Every keyword removed, moved or rewritten, in document order.
+    pub dropped: Vec<Dropped>,
+    /// Its size.
+    pub size: SchemaSize,
+}
+
+/// Why a tool's schema cannot be written in a flavour.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FlavourError {
+    /// The schema passes one of the flavour's size limits.
+    #[error("{tool}: {flavour} allows at most {max} {limit}; the schema has {found}")]
+    OverLimit {
+        /// The tool.
+        tool: String,
+        /// The flavour.
+        flavour: Flavour,
+        /// What is limited (`properties`, `levels of nesting`, ...).
+        limit: &'static str,
+        /// The limit.
+        max: usize,
+        /// What the schema has.
+        found: usize,
+    },
+    /// Something of the schema has no form in the flavour.
+    #[error("{tool}: {flavour} cannot express {what} (at {path})")]
+    Inexpressible {
+        /// The tool.
+        tool: String,
+        /// The flavour.
+        flavour: Flavour,
+        /// The JSON pointer of the node.
+        path: String,
+        /// What cannot be expressed.
+        what: String,
+    },
+}
+
+impl ToolModel {
+    /// The tool's schema in `flavour`, with constraints the flavour drops moved into
+    /// descriptions (as the providers' SDKs do).
+    pub fn schema_for(&self, flavour: Flavour) -> Result<FlavouredSchema, FlavourError> {
+        self.schema_for_with(flavour, true)
+    }
+
+    /// The tool's schema in `flavour`; `describe_dropped` says whether a dropped constraint
+    /// is written into its node's description (capped at [`MAX_DESCRIBED_CHARS`] a node) or
+    /// only removed.
+    pub fn schema_for_with(
+        &self,
+        flavour: Flavour,
+        describe_dropped: bool,
+    ) -> Result<FlavouredSchema, FlavourError> {
+        // The model writes its schema as JSON: reading it back cannot fail.
+        let mut schema: Json = serde_json::from_str(self.json_schema()).unwrap_or(Json::Null);
+        let mut dropped = Vec::new();
+        match flavour {
+            Flavour::JsonSchema => {}
+            Flavour::Mcp => {
+                // MCP wants `type: object` at the root; a union of objects is one, said so.
+                if let Json::Object(root) = &mut schema {
+                    if get(root, "type").is_none() {
+                        root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));
+                        dropped.push(Dropped {
+                            path: String::new(),
+                            keyword: "type".to_owned(),
+                            value: Value::Null,
+                            action: Action::Rewritten,
+                        });
+                    }
+                }
+                if schema.get("type").and_then(Json::as_str) != Some("object") {
+                    return Err(FlavourError::Inexpressible {
+                        tool: self.name().to_owned(),
+                        flavour,
+                        path: String::new(),
+                        what: "arguments that are not an object (MCP wants `type: object` at the root)".to_owned(),
+                    });
+                }
+            }
+            Flavour::OpenAiStrict => {
+                openai_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
+            }
+        }
+        let size = SchemaSize::of(&schema);
+        Ok(FlavouredSchema {
+            schema,
+            dropped,
+            size,
+        })
+    }
+}
+
+/// The most characters a flavour adds to one node's description.
+pub const MAX_DESCRIBED_CHARS: usize = 200;
+
+/// Appends `(keyword: value; ...)` for the moved keywords to a node's description.
+pub(crate) fn describe(node: &mut Members, moved: &[(String, Value)]) {
+    if moved.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = moved
+        .iter()
+        .map(|(keyword, value)| format!("{keyword}: {value}"))
+        .collect();
+    let note = crate::issue::shorten_text(&format!("({})", parts.join("; ")), MAX_DESCRIBED_CHARS);
+    let text = match get(node, "description").and_then(Json::as_str) {
+        Some(description) if !description.is_empty() => format!("{description} {note}"),
+        _ => note,
+    };
+    insert(node, "description", Json::String(text));
+}
+
+/// An object's members, in order.
+pub(crate) type Members = Vec<(String, Json)>;
+
+pub(crate) fn get<'m>(members: &'m Members, key: &str) -> Option<&'m Json> {
+    members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+pub(crate) fn get_mut<'m>(members: &'m mut Members, key: &str) -> Option<&'m mut Json> {
+    members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+pub(crate) fn contains(members: &Members, key: &str) -> bool {
+    members.iter().any(|(k, _)| k == key)
+}
+
+/// Takes a member out, the others keeping their order.
+pub(crate) fn remove(members: &mut Members, key: &str) -> Option<Json> {
+    let at = members.iter().position(|(k, _)| k == key)?;
+    Some(members.remove(at).1)
+}
+
+/// Sets a member in its place, or last when it is new.
+pub(crate) fn insert(members: &mut Members, key: &str, value: Json) {
+    match get_mut(members, key) {
+        Some(slot) => *slot = value,
+        None => members.push((key.to_owned(), value)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,385 @@
+//! [`Flavour::OpenAiStrict`]: the rules are in the module above.
+
+use super::{
+    contains, describe, get, get_mut, insert, remove, Action, Dropped, Flavour, FlavourError,
+    Members,
+};
+use crate::model::{IntWidth, Json};
+
+const FLAVOUR: Flavour = Flavour::OpenAiStrict;
+
+/// The string formats strict mode accepts.
+const FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords kept as they are (the subschemas below them are walked).
+const KEPT: [&str; 20] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// Constraints strict mode refuses: moved into the description (or removed).
+const MOVED: [&str; 18] = [
+    "minLength",
+    "maxLength",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "propertyNames",
+    "patternProperties",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "format",
+];
+
+/// Limits of strict mode.
+const MAX_PROPERTIES: usize = 5000;
+const MAX_DEPTH: usize = 10;
+const MAX_ENUM_VALUES: usize = 1000;
+const MAX_CHARS: usize = 120_000;
+
+struct Walk<'a> {
+    tool: &'a str,
+    dropped: &'a mut Vec<Dropped>,
+    describe: bool,
+    properties: usize,
+    depth: usize,
+    enum_values: usize,
+    chars: usize,
+}
+
+impl Walk<'_> {
+    fn drop(&mut self, path: &str, keyword: &str, value: &Json, action: Action) {
+        self.dropped.push(Dropped {
+            path: path.to_owned(),
+            keyword: keyword.to_owned(),
+            value: value.to_value(),
+            action,
+        });
+    }
+
+    fn cannot(&self, path: &str, what: impl Into<String>) -> FlavourError {
+        FlavourError::Inexpressible {
+            tool: self.tool.to_owned(),
+            flavour: FLAVOUR,
+            path: path.to_owned(),
+            what: what.into(),
+        }
+    }
+
+    fn over(&self, limit: &'static str, max: usize, found: usize) -> Result<(), FlavourError> {
+        if found <= max {
+            return Ok(());
+        }
+        Err(FlavourError::OverLimit {
+            tool: self.tool.to_owned(),
+            flavour: FLAVOUR,
+            limit,
+            max,
+            found,
+        })
+    }
+}
+
+/// Rewrites a tool's schema for strict mode.
+pub(super) fn rewrite(
+    tool: &str,
+    schema: &mut Json,
+    dropped: &mut Vec<Dropped>,
+    describe: bool,
+) -> Result<(), FlavourError> {
+    let mut walk = Walk {
+        tool,
+        dropped,
+        describe,
+        properties: 0,
+        depth: 0,
+        enum_values: 0,
+        chars: 0,
+    };
+    let is_object = schema.get("type").and_then(Json::as_str) == Some("object");
+    if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
+        return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
+    }
+    node(&mut walk, schema, "", 1)?;
+    walk.over("properties", MAX_PROPERTIES, walk.properties)?;
+    walk.over("levels of nesting", MAX_DEPTH, walk.depth)?;
+    walk.over("enum values", MAX_ENUM_VALUES, walk.enum_values)?;
+    walk.over(
+        "characters of property names, definition names and enum and const values",
+        MAX_CHARS,
+        walk.chars,
+    )
+}
+
+/// A JSON pointer token.
+fn token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn node(
+    walk: &mut Walk<'_>,
+    value: &mut Json,
+    path: &str,
+    depth: usize,
+) -> Result<(), FlavourError> {
+    let Json::Object(map) = value else {
+        return Err(walk.cannot(path, "a boolean schema"));
+    };
+    if let Some(one_of) = remove(map, "oneOf") {
+        walk.drop(path, "oneOf", &Json::Null, Action::Rewritten);
+        insert(map, "anyOf", one_of);
+    }
+    if contains(map, "allOf") {
+        return Err(walk.cannot(path, "allOf"));
+    }
+    if contains(map, "not") {
+        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
+    }
+    let typed = ["type", "enum", "const", "anyOf", "$ref"]
+        .iter()
+        .any(|keyword| contains(map, keyword));
+    if !typed {
+        return Err(walk.cannot(
+            path,
+            "a value of any type (strict mode wants a type on every schema)",
+        ));
+    }
+    if contains(map, "$ref") {
+        for (sibling, value) in std::mem::take(map) {
+            if sibling == "$ref" {
+                map.push((sibling, value));
+            } else {
+                walk.drop(path, &sibling, &value, Action::Removed);
+            }
+        }
+        return Ok(());
+    }
+    let mut moved = Vec::new();
+    let mut width = None;
+    for (keyword, value) in std::mem::take(map) {
+        if KEPT.contains(&keyword.as_str()) {
+            map.push((keyword, value));
+            continue;
+        }
+        if keyword == "format" {
+            if let Some(name) = value.as_str() {
+                if FORMATS.contains(&name) {
+                    map.push((keyword, value));
+                    continue;
+                }
+                if let Some(found) = IntWidth::from_format_name(name) {
+                    walk.drop(path, &keyword, &value, Action::Rewritten);
+                    width = Some(found);
+                    continue;
+                }
+                if name == "float" || name == "double" {
+                    walk.drop(path, &keyword, &value, Action::Removed);
+                    continue;
+                }
+            }
+        }
+        if MOVED.contains(&keyword.as_str()) && walk.describe {
+            walk.drop(path, &keyword, &value, Action::MovedToDescription);
+            moved.push((keyword, value.to_value()));
+        } else {
+            // Annotations (`title`, `examples`, `default`, `x-...`) and, when descriptions
+            // are not written, the constraints.
+            walk.drop(path, &keyword, &value, Action::Removed);
+        }
+    }
+    if let Some(width) = width {
+        width_to_bounds(map, width);
+    }
+    describe(map, &moved);
+    count(walk, map);
+    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
+        walk.depth = walk.depth.max(depth);
+        walk.properties += properties.len();
+        walk.chars += properties
+            .iter()
+            .map(|(name, _)| name.chars().count())
+            .sum::<usize>();
+        for (name, property) in properties.iter_mut() {
+            let at = format!("{path}/properties/{}", token(name));
+            node(walk, property, &at, depth + 1)?;
+        }
+    }
+    if get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties") {
+        close_object(walk, map, path)?;
+    }
+    for keyword in ["items", "prefixItems", "anyOf", "$defs"] {
+        let at = format!("{path}/{keyword}");
+        match get_mut(map, keyword) {
+            Some(Json::Array(items)) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    node(walk, item, &format!("{at}/{index}"), depth)?;
+                }
+            }
+            Some(Json::Object(defs)) if keyword == "$defs" => {
+                walk.chars += defs
+                    .iter()
+                    .map(|(name, _)| name.chars().count())
+                    .sum::<usize>();
+                for (name, def) in defs.iter_mut() {
+                    node(walk, def, &format!("{at}/{}", token(name)), depth)?;
+                }
+            }
+            Some(item @ Json::Object(_)) => node(walk, item, &at, depth)?,
+            Some(Json::Bool(false)) if keyword == "items" => {}
+            Some(_) => return Err(walk.cannot(&at, format!("`{keyword}` of that form"))),
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// Enum and const values, for the limits.
+fn count(walk: &mut Walk<'_>, map: &Members) {
+    let chars = |value: &Json| value.as_str().map_or(0, |text| text.chars().count());
+    if let Some(Json::Array(values)) = get(map, "enum") {
+        walk.enum_values += values.len();
+        walk.chars += values.iter().map(chars).sum::<usize>();
+    }
+    if let Some(value) = get(map, "const") {
+        walk.chars += chars(value);
+    }
+}
+
+/// `additionalProperties: false` and every property required (the optional ones nullable).
+fn close_object(walk: &mut Walk<'_>, map: &mut Members, path: &str) -> Result<(), FlavourError> {
+    match get(map, "additionalProperties") {
+        Some(Json::Bool(false)) => {}
+        Some(Json::Object(_)) => {
+            return Err(walk.cannot(
+                path,
+                "free-form keys (`additionalProperties` with a schema)",
+            ))
+        }
+        other => {
+            let was = other.cloned().unwrap_or(Json::Bool(true));
+            walk.drop(path, "additionalProperties", &was, Action::Rewritten);
+            insert(map, "additionalProperties", Json::Bool(false));
+        }
+    }
+    insert(map, "type", Json::String("object".to_owned()));
+    let required: Vec<String> = match get(map, "required") {
+        Some(Json::Array(names)) => names
+            .iter()
+            .filter_map(Json::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut all = Vec::new();
+    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
+        for (name, property) in properties.iter_mut() {
+            all.push(Json::String(name.clone()));
+            if !required.contains(name) {
+                nullable(property);
+                walk.drop(
+                    path,
+                    "required",
+                    &Json::String(name.clone()),
+                    Action::Rewritten,
+                );
+            }
+        }
+    }
+    insert(map, "required", Json::Array(all));
+    Ok(())
+}
+
+/// Makes a property take `null` too (strict mode's way of saying optional).
+fn nullable(property: &mut Json) {
+    let Json::Object(map) = property else {
+        return;
+    };
+    let null = Json::String("null".to_owned());
+    match get(map, "type").cloned() {
+        Some(Json::String(one)) if one != "null" => {
+            insert(map, "type", Json::Array(vec![Json::String(one), null]));
+        }
+        Some(Json::Array(mut many)) if !many.contains(&null) => {
+            many.push(null);
+            insert(map, "type", Json::Array(many));
+        }
+        Some(_) => {}
+        None if contains(map, "anyOf") => {
+            if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
+                let branch = Json::Object(vec![("type".to_owned(), null)]);
+                if !branches.contains(&branch) {
+                    branches.push(branch);
+                }
+            }
+            return;
+        }
+        None => {
+            // `$ref`, a bare `enum` or `const`: a union with null.
+            let description = remove(map, "description");
+            let inner = Json::Object(std::mem::take(map));
+            let branch = Json::Object(vec![("type".to_owned(), null)]);
+            if let Some(description) = description {
+                map.push(("description".to_owned(), description));
+            }
+            map.push(("anyOf".to_owned(), Json::Array(vec![inner, branch])));
+            return;
+        }
+    }
+    if let Some(Json::Array(values)) = get_mut(map, "enum") {
+        if !values.contains(&Json::Null) {
+            values.push(Json::Null);
+        }
+    }
+}
+
+/// A width `format` (`uint8`...) written as the bounds it implies, where none is written.
+fn width_to_bounds(map: &mut Members, width: IntWidth) {
+    let (low, high) = width.range();
+    for (keyword, bound, other) in [
+        ("minimum", low, "exclusiveMinimum"),
+        ("maximum", high, "exclusiveMaximum"),
+    ] {
+        if contains(map, keyword) || contains(map, other) {
+            continue;
+        }
+        if let Some(number) = bound.to_json() {
+            map.push((keyword.to_owned(), Json::Number(number)));
+        }
+    }
+}
