@@ -5,12 +5,15 @@
 //!   stdin and stdout; what external scorers speak.
 //! - `toolgate gen FILE... [-o OUT]`: the schema compiler of `build.rs`, for people without
 //!   one: JSON Schema tool files → Rust types (stdout, or the file `OUT`).
+//! - `toolgate schema FILE --flavour NAME [--deny-dropped]`: the tool's definition as a
+//!   provider accepts it (stdout) and what the flavour dropped (stderr).
 //!
 //! A schema's warnings (keywords JSON Schema does not define, unknown formats, `enum` values
 //! that `type` rules out) go to stderr as `warning: <file or tool>: <pointer>: <message>`;
 //! `--deny-warnings` makes them errors.
 
 mod batch;
+mod flavoured;
 mod single;
 
 use std::io::Write;
@@ -35,6 +38,24 @@ enum Command {
     /// Compile JSON Schema tool files into Rust types (what `toolgate_codegen::Builder`
     /// does in build.rs).
     Gen(GenArgs),
+    /// Write a tool's definition as a provider accepts it, and report what that drops.
+    Schema(SchemaArgs),
+}
+
+#[derive(clap::Args)]
+struct SchemaArgs {
+    /// The tool: a definition (OpenAI `parameters`, MCP `inputSchema`, Anthropic
+    /// `input_schema`, BFCL's dialect) or a bare JSON Schema.
+    file: PathBuf,
+    /// The flavour: openai-strict, openai, anthropic, mcp or json-schema.
+    #[arg(long, value_parser = |name: &str| name.parse::<toolgate_core::flavour::Flavour>())]
+    flavour: toolgate_core::flavour::Flavour,
+    /// Exit with 1 when the flavour dropped or rewrote anything.
+    #[arg(long)]
+    deny_dropped: bool,
+    /// Remove dropped constraints without writing them into the descriptions.
+    #[arg(long)]
+    no_describe: bool,
 }
 
 #[derive(clap::Args)]
@@ -97,6 +118,9 @@ fn main() -> ExitCode {
             single::run(&args, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Gen(args) => generate(&args),
+        Command::Schema(args) => {
+            flavoured::run(&args, std::io::stdout().lock(), std::io::stderr().lock())
+        }
     };
     match result {
         Ok(code) => code,

@@ -2,19 +2,10 @@
 //! build.rs; errors name the file and the JSON pointer.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn toolgate(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::toolgate;
 
 /// A file of the test's own (tests run in parallel).
 fn file(test: &str, name: &str, text: &str) -> PathBuf {

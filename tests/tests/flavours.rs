@@ -151,10 +151,15 @@ fn conforms(
 ) -> Result<(), String> {
     match flavour {
         Flavour::OpenAiStrict => conforms_openai_strict(&flavoured.schema.to_value()),
-        Flavour::Mcp => match flavoured.schema.to_value()["type"] == "object" {
-            true => Ok(()),
-            false => Err("the root is not an object".into()),
-        },
+        Flavour::Anthropic if flavoured.schema.to_value().get("anyOf").is_some() => {
+            Err("a union at the root".into())
+        }
+        Flavour::Mcp | Flavour::OpenAi | Flavour::Anthropic => {
+            match flavoured.schema.to_value()["type"] == "object" {
+                true => Ok(()),
+                false => Err("the root is not an object".into()),
+            }
+        }
         Flavour::JsonSchema => match flavoured.schema.to_string() == model.json_schema() {
             true => Ok(()),
             false => Err("the schema changed".into()),

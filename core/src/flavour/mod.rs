@@ -11,6 +11,17 @@
 //! - [`Flavour::Mcp`]: an MCP `inputSchema` under the 2025-11-25 specification, which makes
 //!   2020-12 the default dialect and wants `type: object` at the root: the schema as it is,
 //!   with `type: object` written at the root of a union of objects (reported as rewritten).
+//! - [`Flavour::OpenAi`]: OpenAI function calling without `strict`. Every keyword is sent
+//!   and taken as advice (the model may break any of it; the gate checks it all); the root
+//!   must be `type: object`, written at the root of a union of objects as for MCP. Source:
+//!   <https://platform.openai.com/docs/guides/function-calling> and the keyword table of
+//!   `../shared/reviews/provider-flavours.md` (column OA-N).
+//! - [`Flavour::Anthropic`]: Anthropic's `input_schema` without strict tool use. Every keyword
+//!   is sent and taken as advice (Anthropic's docs say a model may send `"2"` for an
+//!   integer); a union at the root (`anyOf`, `oneOf`, `allOf`) is refused by the API with a
+//!   400 (anthropics/claude-code#5973), so such a tool is refused here with that reason.
+//!   Source: <https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>
+//!   and the review's column AN.
 //! - [`Flavour::OpenAiStrict`]: OpenAI's structured outputs (`strict: true`), rules from
 //!   <https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>
 //!   (re-checked 2026-11 against `../shared/reviews/provider-flavours.md` and its sources):
@@ -58,6 +69,11 @@ use crate::model::{Json, ToolModel};
 pub enum Flavour {
     /// OpenAI function calling with `strict: true` (structured outputs).
     OpenAiStrict,
+    /// OpenAI function calling without `strict`: every keyword is sent, and is advice only.
+    OpenAi,
+    /// Anthropic `input_schema` without strict tool use: every keyword is sent, and is advice
+    /// only; no union at the root.
+    Anthropic,
     /// MCP `inputSchema`, specification 2025-11-25 (JSON Schema 2020-12).
     Mcp,
     /// Plain JSON Schema 2020-12: the model's own schema.
@@ -66,12 +82,20 @@ pub enum Flavour {
 
 impl Flavour {
     /// Every flavour.
-    pub const ALL: [Flavour; 3] = [Flavour::OpenAiStrict, Flavour::Mcp, Flavour::JsonSchema];
+    pub const ALL: [Flavour; 5] = [
+        Flavour::OpenAiStrict,
+        Flavour::OpenAi,
+        Flavour::Anthropic,
+        Flavour::Mcp,
+        Flavour::JsonSchema,
+    ];
 
-    /// The flavour's name (`openai-strict`, `mcp`, `json-schema`).
+    /// The flavour's name (`openai-strict`, `openai`, `anthropic`, `mcp`, `json-schema`).
     pub fn name(self) -> &'static str {
         match self {
             Flavour::OpenAiStrict => "openai-strict",
+            Flavour::OpenAi => "openai",
+            Flavour::Anthropic => "anthropic",
             Flavour::Mcp => "mcp",
             Flavour::JsonSchema => "json-schema",
         }
@@ -231,27 +255,19 @@ impl ToolModel {
         let mut dropped = Vec::new();
         match flavour {
             Flavour::JsonSchema => {}
-            Flavour::Mcp => {
-                // MCP wants `type: object` at the root; a union of objects is one, said so.
-                if let Json::Object(root) = &mut schema {
-                    if get(root, "type").is_none() {
-                        root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));
-                        dropped.push(Dropped {
-                            path: String::new(),
-                            keyword: "type".to_owned(),
-                            value: Value::Null,
-                            action: Action::Rewritten,
-                        });
-                    }
-                }
-                if schema.get("type").and_then(Json::as_str) != Some("object") {
+            Flavour::Mcp | Flavour::OpenAi => {
+                object_root(self.name(), flavour, &mut schema, &mut dropped)?
+            }
+            Flavour::Anthropic => {
+                if schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
                     return Err(FlavourError::Inexpressible {
                         tool: self.name().to_owned(),
                         flavour,
                         path: String::new(),
-                        what: "arguments that are not an object (MCP wants `type: object` at the root)".to_owned(),
+                        what: "a union at the root (Anthropic refuses top-level anyOf, oneOf and allOf)".to_owned(),
                     });
                 }
+                object_root(self.name(), flavour, &mut schema, &mut dropped)?;
             }
             Flavour::OpenAiStrict => {
                 openai_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
@@ -264,6 +280,36 @@ impl ToolModel {
             size,
         })
     }
+}
+
+/// `type: object` at the root, which MCP and OpenAI want: a union of objects is one, and
+/// says so (reported as rewritten); anything else cannot be a tool's arguments there.
+fn object_root(
+    tool: &str,
+    flavour: Flavour,
+    schema: &mut Json,
+    dropped: &mut Vec<Dropped>,
+) -> Result<(), FlavourError> {
+    if let Json::Object(root) = schema {
+        if get(root, "type").is_none() {
+            root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));
+            dropped.push(Dropped {
+                path: String::new(),
+                keyword: "type".to_owned(),
+                value: Value::Null,
+                action: Action::Rewritten,
+            });
+        }
+    }
+    if schema.get("type").and_then(Json::as_str) == Some("object") {
+        return Ok(());
+    }
+    Err(FlavourError::Inexpressible {
+        tool: tool.to_owned(),
+        flavour,
+        path: String::new(),
+        what: "arguments that are not an object (the root must be `type: object`)".to_owned(),
+    })
 }
 
 /// The most characters a flavour adds to one node's description.

@@ -7,11 +7,16 @@ fn model(schema: Value) -> ToolModel {
 }
 
 #[test]
-fn json_schema_and_mcp_keep_the_schema_and_drop_nothing() {
+fn the_flavours_that_take_every_keyword_keep_the_schema_and_drop_nothing() {
     let tool = model(
         json!({"title": "t", "type": "object", "properties": {"a": {"type": "string", "maxLength": 3}}}),
     );
-    for flavour in [Flavour::JsonSchema, Flavour::Mcp] {
+    for flavour in [
+        Flavour::JsonSchema,
+        Flavour::Mcp,
+        Flavour::OpenAi,
+        Flavour::Anthropic,
+    ] {
         let flavoured = tool.schema_for(flavour).unwrap();
         assert_eq!(flavoured.schema.to_string(), tool.json_schema());
         assert_eq!(
@@ -30,11 +35,21 @@ fn a_root_union_of_objects_is_an_mcp_input_schema_but_not_a_strict_one() {
         {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
         {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
     ]}));
-    let mcp = tool.schema_for(Flavour::Mcp).unwrap();
-    let schema = mcp.schema.to_value();
-    assert_eq!(schema["type"], "object");
-    assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
-    assert_eq!(mcp.dropped[0].to_string(), "/ type rewritten");
+    for flavour in [Flavour::Mcp, Flavour::OpenAi] {
+        let flavoured = tool.schema_for(flavour).unwrap();
+        let schema = flavoured.schema.to_value();
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
+        assert_eq!(flavoured.dropped.len(), 1);
+        assert_eq!(flavoured.dropped[0].to_string(), "/ type rewritten");
+    }
+    let error = tool.schema_for(Flavour::Anthropic).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("anthropic cannot express a union at the root"),
+        "{error}"
+    );
     let error = tool.schema_for(Flavour::OpenAiStrict).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -158,5 +173,5 @@ fn flavour_names_read_back() {
     assert!("gemini-3"
         .parse::<Flavour>()
         .unwrap_err()
-        .contains("openai-strict, mcp, json-schema"));
+        .contains("openai-strict, openai, anthropic, mcp, json-schema"));
 }
