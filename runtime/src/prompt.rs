@@ -468,7 +468,7 @@ fn clauses_of_kind(kind: &Kind) -> Vec<(Weight, String)> {
             if let Some(format) = string.format {
                 clauses.push((
                     Weight::Format,
-                    format!("{format}, e.g. {}", quoted_str(format_example(format))),
+                    format!("{format}, e.g. {}", quoted_str(format.example())),
                 ));
             }
             if let Some(pattern) = &string.pattern {
@@ -593,22 +593,6 @@ fn range(min: Option<u64>, max: Option<u64>, unit: &str) -> Option<String> {
         (Some(min), None) if min > 0 => Some(format!("at least {min} {unit}")),
         (_, Some(max)) => Some(format!("at most {max} {unit}")),
         _ => None,
-    }
-}
-
-/// A valid example of each format, for the rule that names it.
-fn format_example(format: toolgate_core::format::Format) -> &'static str {
-    use toolgate_core::format::Format;
-    match format {
-        Format::Email => "name@example.com",
-        Format::Uri => "https://example.com/page",
-        Format::Date => "2026-11-24",
-        Format::DateTime => "2026-11-24T14:30:00Z",
-        Format::Time => "14:30:00Z",
-        Format::Uuid => "123e4567-e89b-12d3-a456-426614174000",
-        Format::Ipv4 => "192.0.2.1",
-        Format::Ipv6 => "2001:db8::1",
-        Format::Hostname => "api.example.com",
     }
 }
 

@@ -23,6 +23,7 @@ use toolgate::boundary::{
     async_trait, Correction, CorrectionRequest, Corrector, RepairLoop, Stop, Toolbox,
 };
 use toolgate::decode::read_lenient;
+use toolgate::format::Format;
 use toolgate::{Constraint, FieldHint, Path, Segment};
 use toolgate_tests::corpus::{CASES, EXPANDED};
 
@@ -122,18 +123,12 @@ fn wanted(field: &FieldHint, sent: Option<&Value>) -> Result<Value, String> {
         Constraint::ExclusiveMaximum => {
             json!(field.max.ok_or_else(|| enough("a bound"))?.as_f64() - 1.0)
         }
-        Constraint::Format => json!(match field.format.as_deref() {
-            Some("date") => "2026-11-24",
-            Some("date-time") => "2026-11-24T14:30:00Z",
-            Some("time") => "14:30:00Z",
-            Some("email") => "name@example.com",
-            Some("uri") => "https://example.com/",
-            Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
-            Some("ipv4") => "192.0.2.1",
-            Some("ipv6") => "2001:db8::1",
-            Some("hostname") => "example.com",
-            _ => return Err(enough("a format it gives no example of")),
-        }),
+        Constraint::Format => json!(field
+            .format
+            .as_deref()
+            .and_then(Format::from_name)
+            .map(Format::example)
+            .ok_or_else(|| enough("a format it gives no example of"))?),
         Constraint::Pattern => return Err(enough("a pattern (no value is named)")),
         other => {
             return Err(enough(&format!(

@@ -128,6 +128,27 @@ impl Format {
         }
     }
 
+    /// A valid value of the format, to show what one looks like (prompt rules, examples).
+    ///
+    /// ```
+    /// use toolgate_core::format::Format;
+    /// assert_eq!(Format::Date.example(), "2026-11-24");
+    /// assert!(Format::ALL.iter().all(|format| format.matches(format.example())));
+    /// ```
+    pub fn example(self) -> &'static str {
+        match self {
+            Format::Email => "name@example.com",
+            Format::Uri => "https://example.com/page",
+            Format::Date => "2026-11-24",
+            Format::DateTime => "2026-11-24T14:30:00Z",
+            Format::Time => "14:30:00Z",
+            Format::Uuid => "123e4567-e89b-12d3-a456-426614174000",
+            Format::Ipv4 => "192.0.2.1",
+            Format::Ipv6 => "2001:db8::1",
+            Format::Hostname => "api.example.com",
+        }
+    }
+
     /// A short description for messages, e.g. `"an email address"`.
     ///
     /// ```

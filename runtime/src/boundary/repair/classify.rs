@@ -6,7 +6,7 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::boundary::{Envelope, Reason};
+use crate::boundary::{Envelope, Failure, Reason};
 
 /// What a failed call calls for (see [`classify`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,32 +129,38 @@ fn json_body(text: &str) -> Option<serde_json::Map<String, Value>> {
 ///   feedback layer's, the rest are the boundary's own decisions (budgets, middleware, an
 ///   unknown tool, a result that breaks its schema).
 pub fn classify(envelope: &Envelope) -> Classified {
-    let Some(error) = envelope.error.as_deref() else {
-        return Classified::Stop;
-    };
-    match error.reason {
-        Reason::Timeout => Classified::Retry { after: None },
-        Reason::ToolError => {
-            let stated = stated(&error.message);
-            match stated.status {
-                Some(400 | 422) => Classified::Correct,
-                Some(408 | 429 | 500 | 502 | 503 | 504) => Classified::Retry {
-                    after: stated.retry_after,
-                },
-                Some(_) => Classified::Stop,
-                None if !error.issues.is_empty() => Classified::Correct,
-                None if VALIDATION_WORDS.is_match(&error.message) => Classified::Correct,
-                None => Classified::Unknown,
-            }
-        }
-        _ => Classified::Stop,
+    match envelope.error.as_deref() {
+        Some(error) => classify_failure(error).0,
+        None => Classified::Stop,
     }
+}
+
+/// [`classify`] of a failure, with what its text stated (read once, for both).
+pub(crate) fn classify_failure(error: &Failure) -> (Classified, Stated) {
+    let stated = match error.reason {
+        Reason::ToolError => stated(&error.message),
+        _ => Stated::default(),
+    };
+    let classified = match error.reason {
+        Reason::Timeout => Classified::Retry { after: None },
+        Reason::ToolError => match stated.status {
+            Some(400 | 422) => Classified::Correct,
+            Some(408 | 429 | 500 | 502 | 503 | 504) => Classified::Retry {
+                after: stated.retry_after,
+            },
+            Some(_) => Classified::Stop,
+            None if !error.issues.is_empty() => Classified::Correct,
+            None if VALIDATION_WORDS.is_match(&error.message) => Classified::Correct,
+            None => Classified::Unknown,
+        },
+        _ => Classified::Stop,
+    };
+    (classified, stated)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::boundary::Failure;
 
     fn failed(reason: Reason, message: &str) -> Envelope {
         Envelope::failure("t", Failure::new(reason, message), None)

@@ -50,6 +50,7 @@ use serde_json::Value;
 use toolgate_core::decode::read_lenient;
 use toolgate_core::{Issue, Path, RetryHint};
 
+use classify::classify_failure;
 pub use classify::{classify, stated, Classified, Stated};
 pub use merge::WideChanges;
 pub use record::{
@@ -319,8 +320,8 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
         let Some(error) = envelope.error.as_deref() else {
             return Step::Stop(Stop::NotRefused);
         };
-        let status = stated(&error.message).status;
-        let mut classified = classify(envelope);
+        let (mut classified, stated) = classify_failure(error);
+        let status = stated.status;
         let mut resolution = None;
         if matches!(classified, Classified::Correct | Classified::Unknown) {
             if counts.resolutions >= self.budgets.resolutions_per_call {
