@@ -45,7 +45,7 @@ fn openai_strict_is_written_in_openais_shape_with_the_report_on_stderr() {
         lines.contains(&"/properties/text maxLength moved_to_description"),
         "{stderr}"
     );
-    assert!(lines.contains(&"/ required rewritten"), "{stderr}");
+    assert!(lines.contains(&"/ required rewritten (tag)"), "{stderr}");
 
     let (code, _, stderr) = toolgate(&[
         "schema",

@@ -43,10 +43,16 @@
 //!   `$ref` in it), local `$ref`/`$defs`, `items`, `minItems` of 0 or 1, `pattern` without
 //!   backreferences, lookaround or `\b`, `format` of date-time, time, date, duration, email,
 //!   hostname, uri, ipv4, ipv6, uuid, and the annotations; `oneOf` is rewritten to `anyOf`
-//!   (as the SDK does); numeric bounds, `multipleOf`, string lengths, `maxItems`, larger
-//!   `minItems` and the rest are moved into the description. A recursive definition, a root
-//!   union and free-form keys are refused; so is a tool over the limits of a request's strict
-//!   tools (24 optional properties, 16 properties with `anyOf` or a list of types).
+//!   (as the SDK does), and a `$ref` is sent alone (its description removed, as the SDK
+//!   sends it); numeric bounds, `multipleOf`, string lengths, `maxItems`, larger `minItems`
+//!   and the rest are moved into the description, and so is a pattern with a `{n,m}` bound
+//!   over 100 (the docs refuse "complex `{n,m}` quantifiers with large ranges" without a
+//!   number: 100 is this crate's line). A recursive definition, a root union, free-form keys
+//!   and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
+//!   refused; so is a tool over the limits of a request's strict tools (24 optional
+//!   properties, 16 properties with `anyOf` or a list of types). Those limits, and the 20
+//!   strict tools, count over every strict tool of a request: a toolbox's sum is not checked
+//!   here.
 //! - [`Flavour::Gemini`]: Gemini's `parameters`, an OpenAPI 3.0 `Schema` object, rules from
 //!   <https://ai.google.dev/api/caching#Schema> and
 //!   <https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema> (its fields), with
@@ -62,6 +68,10 @@
 //!   other keyword (`additionalProperties`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
 //!   `prefixItems`, ...) is moved into the description, annotations removed. A value of any
 //!   type (no `type`) and a list of several types are refused: the Schema wants one type.
+//!   Types are written in lower case, as JSON Schema spells them and as the Vercel AI SDK
+//!   sends them to the API (the API's enum is `OBJECT`, `STRING`..., and Google's own SDKs
+//!   upper-case them; the API's documentation does not say which case it reads, and the
+//!   lower case works in that SDK's use).
 //! - [`Flavour::GeminiJson`]: Gemini's `parametersJsonSchema`, rules from
 //!   <https://ai.google.dev/gemini-api/docs/structured-output> (the supported keywords:
 //!   `$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`, `description`, `enum`,
@@ -70,7 +80,10 @@
 //!   `oneOf` is rewritten to `anyOf` and `const` to a one-value `enum`, so what Gemini reads is
 //!   what is sent; a format other than date-time, date and time and every constraint Gemini
 //!   ignores (string lengths, `pattern`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`, ...)
-//!   are moved into the description, where the model reads them; annotations stay.
+//!   are moved into the description, where the model reads them; annotations stay; a `$ref`
+//!   keeps only `$` keywords beside it (the SDKs' documentation: "If `$ref` is set on a
+//!   sub-schema, no other properties, except for those starting as a `$`, may be set").
+//!   Recursion is sent as it is: Gemini unrolls it "to a limited degree".
 //!
 //! Gemini documents no size limits for a declaration ("may reject very large or deeply
 //! nested schemas"), MCP none at all; none is checked for them.
@@ -222,21 +235,27 @@ pub struct Dropped {
 }
 
 impl fmt::Display for Dropped {
-    /// `path keyword action`, the one-line form of the CLI's report.
+    /// `path keyword action`, the one-line form of the CLI's report (`/ required rewritten
+    /// (tag)` names the property a `required` rewrite is about).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {
             "/"
         } else {
             &self.path
         };
-        write!(f, "{path} {} {}", self.keyword, self.action.as_str())
+        write!(f, "{path} {} {}", self.keyword, self.action.as_str())?;
+        // Which property a `required` rewrite made required.
+        match (self.keyword.as_str(), &self.value) {
+            ("required", Value::String(property)) => write!(f, " ({property})"),
+            _ => Ok(()),
+        }
     }
 }
 
 impl Dropped {
     /// Whether the provider no longer sees a constraint of the tool's (it was removed or
     /// moved into a description, and is not an annotation): the gate still enforces it, and
-    /// the build lint ([`Lint`](crate::flavour::Lint)) reports it. A rewrite says the same
+    /// the build lint ([`Lint`]) reports it. A rewrite says the same
     /// thing another way and loses nothing.
     pub fn loses_constraint(&self) -> bool {
         self.action != Action::Rewritten && constrains(&self.keyword, &self.value)

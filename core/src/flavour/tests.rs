@@ -111,7 +111,7 @@ fn strict_mode_closes_objects_requires_every_property_and_reports_each_change() 
         "/properties/shape oneOf rewritten",
         "/properties/when format moved_to_description",
         "/ additionalProperties rewritten",
-        "/ required rewritten",
+        "/ required rewritten (count)",
         "/ title removed",
     ] {
         assert!(
