@@ -51,7 +51,9 @@ pub fn run(
 
 /// The tool's definition in the provider's shape: OpenAI's `{"type": "function", "function":
 /// {...}}` (with `strict: true` for strict mode), Anthropic's `{name, description,
-/// input_schema}`, MCP's `{name, description, inputSchema}`, or the bare schema.
+/// input_schema}` (with `strict: true` for strict tool use), a Gemini function declaration
+/// `{name, description, parameters}` or `{name, description, parametersJsonSchema}`, MCP's
+/// `{name, description, inputSchema}`, or the bare schema.
 fn definition(model: &ToolModel, flavour: Flavour, flavoured: &FlavouredSchema) -> Json {
     let text = |text: &str| Json::String(text.to_owned());
     let mut named = vec![("name".to_owned(), text(model.name()))];
@@ -70,8 +72,19 @@ fn definition(model: &ToolModel, flavour: Flavour, flavoured: &FlavouredSchema) 
                 ("function".to_owned(), Json::Object(named)),
             ])
         }
-        Flavour::Anthropic => {
+        Flavour::Anthropic | Flavour::AnthropicStrict => {
             named.push(("input_schema".to_owned(), schema));
+            if flavour == Flavour::AnthropicStrict {
+                named.push(("strict".to_owned(), Json::Bool(true)));
+            }
+            Json::Object(named)
+        }
+        Flavour::Gemini => {
+            named.push(("parameters".to_owned(), schema));
+            Json::Object(named)
+        }
+        Flavour::GeminiJson => {
+            named.push(("parametersJsonSchema".to_owned(), schema));
             Json::Object(named)
         }
         Flavour::Mcp => {

@@ -47,7 +47,8 @@ struct SchemaArgs {
     /// The tool: a definition (OpenAI `parameters`, MCP `inputSchema`, Anthropic
     /// `input_schema`, BFCL's dialect) or a bare JSON Schema.
     file: PathBuf,
-    /// The flavour: openai-strict, openai, anthropic, mcp or json-schema.
+    /// The flavour: openai-strict, openai, anthropic, anthropic-strict, gemini, gemini-json,
+    /// mcp or json-schema.
     #[arg(long, value_parser = |name: &str| name.parse::<toolgate_core::flavour::Flavour>())]
     flavour: toolgate_core::flavour::Flavour,
     /// Exit with 1 when the flavour dropped or rewrote anything.

@@ -45,7 +45,7 @@ fn openai_strict_is_written_in_openais_shape_with_the_report_on_stderr() {
         lines.contains(&"/properties/text maxLength moved_to_description"),
         "{stderr}"
     );
-    assert!(lines.contains(&"/ required rewritten"), "{stderr}");
+    assert!(lines.contains(&"/ required rewritten (tag)"), "{stderr}");
 
     let (code, _, stderr) = toolgate(&[
         "schema",
@@ -110,4 +110,42 @@ fn a_tool_the_flavour_cannot_express_is_exit_1_naming_why_and_a_bad_flavour_is_r
     let (code, _, stderr) = toolgate(&["schema", &path, "--flavour", "gemini-9"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("no flavour named \"gemini-9\""), "{stderr}");
+}
+
+#[test]
+fn anthropic_strict_and_gemini_are_written_in_their_providers_shapes() {
+    let path = file("providers", NOTE);
+    let (code, stdout, stderr) = toolgate(&["schema", &path, "--flavour", "anthropic-strict"]);
+    assert_eq!(code, 0, "{stderr}");
+    let definition: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(definition["name"], "add_note");
+    assert_eq!(definition["strict"], true);
+    assert_eq!(definition["input_schema"]["additionalProperties"], false);
+    assert_eq!(
+        definition["input_schema"]["required"],
+        serde_json::json!(["text"])
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l == "/properties/text maxLength moved_to_description"),
+        "{stderr}"
+    );
+
+    let (code, stdout, stderr) = toolgate(&["schema", &path, "--flavour", "gemini"]);
+    assert_eq!(code, 0, "{stderr}");
+    let definition: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(definition["description"], "Add a note");
+    assert_eq!(
+        definition["parameters"]["properties"]["text"]["maxLength"],
+        500
+    );
+    assert_eq!(stderr, "");
+
+    let (code, stdout, stderr) = toolgate(&["schema", &path, "--flavour", "gemini-json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let definition: Value = serde_json::from_str(&stdout).unwrap();
+    let text = &definition["parametersJsonSchema"]["properties"]["text"];
+    assert_eq!(text["description"], "(maxLength: 500)");
+    assert_eq!(stderr, "/properties/text maxLength moved_to_description\n");
 }

@@ -14,6 +14,7 @@ pub mod schema;
 
 pub use derive::derive_tool;
 pub use schema::{Builder, Error, Generated, GeneratedTool};
+pub use toolgate_core::flavour::{Flavour, Lint};
 
 /// Expands `#[derive(Tool)]` on the item in `source` and formats the result with
 /// prettyplease, for goldens and for reading what the derive writes.

@@ -156,6 +156,38 @@ pub use toolgate_macros::Tool;
 
 pub mod prompt;
 
+/// Panics, listing each one, when `flavour` loses something of `T`'s schema: a constraint it
+/// takes out of the schema the provider sees (the gate still enforces it), or the reason it
+/// cannot express the tool. For a unit test of a derived tool, as
+/// `toolgate_codegen::Builder::flavour(flavour, Lint::Deny)` is for compiled schemas.
+///
+/// ```
+/// use toolgate::flavour::Flavour;
+///
+/// #[derive(toolgate::Tool)]
+/// struct Note {
+///     #[tool(length(max = 500))]
+///     text: String,
+/// }
+///
+/// toolgate::assert_flavour::<Note>(Flavour::Anthropic);
+/// let strict = std::panic::catch_unwind(|| toolgate::assert_flavour::<Note>(Flavour::OpenAiStrict));
+/// assert!(strict.is_err());
+/// ```
+#[track_caller]
+pub fn assert_flavour<T: Tool>(flavour: flavour::Flavour) {
+    let losses = T::model().flavour_losses(flavour);
+    if !losses.is_empty() {
+        let lines: Vec<String> = losses.iter().map(|loss| format!("  {loss}")).collect();
+        panic!(
+            "{} in {flavour} loses {} constraint(s) or cannot be sent:\n{}",
+            T::model().name(),
+            losses.len(),
+            lines.join("\n")
+        );
+    }
+}
+
 #[cfg(feature = "boundary")]
 pub mod boundary;
 

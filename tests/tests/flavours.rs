@@ -3,177 +3,23 @@
 //! limit or the construct named); the dropped constraints still enforced by the gate; and
 //! goldens of each fixture tool in OpenAI's strict mode with its report.
 
+#[path = "flavours/conformance.rs"]
+mod conformance;
+
+use conformance::conforms;
 use serde_json::{json, Value};
-use toolgate::flavour::{Flavour, FlavourError, FlavouredSchema};
+use toolgate::flavour::{Flavour, FlavourError};
 use toolgate::model::ToolModel;
 use toolgate::{Constraint, Tool};
 use toolgate_tests::fixtures::flight::BookFlight;
 
-/// The keywords OpenAI's strict mode accepts.
-const STRICT_KEYWORDS: [&str; 20] = [
-    "type",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "minItems",
-    "maxItems",
-    "enum",
-    "const",
-    "anyOf",
-    "$ref",
-    "$defs",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-];
-const STRICT_FORMATS: [&str; 9] = [
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-
-/// Whether a schema obeys OpenAI's documented strict-mode rules: the object root without
-/// `anyOf`; every object closed and every property required; supported keywords and
-/// formats only; `$ref` alone; at most 10 levels and 5,000 properties.
-fn conforms_openai_strict(schema: &Value) -> Result<(), String> {
-    if schema["type"] != "object" || schema.get("anyOf").is_some() {
-        return Err("the root is not one object".into());
-    }
-    let mut properties = 0;
-    strict_node(schema, "", 1, &mut properties)?;
-    if properties > 5000 {
-        return Err(format!("{properties} properties"));
-    }
-    Ok(())
-}
-
-fn strict_node(
-    node: &Value,
-    path: &str,
-    depth: usize,
-    properties: &mut usize,
-) -> Result<(), String> {
-    let Value::Object(map) = node else {
-        return Err(format!("{path}: not an object schema"));
-    };
-    if depth > 10 {
-        return Err(format!("{path}: deeper than 10 levels"));
-    }
-    for keyword in map.keys() {
-        if !STRICT_KEYWORDS.contains(&keyword.as_str()) && keyword != "multipleOf" {
-            return Err(format!("{path}: keyword {keyword}"));
-        }
-    }
-    if map.contains_key("$ref") && map.len() > 1 {
-        return Err(format!("{path}: $ref with siblings"));
-    }
-    if let Some(format) = map.get("format") {
-        if !STRICT_FORMATS.contains(&format.as_str().unwrap_or_default()) {
-            return Err(format!("{path}: format {format}"));
-        }
-    }
-    let is_object = map.get("type") == Some(&json!("object")) || map.contains_key("properties");
-    if is_object {
-        if map.get("additionalProperties") != Some(&json!(false)) {
-            return Err(format!("{path}: not closed"));
-        }
-        let names: Vec<&String> = map
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.keys().collect())
-            .unwrap_or_default();
-        *properties += names.len();
-        let required: Vec<&str> = map["required"]
-            .as_array()
-            .ok_or(format!("{path}: no required"))?
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        if names.iter().any(|name| !required.contains(&name.as_str()))
-            || names.len() != required.len()
-        {
-            return Err(format!(
-                "{path}: required {required:?} is not every property {names:?}"
-            ));
-        }
-        for name in names {
-            strict_node(
-                &map["properties"][name],
-                &format!("{path}/properties/{name}"),
-                depth + 1,
-                properties,
-            )?;
-        }
-    }
-    for keyword in ["items", "prefixItems", "anyOf", "$defs"] {
-        match map.get(keyword) {
-            Some(Value::Array(items)) => {
-                for (index, item) in items.iter().enumerate() {
-                    strict_node(
-                        item,
-                        &format!("{path}/{keyword}/{index}"),
-                        depth,
-                        properties,
-                    )?;
-                }
-            }
-            Some(Value::Object(defs)) if keyword == "$defs" => {
-                for (name, def) in defs {
-                    strict_node(def, &format!("{path}/$defs/{name}"), depth, properties)?;
-                }
-            }
-            Some(item @ Value::Object(_)) => {
-                strict_node(item, &format!("{path}/{keyword}"), depth, properties)?
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// Whether a schema obeys a flavour's rules.
-fn conforms(
-    flavour: Flavour,
-    model: &ToolModel,
-    flavoured: &FlavouredSchema,
-) -> Result<(), String> {
-    match flavour {
-        Flavour::OpenAiStrict => conforms_openai_strict(&flavoured.schema.to_value()),
-        Flavour::Anthropic if flavoured.schema.to_value().get("anyOf").is_some() => {
-            Err("a union at the root".into())
-        }
-        Flavour::Mcp | Flavour::OpenAi | Flavour::Anthropic => {
-            match flavoured.schema.to_value()["type"] == "object" {
-                true => Ok(()),
-                false => Err("the root is not an object".into()),
-            }
-        }
-        Flavour::JsonSchema => match flavoured.schema.to_string() == model.json_schema() {
-            true => Ok(()),
-            false => Err("the schema changed".into()),
-        },
-        other => Err(format!("no checker for {other}")),
-    }
-}
-
-/// Per flavour: (conform, refused, dropped keywords in all) over `models`.
-fn tally(models: &[ToolModel]) -> Vec<(Flavour, usize, usize, usize)> {
+/// Per flavour: (conform, refused, keywords dropped or rewritten, constraints lost) over
+/// `models`.
+fn tally(models: &[ToolModel]) -> Vec<(Flavour, usize, usize, usize, usize)> {
     Flavour::ALL
         .into_iter()
         .map(|flavour| {
-            let (mut conform, mut refused, mut dropped) = (0, 0, 0);
+            let (mut conform, mut refused, mut dropped, mut lost) = (0, 0, 0, 0);
             let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
             for model in models {
                 match model.schema_for(flavour) {
@@ -187,6 +33,11 @@ fn tally(models: &[ToolModel]) -> Vec<(Flavour, usize, usize, usize)> {
                         }
                         conform += 1;
                         dropped += flavoured.dropped.len();
+                        lost += flavoured
+                            .dropped
+                            .iter()
+                            .filter(|d| d.loses_constraint())
+                            .count();
                     }
                     Err(FlavourError::OverLimit { limit, .. }) => {
                         refused += 1;
@@ -201,17 +52,28 @@ fn tally(models: &[ToolModel]) -> Vec<(Flavour, usize, usize, usize)> {
             for (reason, count) in reasons {
                 println!("  {flavour} refused {count} tool(s): {reason}");
             }
-            (flavour, conform, refused, dropped)
+            (flavour, conform, refused, dropped, lost)
         })
         .collect()
 }
 
-fn print(corpus: &str, tally: &[(Flavour, usize, usize, usize)]) {
-    println!("{corpus}: flavour, tools conform, tools refused, dropped keywords a conforming tool");
-    for (flavour, conform, refused, dropped) in tally {
+/// Each tool once (a corpus has a line per case, and a tool has several cases).
+fn distinct(models: Vec<ToolModel>) -> Vec<ToolModel> {
+    let mut seen = std::collections::BTreeSet::new();
+    models
+        .into_iter()
+        .filter(|model| seen.insert((model.name().to_owned(), model.json_schema().to_owned())))
+        .collect()
+}
+
+fn print(corpus: &str, tally: &[(Flavour, usize, usize, usize, usize)]) {
+    println!("{corpus}: flavour | tools conform | tools refused | keywords dropped or rewritten a conforming tool | constraints lost a conforming tool");
+    for (flavour, conform, refused, dropped, lost) in tally {
+        let per_tool = |count: usize| count as f64 / (*conform).max(1) as f64;
         println!(
-            "  {flavour}: {conform}, {refused}, {:.2}",
-            *dropped as f64 / (*conform).max(1) as f64
+            "  {flavour} | {conform} | {refused} | {:.2} | {:.2}",
+            per_tool(*dropped),
+            per_tool(*lost)
         );
     }
 }
@@ -234,16 +96,18 @@ fn every_tool_of_the_corpora_conforms_or_is_refused_with_the_reason() {
         }
     }
 
-    let bfcl = toolgate_tests::corpus::corpus_models();
+    let bfcl = distinct(toolgate_tests::corpus::corpus_models());
     let bfcl_tally = tally(&bfcl);
     print("BFCL", &bfcl_tally);
-    let tools_dev: Vec<ToolModel> = toolgate_tests::tools_dev::corpus_models()
-        .into_iter()
-        .filter_map(Result::ok)
-        .collect();
+    let tools_dev = distinct(
+        toolgate_tests::tools_dev::corpus_models()
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect(),
+    );
     let dev_tally = tally(&tools_dev);
     print("tools-dev", &dev_tally);
-    for (flavour, conform, refused, _) in bfcl_tally.iter().chain(&dev_tally) {
+    for (flavour, conform, refused, _, _) in bfcl_tally.iter().chain(&dev_tally) {
         assert!(conform + refused > 0, "{flavour}");
     }
 }
@@ -283,25 +147,194 @@ fn a_constraint_strict_mode_drops_is_still_enforced_and_its_null_means_absent() 
     assert_eq!(decoded.repairs[0].rule.as_str(), "null_as_absent");
 }
 
+/// The arguments that break a constraint of BookFlight's (at its pointer in the flavoured
+/// schema, with its keyword), what the gate says, and the text the hint must hold.
+fn breaking(path: &str, keyword: &str) -> Option<(Value, Constraint, &'static str)> {
+    let mut arguments = serde_json::to_value(toolgate_tests::good_flight()).unwrap();
+    let (constraint, said) = match (path, keyword) {
+        ("/properties/notes", "maxLength") => {
+            arguments["notes"] = json!("x".repeat(600));
+            (Constraint::MaxLength, "500")
+        }
+        ("/properties/passengers", "maximum") => {
+            arguments["passengers"] = json!(12);
+            (Constraint::Maximum, "9")
+        }
+        ("/properties/max_price", "exclusiveMinimum") => {
+            arguments["max_price"] = json!(0);
+            (Constraint::ExclusiveMinimum, "0")
+        }
+        ("/properties/loyalty_ids", "uniqueItems") => {
+            arguments["loyalty_ids"] = json!(["AF123456", "AF123456"]);
+            (Constraint::UniqueItems, "")
+        }
+        ("/properties/loyalty_ids", "maxItems") => {
+            arguments["loyalty_ids"] =
+                json!(["AF1234", "AF1235", "AF1236", "AF1237", "AF1238", "AF1239"]);
+            (Constraint::MaxItems, "5")
+        }
+        ("/properties/origin" | "/properties/destination", "pattern") => {
+            arguments[path.trim_start_matches("/properties/")] = json!("Paris");
+            (Constraint::Pattern, "^[A-Z]{3}$")
+        }
+        ("/properties/passengers", "minimum") => {
+            arguments["passengers"] = json!(0);
+            (Constraint::Minimum, "1")
+        }
+        ("/properties/loyalty_ids/items", "minLength") => {
+            arguments["loyalty_ids"] = json!(["AF1"]);
+            (Constraint::MinLength, "4")
+        }
+        ("/properties/loyalty_ids/items", "maxLength") => {
+            arguments["loyalty_ids"] = json!(["AF12345678901"]);
+            (Constraint::MaxLength, "12")
+        }
+        ("/properties/date", "format") => {
+            arguments["date"] = json!("next Tuesday");
+            (Constraint::Format, "date")
+        }
+        ("/properties/contact/properties/email", "format") => {
+            arguments["contact"]["email"] = json!("ada at example");
+            (Constraint::Format, "email")
+        }
+        ("/properties/contact/properties/phone", "pattern") => {
+            arguments["contact"]["phone"] = json!("0612345678");
+            (Constraint::Pattern, "^\\+[1-9][0-9]{6,14}$")
+        }
+        ("", "additionalProperties") => {
+            arguments["seat"] = json!("12A");
+            (Constraint::AdditionalProperties, "seat")
+        }
+        _ => return None,
+    };
+    Some((arguments, constraint, said))
+}
+
 #[test]
-fn each_fixture_tool_in_strict_mode_with_its_report() {
-    for case in toolgate_tests::catalogue() {
-        let content = match case.model.schema_for(Flavour::OpenAiStrict) {
-            Ok(flavoured) => {
-                let report: Vec<String> =
-                    flavoured.dropped.iter().map(ToString::to_string).collect();
-                format!(
-                    "size: {} bytes, ~{} tokens\n\ndropped:\n{}\n\nschema:\n{}\n",
-                    flavoured.size.bytes,
-                    flavoured.size.tokens,
-                    report.join("\n"),
-                    serde_json::to_string_pretty(&flavoured.schema).unwrap()
-                )
+fn every_flavour_s_dropped_constraints_stay_enforced_by_the_gate() {
+    let mut tested = Vec::new();
+    for flavour in Flavour::ALL {
+        let flavoured = BookFlight::model().schema_for(flavour).unwrap();
+        let lost: Vec<_> = flavoured
+            .dropped
+            .iter()
+            .filter(|d| d.loses_constraint())
+            .collect();
+        // Arguments are checked against the flavoured schema as the provider reads it.
+        let as_sent = toolgate::DynamicTool::from_definition(&flavoured.schema.to_value()).unwrap();
+        let mut broken = 0;
+        for dropped in &lost {
+            let Some((mut arguments, constraint, said)) = breaking(&dropped.path, &dropped.keyword)
+            else {
+                continue;
+            };
+            // Strict mode's way of leaving a property out: null, which the gate reads as absent.
+            let schema = flavoured.schema.to_value();
+            for name in schema["required"].as_array().into_iter().flatten() {
+                let name = name.as_str().unwrap();
+                if arguments.get(name).is_none() {
+                    arguments[name] = Value::Null;
+                }
             }
-            Err(error) => format!("refused: {error}\n"),
-        };
-        insta::with_settings!({snapshot_path => "../../goldens", prepend_module_to_snapshot => false, omit_expression => true}, {
-            insta::assert_snapshot!(format!("flavour__{}__openai_strict", case.type_name), content);
-        });
+            let text = arguments.to_string();
+            // Obeys the flavoured schema, unrepaired...
+            let decoded = as_sent.decode(&text).unwrap_or_else(|refused| {
+                panic!(
+                    "{flavour}: {dropped} arguments break the flavoured schema: {}",
+                    refused.report
+                )
+            });
+            assert!(
+                decoded.repairs.is_empty(),
+                "{flavour}: {:?}",
+                decoded.repairs
+            );
+            // ...and the gate refuses them, with a hint that states the constraint.
+            let refused = BookFlight::decode(&text).unwrap_err();
+            let issue = &refused.report.issues()[0];
+            assert_eq!(issue.constraint, constraint, "{flavour}: {dropped}");
+            let hint = refused.hint();
+            assert_eq!(
+                hint.fields[0].constraint, constraint,
+                "{flavour}: {dropped}"
+            );
+            assert!(
+                hint.message.contains(said),
+                "{flavour}: {dropped}: {}",
+                hint.message
+            );
+            broken += 1;
+            tested.push(format!(
+                "{flavour}: {dropped}: refused ({})",
+                constraint.as_str()
+            ));
+        }
+        assert_eq!(lost.is_empty(), broken == 0, "{flavour}: {lost:#?}");
+        for dropped in lost
+            .iter()
+            .filter(|d| breaking(&d.path, &d.keyword).is_none())
+        {
+            tested.push(format!("{flavour}: {dropped}: not tried here"));
+        }
+        tested.push(format!(
+            "{flavour}: {broken} of {} lost constraint(s) broken",
+            lost.len()
+        ));
+    }
+    insta::with_settings!({snapshot_path => "../../goldens", prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_snapshot!("flavour__enforced", tested.join("\n"));
+    });
+}
+
+#[test]
+fn a_gemini_enum_sent_as_text_reads_back_as_its_number() {
+    let tool = ToolModel::from_json_schema(
+        r#"{"title": "t", "type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}, "ratio": {"enum": [0.5, 1.5]}}, "required": ["level"]}"#,
+    )
+    .unwrap();
+    let gemini = tool.schema_for(Flavour::Gemini).unwrap().schema.to_value();
+    assert_eq!(
+        gemini["properties"]["level"],
+        json!({"type": "string", "enum": ["1", "2", "3"]})
+    );
+    let decoded = toolgate::DynamicTool::from_model(tool)
+        .decode(r#"{"level": "2", "ratio": "1.5"}"#)
+        .unwrap();
+    assert_eq!(decoded.value, json!({"level": 2, "ratio": 1.5}));
+    let rules: Vec<&str> = decoded.repairs.iter().map(|r| r.rule.as_str()).collect();
+    assert_eq!(rules, ["string_to_number", "string_to_number"]);
+}
+
+#[test]
+fn each_fixture_tool_in_each_flavour_with_its_report() {
+    for case in toolgate_tests::catalogue() {
+        for flavour in Flavour::ALL {
+            if flavour == Flavour::JsonSchema {
+                // The schema goldens (`schema__*`) are this flavour.
+                continue;
+            }
+            let content = match case.model.schema_for(flavour) {
+                Ok(flavoured) => {
+                    let report: Vec<String> =
+                        flavoured.dropped.iter().map(ToString::to_string).collect();
+                    format!(
+                        "size: {} bytes, ~{} tokens\n\ndropped:\n{}\n\nschema:\n{}\n",
+                        flavoured.size.bytes,
+                        flavoured.size.tokens,
+                        report.join("\n"),
+                        serde_json::to_string_pretty(&flavoured.schema).unwrap()
+                    )
+                }
+                Err(error) => format!("refused: {error}\n"),
+            };
+            let name = format!(
+                "flavour__{}__{}",
+                case.type_name,
+                flavour.name().replace('-', "_")
+            );
+            insta::with_settings!({snapshot_path => "../../goldens", prepend_module_to_snapshot => false, omit_expression => true}, {
+                insta::assert_snapshot!(name, content);
+            });
+        }
     }
 }

@@ -119,6 +119,10 @@ pub struct Builder {
     keep_undeclared_keys: bool,
     typed_only: bool,
     deny_warnings: bool,
+    flavour_lints: Vec<(
+        toolgate_core::flavour::Flavour,
+        toolgate_core::flavour::Lint,
+    )>,
 }
 
 /// The first line of every generated file.
@@ -262,6 +266,44 @@ impl Builder {
         self
     }
 
+    /// Checks every tool against a provider's flavour of JSON Schema
+    /// ([`ToolModel::schema_for`](toolgate_core::model::ToolModel::schema_for)): each
+    /// constraint the flavour would take out of the schema the provider sees (the gate still
+    /// enforces it), or the reason it cannot express the tool at all, is a warning
+    /// ([`Lint::Warn`](crate::Lint::Warn): in [`Generated::warnings`], and `cargo:warning=`
+    /// lines from `compile()`) or an error that stops the build
+    /// ([`Lint::Deny`](crate::Lint::Deny)), at the file and the JSON pointer of the tool's
+    /// schema followed by the node's pointer in the flavoured schema. Call it once per
+    /// flavour the tools are sent in; the last call for a flavour wins.
+    ///
+    /// ```
+    /// use toolgate_codegen::{Builder, Flavour, Lint};
+    ///
+    /// let definition = r#"{"name": "note", "parameters": {"type": "object",
+    ///     "properties": {"text": {"type": "string", "maxLength": 500}}, "required": ["text"]}}"#;
+    /// let generated = Builder::new()
+    ///     .flavour(Flavour::OpenAiStrict, Lint::Warn)
+    ///     .generate_text_tools("note.json", definition)
+    ///     .unwrap();
+    /// assert_eq!(
+    ///     generated.warnings[0].to_string(),
+    ///     "note.json: /parameters/properties/text: openai-strict drops `maxLength: 500` (moved to the description); the gate still enforces it"
+    /// );
+    /// let denied = Builder::new()
+    ///     .flavour(Flavour::OpenAiStrict, Lint::Deny)
+    ///     .generate_text("note.json", definition);
+    /// assert!(denied.unwrap_err().to_string().contains("(the openai-strict lint denies it)"));
+    /// ```
+    pub fn flavour(
+        &mut self,
+        flavour: toolgate_core::flavour::Flavour,
+        lint: toolgate_core::flavour::Lint,
+    ) -> &mut Self {
+        self.flavour_lints.retain(|(known, _)| *known != flavour);
+        self.flavour_lints.push((flavour, lint));
+        self
+    }
+
     /// The name of the file `compile()` writes in `OUT_DIR` (default `toolgate_tools.rs`).
     ///
     /// ```no_run
@@ -359,7 +401,7 @@ impl Builder {
             keep_undeclared_keys: self.keep_undeclared_keys,
             typed_only: self.typed_only,
         };
-        let mut lowering = tools::ToolLowering::new(&style);
+        let mut lowering = tools::ToolLowering::new(&style, &self.flavour_lints);
         for source in sources {
             let input::ToolSource {
                 file,
@@ -412,6 +454,7 @@ impl Builder {
                 pointer,
             });
         }
+        problems.extend(lowering.take_denied());
         let warnings = lowering.take_warnings();
         if self.deny_warnings {
             problems.extend(warnings.iter().map(|warning| SchemaProblem {

@@ -259,3 +259,41 @@ fn property_names_of_a_map_become_keys() {
     );
     assert!(code.contains(r#"#[tool(keys(format = "uuid"))]"#), "{code}");
 }
+
+#[test]
+fn a_flavour_lint_warns_denies_or_allows_each_loss_and_the_last_setting_wins() {
+    use crate::{Flavour, Lint};
+    let text = r#"[{"name": "lookup", "parameters": {"type": "object", "properties": {
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+        {"name": "note", "parameters": {"type": "object", "properties": {
+        "text": {"type": "string", "maxLength": 9, "title": "Text"}}}}]"#;
+    let warned = Builder::new()
+        .flavour(Flavour::OpenAiStrict, Lint::Warn)
+        .flavour(Flavour::Mcp, Lint::Deny)
+        .generate_text_tools("tools.json", text)
+        .unwrap();
+    let lines: Vec<String> = warned.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "tools.json: /0/parameters/properties/tags: lookup: openai-strict cannot express free-form keys (`additionalProperties` with a schema) (at /properties/tags)",
+            "tools.json: /1/parameters/properties/text: openai-strict drops `maxLength: 9` (moved to the description); the gate still enforces it",
+        ]
+    );
+    let Err(Error::Schema(problems)) = Builder::new()
+        .flavour(Flavour::OpenAiStrict, Lint::Warn)
+        .flavour(Flavour::OpenAiStrict, Lint::Deny)
+        .generate_text_tools("tools.json", text)
+    else {
+        panic!("the lint denies");
+    };
+    assert_eq!(problems.len(), 2);
+    assert!(problems[1]
+        .message
+        .ends_with("the gate still enforces it (the openai-strict lint denies it)"));
+    let allowed = Builder::new()
+        .flavour(Flavour::AnthropicStrict, Lint::Allow)
+        .generate_text_tools("tools.json", text)
+        .unwrap();
+    assert!(allowed.warnings.is_empty());
+}

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
+use toolgate_core::flavour::{Flavour, Lint};
 use toolgate_core::model::read::read_parts;
 
 use super::{display_pointer, lower, SchemaProblem};
@@ -15,14 +16,20 @@ pub(super) struct ToolLowering<'s> {
     lowering: lower::Lowering<'s>,
     names: ToolNames,
     warnings: Vec<SchemaProblem>,
+    /// The flavours each tool is checked against ([`Builder::flavour`](super::Builder::flavour)).
+    flavour_lints: &'s [(Flavour, Lint)],
+    /// What a flavour lint set to deny found.
+    denied: Vec<SchemaProblem>,
 }
 
 impl<'s> ToolLowering<'s> {
-    pub(super) fn new(style: &'s lower::Style) -> Self {
+    pub(super) fn new(style: &'s lower::Style, flavour_lints: &'s [(Flavour, Lint)]) -> Self {
         ToolLowering {
             lowering: lower::Lowering::new(style),
             names: ToolNames::default(),
             warnings: Vec::new(),
+            flavour_lints,
+            denied: Vec::new(),
         }
     }
 
@@ -56,6 +63,19 @@ impl<'s> ToolLowering<'s> {
                 .iter()
                 .map(|w| problem(&w.pointer, w.message.clone())),
         );
+        for &(flavour, lint) in self.flavour_lints {
+            for loss in model.flavour_losses(flavour) {
+                let at = &loss.path;
+                match lint {
+                    Lint::Allow => {}
+                    Lint::Warn => self.warnings.push(problem(at, loss.message)),
+                    Lint::Deny => self.denied.push(problem(
+                        at,
+                        format!("{} (the {flavour} lint denies it)", loss.message),
+                    )),
+                }
+            }
+        }
         let clash = self.names.claim(model.name(), file, pointer).err();
         let wanted = rust_name(model.name());
         match (self.lowering.tool(&model, &wanted), clash) {
@@ -78,6 +98,11 @@ impl<'s> ToolLowering<'s> {
     /// [`ToolModel::schema_warnings`](toolgate_core::model::ToolModel::schema_warnings)).
     pub(super) fn take_warnings(&mut self) -> Vec<SchemaProblem> {
         std::mem::take(&mut self.warnings)
+    }
+
+    /// What the flavour lints set to deny found in the tools read so far.
+    pub(super) fn take_denied(&mut self) -> Vec<SchemaProblem> {
+        std::mem::take(&mut self.denied)
     }
 
     /// The items written.

@@ -6,7 +6,7 @@
 //! are undone by the repair rules: `null` for an optional field that OpenAI's strict mode
 //! made required-and-nullable is `null_as_absent`).
 //!
-//! Flavours so far (more follow, one provider at a time):
+//! The flavours:
 //! - [`Flavour::JsonSchema`]: plain JSON Schema 2020-12, [`ToolModel::json_schema`] as it is.
 //! - [`Flavour::Mcp`]: an MCP `inputSchema` under the 2025-11-25 specification, which makes
 //!   2020-12 the default dialect and wants `type: object` at the root: the schema as it is,
@@ -34,6 +34,59 @@
 //!   enum values and 120,000 characters of property names, definition names and enum and
 //!   const values. Free-form keys (`additionalProperties` with a schema) and untyped values
 //!   cannot be said in it: the tool is refused with the path.
+//! - [`Flavour::AnthropicStrict`]: Anthropic's strict tool use (`strict: true`), rules from
+//!   <https://platform.claude.com/docs/en/build-with-claude/structured-outputs> ("JSON Schema
+//!   limitations") and the Python SDK's `transform_schema`
+//!   (anthropics/anthropic-sdk-python `src/anthropic/lib/_parse/_transform.py`): every object
+//!   has `additionalProperties: false` (optional properties stay optional); kept are `type`,
+//!   `enum` (no arrays or objects among the values), `const`, `anyOf`, `allOf` (without
+//!   `$ref` in it), local `$ref`/`$defs`, `items`, `minItems` of 0 or 1, `pattern` without
+//!   backreferences, lookaround or `\b`, `format` of date-time, time, date, duration, email,
+//!   hostname, uri, ipv4, ipv6, uuid, and the annotations; `oneOf` is rewritten to `anyOf`
+//!   (as the SDK does), and a `$ref` is sent alone (its description removed, as the SDK
+//!   sends it); numeric bounds, `multipleOf`, string lengths, `maxItems`, larger `minItems`
+//!   and the rest are moved into the description, and so is a pattern with a `{n,m}` bound
+//!   over 100 (the docs refuse "complex `{n,m}` quantifiers with large ranges" without a
+//!   number: 100 is this crate's line). A recursive definition, a root union, free-form keys
+//!   and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
+//!   refused; so is a tool over the limits of a request's strict tools (24 optional
+//!   properties, 16 properties with `anyOf` or a list of types). Those limits, and the 20
+//!   strict tools, count over every strict tool of a request: a toolbox's sum is not checked
+//!   here.
+//! - [`Flavour::Gemini`]: Gemini's `parameters`, an OpenAPI 3.0 `Schema` object, rules from
+//!   <https://ai.google.dev/api/caching#Schema> and
+//!   <https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema> (its fields), with
+//!   the keyword table's column GM-P: the object's own fields are kept (as advice: Gemini
+//!   does not enforce them); definitions are inlined (`$ref` and `$defs` rewritten; a
+//!   recursive definition is refused, and inlining stops at [`MAX_INLINED_NODES`]); a
+//!   `[T, "null"]` type, or an `anyOf` branch `{"type": "null"}`, becomes `nullable: true`;
+//!   `oneOf` becomes `anyOf`, `const` a one-value `enum`; an enum holds strings only, so a
+//!   numeric enum is written as text with `type: string` (the gate's `string_to_number`
+//!   repair reads `"2"` back as `2`; a boolean enum, or numbers whose text would not read
+//!   back exactly, go into the description); `format` only as the Schema knows it (date-time
+//!   and enum on strings, int32 and int64 on integers, float and double on numbers); every
+//!   other keyword (`additionalProperties`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`,
+//!   `prefixItems`, ...) is moved into the description, annotations removed. A value of any
+//!   type (no `type`) and a list of several types are refused: the Schema wants one type.
+//!   Types are written in lower case, as JSON Schema spells them and as the Vercel AI SDK
+//!   sends them to the API (the API's enum is `OBJECT`, `STRING`..., and Google's own SDKs
+//!   upper-case them; the API's documentation does not say which case it reads, and the
+//!   lower case works in that SDK's use).
+//! - [`Flavour::GeminiJson`]: Gemini's `parametersJsonSchema`, rules from
+//!   <https://ai.google.dev/gemini-api/docs/structured-output> (the supported keywords:
+//!   `$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`, `description`, `enum`,
+//!   `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`, `anyOf`, `oneOf`
+//!   read as `anyOf`, `properties`, `additionalProperties`, `required`; others are ignored):
+//!   `oneOf` is rewritten to `anyOf` and `const` to a one-value `enum`, so what Gemini reads is
+//!   what is sent; a format other than date-time, date and time and every constraint Gemini
+//!   ignores (string lengths, `pattern`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`, ...)
+//!   are moved into the description, where the model reads them; annotations stay; a `$ref`
+//!   keeps only `$` keywords beside it (the SDKs' documentation: "If `$ref` is set on a
+//!   sub-schema, no other properties, except for those starting as a `$`, may be set").
+//!   Recursion is sent as it is: Gemini unrolls it "to a limited degree".
+//!
+//! Gemini documents no size limits for a declaration ("may reject very large or deeply
+//! nested schemas"), MCP none at all; none is checked for them.
 //!
 //! ```
 //! use toolgate_core::flavour::{Action, Flavour};
@@ -52,7 +105,14 @@
 //! assert!(schema["properties"]["text"]["description"].as_str().unwrap().contains("maxLength: 500"));
 //! ```
 
+mod anthropic_strict;
+mod gemini;
+mod lint;
 mod openai_strict;
+mod walk;
+
+pub use gemini::MAX_INLINED_NODES;
+pub use lint::{Lint, Loss};
 
 use std::fmt;
 use std::str::FromStr;
@@ -74,6 +134,13 @@ pub enum Flavour {
     /// Anthropic `input_schema` without strict tool use: every keyword is sent, and is advice
     /// only; no union at the root.
     Anthropic,
+    /// Anthropic strict tool use (`strict: true`): grammar-constrained, a subset of JSON
+    /// Schema.
+    AnthropicStrict,
+    /// Gemini `parameters`: an OpenAPI 3.0 `Schema` (no references, `nullable`, string enums).
+    Gemini,
+    /// Gemini `parametersJsonSchema`: JSON Schema, of which Gemini reads a subset.
+    GeminiJson,
     /// MCP `inputSchema`, specification 2025-11-25 (JSON Schema 2020-12).
     Mcp,
     /// Plain JSON Schema 2020-12: the model's own schema.
@@ -82,20 +149,27 @@ pub enum Flavour {
 
 impl Flavour {
     /// Every flavour.
-    pub const ALL: [Flavour; 5] = [
+    pub const ALL: [Flavour; 8] = [
         Flavour::OpenAiStrict,
         Flavour::OpenAi,
         Flavour::Anthropic,
+        Flavour::AnthropicStrict,
+        Flavour::Gemini,
+        Flavour::GeminiJson,
         Flavour::Mcp,
         Flavour::JsonSchema,
     ];
 
-    /// The flavour's name (`openai-strict`, `openai`, `anthropic`, `mcp`, `json-schema`).
+    /// The flavour's name (`openai-strict`, `openai`, `anthropic`, `anthropic-strict`,
+    /// `gemini`, `gemini-json`, `mcp`, `json-schema`).
     pub fn name(self) -> &'static str {
         match self {
             Flavour::OpenAiStrict => "openai-strict",
             Flavour::OpenAi => "openai",
             Flavour::Anthropic => "anthropic",
+            Flavour::AnthropicStrict => "anthropic-strict",
+            Flavour::Gemini => "gemini",
+            Flavour::GeminiJson => "gemini-json",
             Flavour::Mcp => "mcp",
             Flavour::JsonSchema => "json-schema",
         }
@@ -161,14 +235,30 @@ pub struct Dropped {
 }
 
 impl fmt::Display for Dropped {
-    /// `path keyword action`, the one-line form of the CLI's report.
+    /// `path keyword action`, the one-line form of the CLI's report (`/ required rewritten
+    /// (tag)` names the property a `required` rewrite is about).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {
             "/"
         } else {
             &self.path
         };
-        write!(f, "{path} {} {}", self.keyword, self.action.as_str())
+        write!(f, "{path} {} {}", self.keyword, self.action.as_str())?;
+        // Which property a `required` rewrite made required.
+        match (self.keyword.as_str(), &self.value) {
+            ("required", Value::String(property)) => write!(f, " ({property})"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Dropped {
+    /// Whether the provider no longer sees a constraint of the tool's (it was removed or
+    /// moved into a description, and is not an annotation): the gate still enforces it, and
+    /// the build lint ([`Lint`]) reports it. A rewrite says the same
+    /// thing another way and loses nothing.
+    pub fn loses_constraint(&self) -> bool {
+        self.action != Action::Rewritten && constrains(&self.keyword, &self.value)
     }
 }
 
@@ -259,19 +349,25 @@ impl ToolModel {
                 object_root(self.name(), flavour, &mut schema, &mut dropped)?
             }
             Flavour::Anthropic => {
-                if schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
-                    return Err(FlavourError::Inexpressible {
-                        tool: self.name().to_owned(),
-                        flavour,
-                        path: String::new(),
-                        what: "a union at the root (Anthropic refuses top-level anyOf, oneOf and allOf)".to_owned(),
-                    });
-                }
+                let walk = walk::Walk::new(self.name(), flavour, &mut dropped, describe_dropped);
+                no_root_union(&walk, &schema)?;
                 object_root(self.name(), flavour, &mut schema, &mut dropped)?;
             }
             Flavour::OpenAiStrict => {
                 openai_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
             }
+            Flavour::AnthropicStrict => {
+                anthropic_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
+            }
+            Flavour::Gemini => {
+                gemini::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
+            }
+            Flavour::GeminiJson => gemini::rewrite_json_schema(
+                self.name(),
+                &mut schema,
+                &mut dropped,
+                describe_dropped,
+            )?,
         }
         let size = SchemaSize::of(&schema);
         Ok(FlavouredSchema {
@@ -279,6 +375,21 @@ impl ToolModel {
             dropped,
             size,
         })
+    }
+}
+
+/// Refuses a union at the root (`anyOf`, `oneOf`, `allOf`), which Anthropic's API refuses
+/// with a 400 and Gemini's `parameters` cannot hold.
+fn no_root_union(walk: &walk::Walk<'_>, schema: &Json) -> Result<(), FlavourError> {
+    match ["anyOf", "oneOf", "allOf"]
+        .into_iter()
+        .find(|keyword| schema.get(keyword).is_some())
+    {
+        Some(keyword) => Err(walk.cannot(
+            "",
+            format!("a union at the root (`{keyword}`: the root must be one object)"),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -310,6 +421,36 @@ fn object_root(
         path: String::new(),
         what: "arguments that are not an object (the root must be `type: object`)".to_owned(),
     })
+}
+
+/// Whether a keyword only annotates (a description, a title, an example, a vendor `x-`
+/// keyword): taking it out of a schema loses no constraint, so a flavour removes it rather
+/// than moving it into the description, and [`Dropped::loses_constraint`] is false for it.
+///
+/// ```
+/// assert!(toolgate_core::flavour::is_annotation("title"));
+/// assert!(toolgate_core::flavour::is_annotation("x-order"));
+/// assert!(!toolgate_core::flavour::is_annotation("maxLength"));
+/// ```
+pub fn is_annotation(keyword: &str) -> bool {
+    const OTHERS: [&str; 6] = [
+        "description",
+        "default",
+        "examples",
+        "$schema",
+        "$id",
+        "$anchor",
+    ];
+    crate::model::read::keywords::ANNOTATIONS.contains(&keyword)
+        || OTHERS.contains(&keyword)
+        || keyword.starts_with("x-")
+}
+
+/// Whether a keyword with this value constrains values: not an annotation, and not the
+/// `format` `double` (a 64-bit float takes every number a JSON parser reads).
+pub(crate) fn constrains(keyword: &str, value: &Value) -> bool {
+    let any_number = keyword == "format" && value.as_str() == Some("double");
+    !is_annotation(keyword) && !any_number
 }
 
 /// The most characters a flavour adds to one node's description.

@@ -1,8 +1,8 @@
 //! [`Flavour::OpenAiStrict`]: the rules are in the module above.
 
+use super::walk::{token, Walk};
 use super::{
-    contains, describe, get, get_mut, insert, remove, Action, Dropped, Flavour, FlavourError,
-    Members,
+    contains, get, get_mut, insert, remove, Action, Dropped, Flavour, FlavourError, Members,
 };
 use crate::model::{IntWidth, Json};
 
@@ -45,76 +45,11 @@ const KEPT: [&str; 20] = [
     "multipleOf",
 ];
 
-/// Constraints strict mode refuses: moved into the description (or removed).
-const MOVED: [&str; 18] = [
-    "minLength",
-    "maxLength",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "propertyNames",
-    "patternProperties",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "format",
-];
-
 /// Limits of strict mode.
 const MAX_PROPERTIES: usize = 5000;
 const MAX_DEPTH: usize = 10;
 const MAX_ENUM_VALUES: usize = 1000;
 const MAX_CHARS: usize = 120_000;
-
-struct Walk<'a> {
-    tool: &'a str,
-    dropped: &'a mut Vec<Dropped>,
-    describe: bool,
-    properties: usize,
-    depth: usize,
-    enum_values: usize,
-    chars: usize,
-}
-
-impl Walk<'_> {
-    fn drop(&mut self, path: &str, keyword: &str, value: &Json, action: Action) {
-        self.dropped.push(Dropped {
-            path: path.to_owned(),
-            keyword: keyword.to_owned(),
-            value: value.to_value(),
-            action,
-        });
-    }
-
-    fn cannot(&self, path: &str, what: impl Into<String>) -> FlavourError {
-        FlavourError::Inexpressible {
-            tool: self.tool.to_owned(),
-            flavour: FLAVOUR,
-            path: path.to_owned(),
-            what: what.into(),
-        }
-    }
-
-    fn over(&self, limit: &'static str, max: usize, found: usize) -> Result<(), FlavourError> {
-        if found <= max {
-            return Ok(());
-        }
-        Err(FlavourError::OverLimit {
-            tool: self.tool.to_owned(),
-            flavour: FLAVOUR,
-            limit,
-            max,
-            found,
-        })
-    }
-}
 
 /// Rewrites a tool's schema for strict mode.
 pub(super) fn rewrite(
@@ -123,15 +58,7 @@ pub(super) fn rewrite(
     dropped: &mut Vec<Dropped>,
     describe: bool,
 ) -> Result<(), FlavourError> {
-    let mut walk = Walk {
-        tool,
-        dropped,
-        describe,
-        properties: 0,
-        depth: 0,
-        enum_values: 0,
-        chars: 0,
-    };
+    let mut walk = Walk::new(tool, FLAVOUR, dropped, describe);
     let is_object = schema.get("type").and_then(Json::as_str) == Some("object");
     if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
@@ -147,11 +74,6 @@ pub(super) fn rewrite(
     )
 }
 
-/// A JSON pointer token.
-fn token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 fn node(
     walk: &mut Walk<'_>,
     value: &mut Json,
@@ -161,33 +83,20 @@ fn node(
     let Json::Object(map) = value else {
         return Err(walk.cannot(path, "a boolean schema"));
     };
-    if let Some(one_of) = remove(map, "oneOf") {
-        walk.drop(path, "oneOf", &Json::Null, Action::Rewritten);
-        insert(map, "anyOf", one_of);
-    }
+    walk.one_of_to_any_of(map, path);
     if contains(map, "allOf") {
         return Err(walk.cannot(path, "allOf"));
     }
     if contains(map, "not") {
         return Err(walk.cannot(path, "`not` (a value no schema takes)"));
     }
-    let typed = ["type", "enum", "const", "anyOf", "$ref"]
-        .iter()
-        .any(|keyword| contains(map, keyword));
-    if !typed {
-        return Err(walk.cannot(
-            path,
-            "a value of any type (strict mode wants a type on every schema)",
-        ));
-    }
-    if contains(map, "$ref") {
-        for (sibling, value) in std::mem::take(map) {
-            if sibling == "$ref" {
-                map.push((sibling, value));
-            } else {
-                walk.drop(path, &sibling, &value, Action::Removed);
-            }
-        }
+    walk.needs_type(
+        map,
+        path,
+        &["type", "enum", "const", "anyOf", "$ref"],
+        "strict mode wants a type on every schema",
+    )?;
+    if walk.reference_alone(map, path, |_| false) {
         return Ok(());
     }
     let mut moved = Vec::new();
@@ -214,27 +123,17 @@ fn node(
                 }
             }
         }
-        if MOVED.contains(&keyword.as_str()) && walk.describe {
-            walk.drop(path, &keyword, &value, Action::MovedToDescription);
-            moved.push((keyword, value.to_value()));
-        } else {
-            // Annotations (`title`, `examples`, `default`, `x-...`) and, when descriptions
-            // are not written, the constraints.
-            walk.drop(path, &keyword, &value, Action::Removed);
-        }
+        // Annotations (`title`, `examples`, `default`, `x-...`) are removed, constraints
+        // moved into the description.
+        walk.take_out(path, &keyword, &value, &mut moved);
     }
     if let Some(width) = width {
         width_to_bounds(map, width);
     }
-    describe(map, &moved);
-    count(walk, map);
+    walk.describe_moved(map, &moved);
+    walk.count_values(map);
     if let Some(Json::Object(properties)) = get_mut(map, "properties") {
-        walk.depth = walk.depth.max(depth);
-        walk.properties += properties.len();
-        walk.chars += properties
-            .iter()
-            .map(|(name, _)| name.chars().count())
-            .sum::<usize>();
+        walk.count_properties(properties, depth);
         for (name, property) in properties.iter_mut() {
             let at = format!("{path}/properties/{}", token(name));
             node(walk, property, &at, depth + 1)?;
@@ -269,34 +168,9 @@ fn node(
     Ok(())
 }
 
-/// Enum and const values, for the limits.
-fn count(walk: &mut Walk<'_>, map: &Members) {
-    let chars = |value: &Json| value.as_str().map_or(0, |text| text.chars().count());
-    if let Some(Json::Array(values)) = get(map, "enum") {
-        walk.enum_values += values.len();
-        walk.chars += values.iter().map(chars).sum::<usize>();
-    }
-    if let Some(value) = get(map, "const") {
-        walk.chars += chars(value);
-    }
-}
-
 /// `additionalProperties: false` and every property required (the optional ones nullable).
 fn close_object(walk: &mut Walk<'_>, map: &mut Members, path: &str) -> Result<(), FlavourError> {
-    match get(map, "additionalProperties") {
-        Some(Json::Bool(false)) => {}
-        Some(Json::Object(_)) => {
-            return Err(walk.cannot(
-                path,
-                "free-form keys (`additionalProperties` with a schema)",
-            ))
-        }
-        other => {
-            let was = other.cloned().unwrap_or(Json::Bool(true));
-            walk.drop(path, "additionalProperties", &was, Action::Rewritten);
-            insert(map, "additionalProperties", Json::Bool(false));
-        }
-    }
+    walk.close_object(map, path)?;
     insert(map, "type", Json::String("object".to_owned()));
     let required: Vec<String> = match get(map, "required") {
         Some(Json::Array(names)) => names

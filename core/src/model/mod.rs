@@ -42,6 +42,7 @@ pub use schema::{
     IntegerSchema, Kind, MapSchema, NumberSchema, ObjectSchema, Schema, StringSchema, UnionMode,
     UnionSchema,
 };
+pub(crate) use write::DEFS_PREFIX;
 
 pub use crate::format::Format;
 pub use crate::num::Num;

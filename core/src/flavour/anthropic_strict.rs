@@ -1,0 +1,230 @@
+//! [`Flavour::AnthropicStrict`]: the rules are in the module above.
+
+use super::walk::{recursive_definition, token, Walk};
+use super::{contains, get, get_mut, Dropped, Flavour, FlavourError};
+use crate::model::Json;
+
+const FLAVOUR: Flavour = Flavour::AnthropicStrict;
+
+/// The string formats strict tool use accepts.
+const FORMATS: [&str; 10] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords kept as they are (`format`, `pattern` and `minItems` are looked at first).
+const KEPT: [&str; 18] = [
+    "type",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "format",
+    "pattern",
+    "minItems",
+];
+
+/// Limits over all strict tools of a request (one tool cannot pass them either).
+const MAX_OPTIONAL: usize = 24;
+const MAX_UNIONS: usize = 16;
+
+/// Rewrites a tool's schema for strict tool use.
+pub(super) fn rewrite(
+    tool: &str,
+    schema: &mut Json,
+    dropped: &mut Vec<Dropped>,
+    describe: bool,
+) -> Result<(), FlavourError> {
+    let mut walk = Walk::new(tool, FLAVOUR, dropped, describe);
+    super::no_root_union(&walk, schema)?;
+    super::object_root(tool, FLAVOUR, schema, walk.dropped)?;
+    if let Some(name) = recursive_definition(schema) {
+        return Err(walk.cannot(
+            &format!("/$defs/{}", token(&name)),
+            "a recursive definition (strict tool use refuses recursive schemas)",
+        ));
+    }
+    node(&mut walk, schema, "")?;
+    walk.over("optional properties", MAX_OPTIONAL, walk.optional)?;
+    walk.over(
+        "properties with a union type (anyOf or a list of types)",
+        MAX_UNIONS,
+        walk.unions,
+    )
+}
+
+fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), FlavourError> {
+    let Json::Object(map) = value else {
+        return Err(walk.cannot(path, "a boolean schema"));
+    };
+    walk.one_of_to_any_of(map, path);
+    if let Some(Json::Array(branches)) = get(map, "allOf") {
+        if branches.iter().any(|branch| branch.get("$ref").is_some()) {
+            return Err(walk.cannot(path, "`allOf` with a `$ref`"));
+        }
+    }
+    if let Some(Json::Array(values)) = get(map, "enum") {
+        if values
+            .iter()
+            .any(|v| matches!(v, Json::Array(_) | Json::Object(_)))
+        {
+            return Err(walk.cannot(path, "an enum of arrays or objects"));
+        }
+    }
+    walk.needs_type(
+        map,
+        path,
+        &["type", "enum", "const", "anyOf", "allOf", "$ref"],
+        "strict tool use wants a type, an enum or a union on every schema",
+    )?;
+    // As the SDK sends it: the reference alone.
+    if walk.reference_alone(map, path, |_| false) {
+        return Ok(());
+    }
+    if contains(map, "anyOf") || matches!(get(map, "type"), Some(Json::Array(_))) {
+        walk.unions += 1;
+    }
+    let mut moved = Vec::new();
+    for (keyword, value) in std::mem::take(map) {
+        let kept = match keyword.as_str() {
+            "format" => value.as_str().is_some_and(|name| FORMATS.contains(&name)),
+            "pattern" => value.as_str().is_some_and(simple_pattern),
+            "minItems" => value.to_value().as_u64().is_some_and(|n| n <= 1),
+            other => KEPT.contains(&other),
+        };
+        if kept {
+            map.push((keyword, value));
+        } else {
+            walk.take_out(path, &keyword, &value, &mut moved);
+        }
+    }
+    walk.describe_moved(map, &moved);
+    let is_object =
+        get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties");
+    if is_object {
+        close_object(walk, map, path)?;
+    }
+    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
+        for (name, property) in properties.iter_mut() {
+            node(
+                walk,
+                property,
+                &format!("{path}/properties/{}", token(name)),
+            )?;
+        }
+    }
+    if let Some(items @ Json::Object(_)) = get_mut(map, "items") {
+        node(walk, items, &format!("{path}/items"))?;
+    }
+    for keyword in ["anyOf", "allOf"] {
+        if let Some(Json::Array(branches)) = get_mut(map, keyword) {
+            for (index, branch) in branches.iter_mut().enumerate() {
+                node(walk, branch, &format!("{path}/{keyword}/{index}"))?;
+            }
+        }
+    }
+    if let Some(Json::Object(definitions)) = get_mut(map, "$defs") {
+        for (name, definition) in definitions.iter_mut() {
+            node(walk, definition, &format!("{path}/$defs/{}", token(name)))?;
+        }
+    }
+    Ok(())
+}
+
+/// `additionalProperties: false` (strict tool use wants every object closed); the
+/// properties an object does not require are counted for the limit.
+fn close_object(
+    walk: &mut Walk<'_>,
+    map: &mut super::Members,
+    path: &str,
+) -> Result<(), FlavourError> {
+    walk.close_object(map, path)?;
+    let required = |name: &str| match get(map, "required") {
+        Some(Json::Array(names)) => names.iter().any(|n| n.as_str() == Some(name)),
+        _ => false,
+    };
+    if let Some(Json::Object(properties)) = get(map, "properties") {
+        walk.optional += properties
+            .iter()
+            .filter(|(name, _)| !required(name))
+            .count();
+    }
+    Ok(())
+}
+
+/// The largest bound of a `{n,m}` quantifier kept in a pattern. Anthropic refuses "complex
+/// `{n,m}` quantifiers with large ranges" without saying how large; 100 is this crate's
+/// line, and a pattern past it goes into the description.
+const MAX_QUANTIFIER: u64 = 100;
+
+/// Whether strict tool use takes a pattern: no backreferences, lookaround, word boundaries
+/// or large `{n,m}` bounds (Anthropic's "JSON Schema limitations").
+fn simple_pattern(pattern: &str) -> bool {
+    let large_bound = quantifier_bounds(pattern).any(|bound| bound > MAX_QUANTIFIER);
+    if large_bound {
+        return false;
+    }
+    if ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|look| pattern.contains(look))
+    {
+        return false;
+    }
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some('1'..='9' | 'k' | 'b' | 'B') = chars.next() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The numbers inside `{...}` quantifiers of a pattern (escaped braces left out).
+fn quantifier_bounds(pattern: &str) -> impl Iterator<Item = u64> + '_ {
+    let mut bounds = Vec::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '{' => {
+                let mut inside = String::new();
+                while let Some(&next) = chars.peek() {
+                    if next == '}' || inside.len() > 40 {
+                        break;
+                    }
+                    inside.push(next);
+                    chars.next();
+                }
+                let numbers = inside
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+                bounds.extend(numbers.map(|n| n.parse::<u64>().unwrap_or(u64::MAX)));
+            }
+            _ => {}
+        }
+    }
+    bounds.into_iter()
+}

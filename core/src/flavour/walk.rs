@@ -1,0 +1,282 @@
+//! What the rewriting flavours share: the record of what they drop, their errors, the
+//! counts their limits are checked against, and the definitions a schema refers to.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{describe, get, Action, Dropped, Flavour, FlavourError, Members};
+use crate::model::Json;
+
+/// The state of one rewrite: the tool, the report so far, and the counts for the limits.
+pub(super) struct Walk<'a> {
+    pub tool: &'a str,
+    pub flavour: Flavour,
+    pub dropped: &'a mut Vec<Dropped>,
+    /// Whether a dropped constraint is written into its node's description.
+    pub describe: bool,
+    /// Properties of every object.
+    pub properties: usize,
+    /// The deepest object nesting seen.
+    pub depth: usize,
+    /// Values of every `enum`.
+    pub enum_values: usize,
+    /// Characters of property names, definition names and enum and const values.
+    pub chars: usize,
+    /// Properties an object does not require.
+    pub optional: usize,
+    /// Nodes with `anyOf` or a list of types.
+    pub unions: usize,
+}
+
+impl<'a> Walk<'a> {
+    pub fn new(
+        tool: &'a str,
+        flavour: Flavour,
+        dropped: &'a mut Vec<Dropped>,
+        describe: bool,
+    ) -> Self {
+        Walk {
+            tool,
+            flavour,
+            dropped,
+            describe,
+            properties: 0,
+            depth: 0,
+            enum_values: 0,
+            chars: 0,
+            optional: 0,
+            unions: 0,
+        }
+    }
+
+    pub fn drop(&mut self, path: &str, keyword: &str, value: &Json, action: Action) {
+        self.dropped.push(Dropped {
+            path: path.to_owned(),
+            keyword: keyword.to_owned(),
+            value: value.to_value(),
+            action,
+        });
+    }
+
+    /// Takes out a keyword the flavour cannot send: a constraint goes into the node's
+    /// description (collected in `moved`) when descriptions are written; an annotation, or
+    /// any keyword when they are not, is removed.
+    pub fn take_out(
+        &mut self,
+        path: &str,
+        keyword: &str,
+        value: &Json,
+        moved: &mut Vec<(String, serde_json::Value)>,
+    ) {
+        if self.describe && super::constrains(keyword, &value.to_value()) {
+            self.drop(path, keyword, value, Action::MovedToDescription);
+            moved.push((keyword.to_owned(), value.to_value()));
+        } else {
+            self.drop(path, keyword, value, Action::Removed);
+        }
+    }
+
+    /// Writes the keywords [`take_out`](Self::take_out) collected into the description.
+    pub fn describe_moved(&self, node: &mut Members, moved: &[(String, serde_json::Value)]) {
+        describe(node, moved);
+    }
+
+    /// `oneOf` written as `anyOf` (the providers that read one of them read it as the other).
+    pub fn one_of_to_any_of(&mut self, node: &mut Members, path: &str) {
+        if let Some(one_of) = super::remove(node, "oneOf") {
+            self.drop(path, "oneOf", &Json::Null, Action::Rewritten);
+            super::insert(node, "anyOf", one_of);
+        }
+    }
+
+    /// Refuses a node with none of `typing` (a value of any type), which strict grammars
+    /// cannot say.
+    pub fn needs_type(
+        &self,
+        node: &Members,
+        path: &str,
+        typing: &[&str],
+        rule: &str,
+    ) -> Result<(), FlavourError> {
+        match typing.iter().any(|keyword| super::contains(node, keyword)) {
+            true => Ok(()),
+            false => Err(self.cannot(path, format!("a value of any type ({rule})"))),
+        }
+    }
+
+    /// A `$ref` node keeps the keywords `stays` allows beside the reference and loses the
+    /// others (removed: a reference cannot carry a description there). Whether it was one.
+    pub fn reference_alone(
+        &mut self,
+        node: &mut Members,
+        path: &str,
+        stays: fn(&str) -> bool,
+    ) -> bool {
+        if !super::contains(node, "$ref") {
+            return false;
+        }
+        for (sibling, value) in std::mem::take(node) {
+            if sibling == "$ref" || stays(&sibling) {
+                node.push((sibling, value));
+            } else {
+                self.drop(path, &sibling, &value, Action::Removed);
+            }
+        }
+        true
+    }
+
+    /// `additionalProperties: false` on an object (written where it is absent or `true`);
+    /// free-form keys cannot be said where every object must be closed.
+    pub fn close_object(&mut self, node: &mut Members, path: &str) -> Result<(), FlavourError> {
+        match get(node, "additionalProperties") {
+            Some(Json::Bool(false)) => Ok(()),
+            Some(Json::Object(_)) => Err(self.cannot(
+                path,
+                "free-form keys (`additionalProperties` with a schema)",
+            )),
+            other => {
+                let was = other.cloned().unwrap_or(Json::Bool(true));
+                self.drop(path, "additionalProperties", &was, Action::Rewritten);
+                super::insert(node, "additionalProperties", Json::Bool(false));
+                Ok(())
+            }
+        }
+    }
+
+    pub fn cannot(&self, path: &str, what: impl Into<String>) -> FlavourError {
+        FlavourError::Inexpressible {
+            tool: self.tool.to_owned(),
+            flavour: self.flavour,
+            path: path.to_owned(),
+            what: what.into(),
+        }
+    }
+
+    pub fn over(&self, limit: &'static str, max: usize, found: usize) -> Result<(), FlavourError> {
+        if found <= max {
+            return Ok(());
+        }
+        Err(FlavourError::OverLimit {
+            tool: self.tool.to_owned(),
+            flavour: self.flavour,
+            limit,
+            max,
+            found,
+        })
+    }
+
+    /// Counts an object's properties (names included) at `depth`.
+    pub fn count_properties(&mut self, properties: &Members, depth: usize) {
+        self.depth = self.depth.max(depth);
+        self.properties += properties.len();
+        self.chars += properties
+            .iter()
+            .map(|(name, _)| name.chars().count())
+            .sum::<usize>();
+    }
+
+    /// Counts enum and const values.
+    pub fn count_values(&mut self, node: &Members) {
+        let chars = |value: &Json| value.as_str().map_or(0, |text| text.chars().count());
+        if let Some(Json::Array(values)) = get(node, "enum") {
+            self.enum_values += values.len();
+            self.chars += values.iter().map(chars).sum::<usize>();
+        }
+        if let Some(value) = get(node, "const") {
+            self.chars += chars(value);
+        }
+    }
+}
+
+/// A JSON pointer token.
+pub(super) fn token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The definition name a `$ref` the model wrote points to (`#/$defs/<token>`).
+pub(super) fn definition_name(reference: &str) -> Option<String> {
+    let token = reference.strip_prefix(crate::model::DEFS_PREFIX)?;
+    Some(
+        token
+            .replace("%25", "%")
+            .replace("~1", "/")
+            .replace("~0", "~"),
+    )
+}
+
+/// A definition of the root's that reaches itself through `$ref`s, if there is one: found
+/// by one depth-first walk over the definitions (each visited once, so the work is linear in
+/// the schema, however many definitions a hostile one has).
+pub(super) fn recursive_definition(schema: &Json) -> Option<String> {
+    let Some(Json::Object(definitions)) = schema.get("$defs") else {
+        return None;
+    };
+    let targets: BTreeMap<&str, BTreeSet<String>> = definitions
+        .iter()
+        .map(|(name, definition)| {
+            let mut found = BTreeSet::new();
+            references(definition, &mut found);
+            (name.as_str(), found)
+        })
+        .collect();
+    // Done: walked with everything below it; open: on the current path.
+    let mut done = BTreeSet::new();
+    for (start, _) in definitions {
+        if done.contains(start.as_str()) {
+            continue;
+        }
+        let mut open: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut on_path = BTreeSet::new();
+        let below = |name: &str| -> Vec<&str> {
+            targets
+                .get(name)
+                .map(|found| found.iter().map(String::as_str).collect())
+                .unwrap_or_default()
+        };
+        open.push((start.as_str(), below(start)));
+        on_path.insert(start.as_str());
+        while let Some((name, next)) = open.last_mut() {
+            let name = *name;
+            match next.pop() {
+                Some(target) if on_path.contains(target) => return Some(target.to_owned()),
+                Some(target) if !done.contains(target) && targets.contains_key(target) => {
+                    let further = below(target);
+                    open.push((target, further));
+                    on_path.insert(target);
+                }
+                Some(_) => {}
+                None => {
+                    done.insert(name);
+                    on_path.remove(name);
+                    open.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The definitions `schema` refers to directly.
+fn references(schema: &Json, found: &mut BTreeSet<String>) {
+    match schema {
+        Json::Object(members) => {
+            for (key, value) in members {
+                match (key.as_str(), value) {
+                    ("$ref", Json::String(reference)) => {
+                        found.extend(definition_name(reference));
+                    }
+                    // Values, not schemas.
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    // Maps of names to schemas: a name is not a keyword.
+                    ("properties" | "$defs", Json::Object(named)) => {
+                        for (_, schema) in named {
+                            references(schema, found);
+                        }
+                    }
+                    _ => references(value, found),
+                }
+            }
+        }
+        Json::Array(items) => items.iter().for_each(|item| references(item, found)),
+        _ => {}
+    }
+}
