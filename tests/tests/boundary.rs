@@ -1,14 +1,15 @@
 //! The tool boundary (`toolgate::boundary`): the registry, the envelope of every outcome
-//! (goldens in `goldens/envelope__*.snap`), output checks, middleware and telemetry.
-//! Budgets and concurrency are in `boundary_budgets.rs`.
+//! (goldens in `goldens/envelope__*.snap`), output checks and middleware. Budgets and
+//! concurrency are in `boundary_budgets.rs`, the tracing events in `tracing_events.rs`.
 
 #[macro_use]
 mod boundary_common;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 
 use boundary_common::block_on;
+use boundary_common::flights::{flights, REFUSED, REPAIRABLE, VALID};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use toolgate::boundary::{
@@ -17,37 +18,6 @@ use toolgate::boundary::{
 };
 use toolgate::{HintReason, Tool};
 use toolgate_tests::fixtures::flight::BookFlight;
-
-const VALID: &str = r#"{"origin": "CDG", "destination": "JFK", "date": "2026-12-01", "passengers": 2,
-    "cabin": "business", "max_price": 900, "refundable": false, "loyalty_ids": [],
-    "contact": {"email": "ada@example.com"}}"#;
-
-/// `VALID` with numbers and an enum a model often gets slightly wrong.
-const REPAIRABLE: &str = r#"{"origin": "CDG", "destination": "JFK", "date": "2026-12-01", "passengers": "2",
-    "cabin": "Business", "max_price": 900, "refundable": "false", "loyalty_ids": "[]",
-    "contact": {"email": "ada@example.com"}}"#;
-
-const REFUSED: &str = r#"{"origin": "Paris", "destination": "JFK", "date": "2026-12-01", "passengers": 12,
-    "cabin": "business", "max_price": 900, "refundable": false, "loyalty_ids": []}"#;
-
-/// A toolbox with `book_flight`, whose handler counts the calls that reach it.
-fn flights() -> (Toolbox, Arc<AtomicUsize>) {
-    let reached = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&reached);
-    let mut toolbox = Toolbox::new();
-    toolbox
-        .add_tool(move |flight: BookFlight| {
-            counter.fetch_add(1, Ordering::SeqCst);
-            async move {
-                if flight.destination == "XXX" {
-                    return Err("no flights to XXX this winter".to_owned());
-                }
-                Ok(json!({"booking": "BK-1", "passengers": flight.passengers}))
-            }
-        })
-        .unwrap();
-    (toolbox, reached)
-}
 
 #[test]
 fn a_valid_call_reaches_the_tool_and_a_repaired_one_says_what_was_repaired() {
@@ -473,27 +443,4 @@ fn a_runtime_tools_arguments_can_be_changed_as_json() {
     toolbox.add_middleware(Lowercase);
     let echoed = block_on(toolbox.call("echo", r#"{"text": "LOUD"}"#));
     assert_eq!(echoed.value, Some(json!("loud")));
-}
-
-#[test]
-fn every_call_is_a_span_with_events_for_repairs_and_refusals() {
-    let (toolbox, _) = flights();
-    let text = boundary_common::captured_events(|| {
-        block_on(toolbox.call_with(Call::new("book_flight", REPAIRABLE).with_id("call_1")));
-        block_on(toolbox.call("book_flight", REFUSED));
-    });
-    for expected in [
-        "gen_ai.tool.name=book_flight",
-        "gen_ai.tool.call.id=\"call_1\"",
-        "gen_ai.operation.name=\"execute_tool\"",
-        "toolgate.repair rule=\"string_to_number\" path=passengers",
-        "toolgate.refusal reason=\"invalid_arguments\" count=3 constraints=pattern,maximum,required",
-        "toolgate.outcome=\"ok\"",
-        "toolgate.outcome=\"invalid_arguments\"",
-        "toolgate.budget_state calls=1 refused=1 failed=0",
-    ] {
-        assert!(text.contains(expected), "{expected:?} not in:\n{text}");
-    }
-    // One event per repair: the repaired call had four.
-    assert_eq!(text.matches("toolgate.repair ").count(), 4, "{text}");
 }

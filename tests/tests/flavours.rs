@@ -71,7 +71,7 @@ fn print(corpus: &str, tally: &[(Flavour, usize, usize, usize, usize)]) {
     for (flavour, conform, refused, dropped, lost) in tally {
         let per_tool = |count: usize| count as f64 / (*conform).max(1) as f64;
         println!(
-            "  {flavour} | {conform} | {refused} | {:.2} | {:.2}",
+            "  {flavour} | {conform} | {refused} | {:.2} | {:.2} ({lost} in all)",
             per_tool(*dropped),
             per_tool(*lost)
         );

@@ -30,10 +30,12 @@
 //!   `pattern`, `format` of date-time, time, date, duration, email, hostname, ipv4, ipv6,
 //!   uuid; numbers: the bounds and `multipleOf`; arrays: `items`, `prefixItems`, `minItems`,
 //!   `maxItems`; `anyOf` but not at the root; local `$ref`/`$defs`, recursion allowed);
-//!   `oneOf` is rewritten to `anyOf`; at most 5,000 properties, 10 levels of nesting, 1,000
-//!   enum values and 120,000 characters of property names, definition names and enum and
-//!   const values. Free-form keys (`additionalProperties` with a schema) and untyped values
-//!   cannot be said in it: the tool is refused with the path.
+//!   `oneOf` is rewritten to `anyOf`; a `$ref` stands alone (a description beside it is kept
+//!   by wrapping the reference in a one-branch `anyOf`, as pydantic-ai does); at most 5,000
+//!   properties, 10 levels of nesting, 1,000 enum values and 120,000 characters of property
+//!   names, definition names and enum and const values. Free-form keys
+//!   (`additionalProperties` with a schema) and untyped values cannot be said in it: the
+//!   tool is refused with the path.
 //! - [`Flavour::AnthropicStrict`]: Anthropic's strict tool use (`strict: true`), rules from
 //!   <https://platform.claude.com/docs/en/build-with-claude/structured-outputs> ("JSON Schema
 //!   limitations") and the Python SDK's `transform_schema`

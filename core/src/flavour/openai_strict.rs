@@ -96,7 +96,8 @@ fn node(
         &["type", "enum", "const", "anyOf", "$ref"],
         "strict mode wants a type on every schema",
     )?;
-    if walk.reference_alone(map, path, |_| false) {
+    if contains(map, "$ref") {
+        reference_with_description(walk, map, path);
         return Ok(());
     }
     let mut moved = Vec::new();
@@ -166,6 +167,21 @@ fn node(
         }
     }
     Ok(())
+}
+
+/// A `$ref` takes no sibling keywords in strict mode (OpenAI answers "`$ref` cannot have
+/// keywords {'description'}"): a description beside it is kept by wrapping the reference in
+/// a one-branch `anyOf`, as pydantic-ai does (reported as `$ref` rewritten); the other
+/// siblings (annotations, and a `const`, which is reported as lost) are removed.
+fn reference_with_description(walk: &mut Walk<'_>, map: &mut Members, path: &str) {
+    let description = remove(map, "description");
+    walk.reference_alone(map, path, |_| false);
+    if let Some(description) = description {
+        let reference = Json::Object(std::mem::take(map));
+        walk.drop(path, "$ref", &reference, Action::Rewritten);
+        map.push(("description".to_owned(), description));
+        map.push(("anyOf".to_owned(), Json::Array(vec![reference])));
+    }
 }
 
 /// `additionalProperties: false` and every property required (the optional ones nullable).

@@ -498,3 +498,25 @@ fn a_long_chain_of_definitions_is_walked_once_for_recursion() {
     let chain: Json = serde_json::from_value(json!({"$defs": definitions})).unwrap();
     assert_eq!(walk::recursive_definition(&chain), None);
 }
+
+#[test]
+fn strict_mode_keeps_a_reference_s_description_in_a_one_branch_any_of() {
+    let tool = model(json!({"title": "t", "type": "object",
+        "properties": {
+            "home": {"$ref": "#/$defs/place", "description": "Where they live"},
+            "work": {"$ref": "#/$defs/place"}},
+        "required": ["home", "work"],
+        "$defs": {"place": {"type": "object", "properties": {"city": {"type": "string"}},
+            "required": ["city"]}}}));
+    let strict = tool.schema_for(Flavour::OpenAiStrict).unwrap();
+    let schema = strict.schema.to_value();
+    assert_eq!(
+        schema["properties"]["home"],
+        json!({"description": "Where they live", "anyOf": [{"$ref": "#/$defs/place"}]})
+    );
+    assert_eq!(
+        schema["properties"]["work"],
+        json!({"$ref": "#/$defs/place"})
+    );
+    assert_reports(&strict, &["/properties/home $ref rewritten"]);
+}

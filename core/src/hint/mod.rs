@@ -362,16 +362,23 @@ fn subject(model: &ToolModel, path: &Path) -> String {
     subject_described(description_at(model, path), path)
 }
 
-/// [`subject`] of the field at `path` whose description is `description`.
+/// [`subject`] of the field at `path` whose description is `description`. A description
+/// that is a clause, not a name ("How to reach the passenger", "Whether the ticket must be
+/// refundable"), cannot take "the": the field's name leads and the clause follows in
+/// brackets ("`contact` (how to reach the passenger)").
 fn subject_described(description: Option<&str>, path: &Path) -> String {
+    const CLAUSE_WORDS: [&str; 9] = [
+        "how", "what", "which", "whether", "when", "where", "who", "why", "if",
+    ];
     match description {
         Some(description) => {
             let phrase = phrase(description);
-            let has_article = ["the ", "a ", "an ", "your "]
-                .iter()
-                .any(|a| phrase.starts_with(a));
+            let first_word = phrase.split_whitespace().next().unwrap_or("");
+            let has_article = ["the", "a", "an", "your"].contains(&first_word);
             if has_article {
                 phrase
+            } else if CLAUSE_WORDS.contains(&first_word) {
+                format!("`{path}` ({phrase})")
             } else {
                 format!("the {phrase}")
             }

@@ -396,3 +396,37 @@ fn the_hint_takes_the_did_you_mean_its_check_found() {
         assert_eq!(hint.fields[0].did_you_mean, Some(Some(shown.to_owned())));
     }
 }
+
+#[test]
+fn a_description_that_is_a_clause_follows_the_field_name_in_the_question() {
+    let contact = Schema::object(vec![Field::required("email", Schema::string())])
+        .with_description("How to reach the passenger");
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("contact", contact)]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(Issue::new(
+        Path::root().key("contact"),
+        Constraint::Required,
+        "is required",
+    ));
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What is `contact` (how to reach the passenger)?")
+    );
+    assert_eq!(
+        subject_described(
+            Some("Whether the ticket must be refundable"),
+            &Path::root().key("refundable")
+        ),
+        "`refundable` (whether the ticket must be refundable)"
+    );
+    assert_eq!(
+        subject_described(Some("Departure airport"), &Path::root().key("origin")),
+        "the departure airport"
+    );
+}

@@ -1,4 +1,7 @@
-//! What the boundary suites share: a Tokio runtime to run a call on, and envelope goldens.
+//! What the boundary suites share: a Tokio runtime to run a call on, envelope goldens, and
+//! a `book_flight` toolbox.
+
+pub mod flights;
 
 /// Writes an envelope, pretty, as the golden `goldens/<name>.snap`.
 macro_rules! golden {

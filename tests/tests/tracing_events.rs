@@ -1,14 +1,16 @@
-//! The repair loop's tracing events, in a test binary of its own: `tracing` caches whether
-//! a callsite is wanted, and tests running at once on other threads without a subscriber
-//! would race the one that listens.
+//! The tracing events of the boundary and of the repair loop, in a test binary of their own
+//! where every test listens: `tracing` caches whether a callsite is wanted, and a test
+//! running at once on another thread without a subscriber would race the one that listens
+//! (a callsite first met there is cached as unwanted).
 
 #[allow(unused_macros)]
 mod boundary_common;
 
 use boundary_common::block_on;
+use boundary_common::flights::{flights, REFUSED, REPAIRABLE};
 use serde_json::json;
 use toolgate::boundary::{
-    async_trait, Correction, CorrectionRequest, Corrector, RepairLoop, Toolbox,
+    async_trait, Call, Correction, CorrectionRequest, Corrector, RepairLoop, Toolbox,
 };
 
 /// Convert an amount of money from one currency to another.
@@ -63,4 +65,27 @@ fn each_attempt_is_a_tracing_event() {
     ] {
         assert!(event.contains(field), "{field} not in {event}");
     }
+}
+
+#[test]
+fn every_call_is_a_span_with_events_for_repairs_and_refusals() {
+    let (toolbox, _) = flights();
+    let text = boundary_common::captured_events(|| {
+        block_on(toolbox.call_with(Call::new("book_flight", REPAIRABLE).with_id("call_1")));
+        block_on(toolbox.call("book_flight", REFUSED));
+    });
+    for expected in [
+        "gen_ai.tool.name=book_flight",
+        "gen_ai.tool.call.id=\"call_1\"",
+        "gen_ai.operation.name=\"execute_tool\"",
+        "toolgate.repair rule=\"string_to_number\" path=passengers",
+        "toolgate.refusal reason=\"invalid_arguments\" count=3 constraints=pattern,maximum,required",
+        "toolgate.outcome=\"ok\"",
+        "toolgate.outcome=\"invalid_arguments\"",
+        "toolgate.budget_state calls=1 refused=1 failed=0",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in:\n{text}");
+    }
+    // One event per repair: the repaired call had four.
+    assert_eq!(text.matches("toolgate.repair ").count(), 4, "{text}");
 }
