@@ -10,8 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use toolgate_core::flavour::{Flavour, FlavouredSchema};
-use toolgate_core::model::{Json, ToolModel};
+use toolgate_core::model::ToolModel;
 
 use crate::SchemaArgs;
 
@@ -31,7 +30,7 @@ pub fn run(
             return Ok(ExitCode::from(1));
         }
     };
-    let definition = definition(&model, args.flavour, &flavoured);
+    let definition = flavoured.definition(model.name(), model.description());
     writeln!(out, "{}", serde_json::to_string_pretty(&definition)?)?;
     for dropped in &flavoured.dropped {
         writeln!(err, "{dropped}")?;
@@ -47,50 +46,4 @@ pub fn run(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The tool's definition in the provider's shape: OpenAI's `{"type": "function", "function":
-/// {...}}` (with `strict: true` for strict mode), Anthropic's `{name, description,
-/// input_schema}` (with `strict: true` for strict tool use), a Gemini function declaration
-/// `{name, description, parameters}` or `{name, description, parametersJsonSchema}`, MCP's
-/// `{name, description, inputSchema}`, or the bare schema.
-fn definition(model: &ToolModel, flavour: Flavour, flavoured: &FlavouredSchema) -> Json {
-    let text = |text: &str| Json::String(text.to_owned());
-    let mut named = vec![("name".to_owned(), text(model.name()))];
-    if let Some(description) = model.description() {
-        named.push(("description".to_owned(), text(description)));
-    }
-    let schema = flavoured.schema.clone();
-    match flavour {
-        Flavour::OpenAiStrict | Flavour::OpenAi => {
-            named.push(("parameters".to_owned(), schema));
-            if flavour == Flavour::OpenAiStrict {
-                named.push(("strict".to_owned(), Json::Bool(true)));
-            }
-            Json::Object(vec![
-                ("type".to_owned(), text("function")),
-                ("function".to_owned(), Json::Object(named)),
-            ])
-        }
-        Flavour::Anthropic | Flavour::AnthropicStrict => {
-            named.push(("input_schema".to_owned(), schema));
-            if flavour == Flavour::AnthropicStrict {
-                named.push(("strict".to_owned(), Json::Bool(true)));
-            }
-            Json::Object(named)
-        }
-        Flavour::Gemini => {
-            named.push(("parameters".to_owned(), schema));
-            Json::Object(named)
-        }
-        Flavour::GeminiJson => {
-            named.push(("parametersJsonSchema".to_owned(), schema));
-            Json::Object(named)
-        }
-        Flavour::Mcp => {
-            named.push(("inputSchema".to_owned(), schema));
-            Json::Object(named)
-        }
-        _ => schema,
-    }
 }

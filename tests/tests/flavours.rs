@@ -39,7 +39,10 @@ fn tally(models: &[ToolModel]) -> Vec<(Flavour, usize, usize, usize, usize)> {
                             .filter(|d| d.loses_constraint())
                             .count();
                     }
-                    Err(FlavourError::OverLimit { limit, .. }) => {
+                    Err(
+                        FlavourError::OverLimit { limit, .. }
+                        | FlavourError::OverRequestLimit { limit, .. },
+                    ) => {
                         refused += 1;
                         *reasons.entry(format!("over its {limit}")).or_insert(0) += 1;
                     }

@@ -1,6 +1,6 @@
 //! [`Flavour::AnthropicStrict`]: the rules are in the module above.
 
-use super::walk::{recursive_definition, token, Walk};
+use super::walk::{each_schema, recursive_definition, token, Walk};
 use super::{contains, get, get_mut, Dropped, Flavour, FlavourError};
 use crate::model::Json;
 
@@ -43,8 +43,9 @@ const KEPT: [&str; 18] = [
 ];
 
 /// Limits over all strict tools of a request (one tool cannot pass them either).
-const MAX_OPTIONAL: usize = 24;
-const MAX_UNIONS: usize = 16;
+pub(super) const MAX_OPTIONAL: usize = 24;
+pub(super) const MAX_UNIONS: usize = 16;
+pub(super) const MAX_TOOLS: usize = 20;
 
 /// Rewrites a tool's schema for strict tool use.
 pub(super) fn rewrite(
@@ -63,12 +64,35 @@ pub(super) fn rewrite(
         ));
     }
     node(&mut walk, schema, "")?;
-    walk.over("optional properties", MAX_OPTIONAL, walk.optional)?;
-    walk.over(
-        "properties with a union type (anyOf or a list of types)",
-        MAX_UNIONS,
-        walk.unions,
-    )
+    let (optional, unions) = limited_counts(schema);
+    walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
+    walk.over(UNIONS, MAX_UNIONS, unions)
+}
+
+/// What the limits count.
+pub(super) const OPTIONAL: &str = "optional properties";
+pub(super) const UNIONS: &str = "properties with a union type (anyOf or a list of types)";
+
+/// The optional properties and the unions (`anyOf` or a list of types) of a strict schema,
+/// which Anthropic limits over all the strict tools of a request.
+pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
+    let (mut optional, mut unions) = (0, 0);
+    each_schema(schema, &mut |node| {
+        if contains(node, "anyOf") || matches!(get(node, "type"), Some(Json::Array(_))) {
+            unions += 1;
+        }
+        if let Some(Json::Object(properties)) = get(node, "properties") {
+            let required = |name: &str| match get(node, "required") {
+                Some(Json::Array(names)) => names.iter().any(|n| n.as_str() == Some(name)),
+                _ => false,
+            };
+            optional += properties
+                .iter()
+                .filter(|(name, _)| !required(name))
+                .count();
+        }
+    });
+    (optional, unions)
 }
 
 fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), FlavourError> {
@@ -99,9 +123,6 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
     if walk.reference_alone(map, path, |_| false) {
         return Ok(());
     }
-    if contains(map, "anyOf") || matches!(get(map, "type"), Some(Json::Array(_))) {
-        walk.unions += 1;
-    }
     let mut moved = Vec::new();
     for (keyword, value) in std::mem::take(map) {
         let kept = match keyword.as_str() {
@@ -120,7 +141,8 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
     let is_object =
         get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties");
     if is_object {
-        close_object(walk, map, path)?;
+        // Strict tool use wants every object closed.
+        walk.close_object(map, path)?;
     }
     if let Some(Json::Object(properties)) = get_mut(map, "properties") {
         for (name, property) in properties.iter_mut() {
@@ -145,27 +167,6 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
         for (name, definition) in definitions.iter_mut() {
             node(walk, definition, &format!("{path}/$defs/{}", token(name)))?;
         }
-    }
-    Ok(())
-}
-
-/// `additionalProperties: false` (strict tool use wants every object closed); the
-/// properties an object does not require are counted for the limit.
-fn close_object(
-    walk: &mut Walk<'_>,
-    map: &mut super::Members,
-    path: &str,
-) -> Result<(), FlavourError> {
-    walk.close_object(map, path)?;
-    let required = |name: &str| match get(map, "required") {
-        Some(Json::Array(names)) => names.iter().any(|n| n.as_str() == Some(name)),
-        _ => false,
-    };
-    if let Some(Json::Object(properties)) = get(map, "properties") {
-        walk.optional += properties
-            .iter()
-            .filter(|(name, _)| !required(name))
-            .count();
     }
     Ok(())
 }

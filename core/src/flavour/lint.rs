@@ -82,7 +82,9 @@ impl ToolModel {
             Err(error) => {
                 let path = match &error {
                     FlavourError::Inexpressible { path, .. } => path.clone(),
-                    FlavourError::OverLimit { .. } => String::new(),
+                    FlavourError::OverLimit { .. } | FlavourError::OverRequestLimit { .. } => {
+                        String::new()
+                    }
                 };
                 vec![Loss {
                     flavour,

@@ -111,10 +111,12 @@ mod anthropic_strict;
 mod gemini;
 mod lint;
 mod openai_strict;
+mod request;
 mod walk;
 
 pub use gemini::MAX_INLINED_NODES;
 pub use lint::{Lint, Loss};
+pub use request::request_definitions;
 
 use std::fmt;
 use std::str::FromStr;
@@ -287,6 +289,8 @@ impl SchemaSize {
 /// A tool's schema in a flavour, with what the flavour dropped.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlavouredSchema {
+    /// The flavour.
+    pub flavour: Flavour,
     /// The schema to send, members in the model's order (a provider generates arguments in
     /// the order of the properties; [`Json::to_value`] gives a `serde_json::Value`).
     pub schema: Json,
@@ -311,6 +315,20 @@ pub enum FlavourError {
         /// The limit.
         max: usize,
         /// What the schema has.
+        found: usize,
+    },
+    /// The tools of one request pass a limit the flavour sets over them all.
+    #[error("{tools} tools sent together: {flavour} allows at most {max} {limit} over a request; they have {found}")]
+    OverRequestLimit {
+        /// How many tools.
+        tools: usize,
+        /// The flavour.
+        flavour: Flavour,
+        /// What is limited (`strict tools`, `optional properties`, ...).
+        limit: &'static str,
+        /// The limit.
+        max: usize,
+        /// What the tools have together.
         found: usize,
     },
     /// Something of the schema has no form in the flavour.
@@ -373,6 +391,7 @@ impl ToolModel {
         }
         let size = SchemaSize::of(&schema);
         Ok(FlavouredSchema {
+            flavour,
             schema,
             dropped,
             size,

@@ -520,3 +520,37 @@ fn strict_mode_keeps_a_reference_s_description_in_a_one_branch_any_of() {
     );
     assert_reports(&strict, &["/properties/home $ref rewritten"]);
 }
+
+#[test]
+fn the_limits_of_a_request_count_every_strict_tool_together() {
+    let tool = |name: &str, properties: Value| {
+        model(json!({"title": name, "type": "object", "properties": properties}))
+    };
+    let unions: serde_json::Map<String, Value> = (0..9)
+        .map(|i| (format!("u{i}"), json!({"type": ["string", "null"]})))
+        .collect();
+    let (a, b) = (tool("a", json!(unions)), tool("b", json!(unions)));
+    let error = request_definitions(Flavour::AnthropicStrict, [&a, &b]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "2 tools sent together: anthropic-strict allows at most 16 properties with a union type (anyOf or a list of types) over a request; they have 18"
+    );
+    // Each alone is within the limits.
+    assert!(request_definitions(Flavour::AnthropicStrict, [&a]).is_ok());
+    let many: Vec<ToolModel> = (0..21).map(|i| tool(&format!("t{i}"), json!({}))).collect();
+    assert_eq!(
+        request_definitions(Flavour::AnthropicStrict, &many)
+            .unwrap_err()
+            .to_string(),
+        "21 tools sent together: anthropic-strict allows at most 20 strict tools over a request; they have 21"
+    );
+    // Other flavours set no limit over a request.
+    let definitions = request_definitions(Flavour::Anthropic, &many).unwrap();
+    assert_eq!(definitions.len(), 21);
+    assert_eq!(
+        definitions[0]
+            .get("input_schema")
+            .and_then(|s| s.get("type")),
+        Some(&Json::String("object".into()))
+    );
+}

@@ -21,10 +21,6 @@ pub(super) struct Walk<'a> {
     pub enum_values: usize,
     /// Characters of property names, definition names and enum and const values.
     pub chars: usize,
-    /// Properties an object does not require.
-    pub optional: usize,
-    /// Nodes with `anyOf` or a list of types.
-    pub unions: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -43,8 +39,6 @@ impl<'a> Walk<'a> {
             depth: 0,
             enum_values: 0,
             chars: 0,
-            optional: 0,
-            unions: 0,
         }
     }
 
@@ -183,6 +177,33 @@ impl<'a> Walk<'a> {
         }
         if let Some(value) = get(node, "const") {
             self.chars += chars(value);
+        }
+    }
+}
+
+/// Calls `visit` on every schema node of `schema`: below `properties` and `$defs`, `items`,
+/// `additionalProperties`, `anyOf`, `allOf`, `oneOf` and `prefixItems`.
+pub(super) fn each_schema(schema: &Json, visit: &mut impl FnMut(&Members)) {
+    let Json::Object(node) = schema else {
+        return;
+    };
+    visit(node);
+    for (keyword, value) in node {
+        match (keyword.as_str(), value) {
+            ("properties" | "$defs", Json::Object(named)) => {
+                for (_, schema) in named {
+                    each_schema(schema, visit);
+                }
+            }
+            ("items" | "additionalProperties", schema @ Json::Object(_)) => {
+                each_schema(schema, visit)
+            }
+            ("anyOf" | "allOf" | "oneOf" | "prefixItems", Json::Array(branches)) => {
+                for branch in branches {
+                    each_schema(branch, visit);
+                }
+            }
+            _ => {}
         }
     }
 }

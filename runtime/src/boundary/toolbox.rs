@@ -262,6 +262,39 @@ impl Toolbox {
         )
     }
 
+    /// Every tool's definition in a provider's shape (`flavour`; see
+    /// [`FlavouredSchema::definition`](crate::flavour::FlavouredSchema::definition)), ready
+    /// to send in one request, or the first tool the flavour cannot express, or the limit the
+    /// tools pass together (Anthropic's strict tool use: 20 tools, 24 optional properties, 16
+    /// unions in all). A constraint the flavour drops is still enforced: calls are gated by
+    /// the full model.
+    ///
+    /// ```
+    /// use toolgate::boundary::Toolbox;
+    /// use toolgate::flavour::Flavour;
+    ///
+    /// /// Add two numbers.
+    /// #[derive(toolgate::Tool, serde::Deserialize)]
+    /// struct Add { a: i64, b: Option<i64> }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b.unwrap_or(0)) }).unwrap();
+    /// let tools = toolbox.definitions_for(Flavour::OpenAiStrict).unwrap();
+    /// assert_eq!(tools[0]["function"]["strict"], true);
+    /// assert_eq!(tools[0]["function"]["parameters"]["required"], serde_json::json!(["a", "b"]));
+    /// ```
+    pub fn definitions_for(
+        &self,
+        flavour: crate::flavour::Flavour,
+    ) -> Result<Vec<serde_json::Value>, crate::flavour::FlavourError> {
+        let models = self.tools.values().map(|entry| entry.tool.model());
+        let definitions = crate::flavour::request_definitions(flavour, models)?;
+        Ok(definitions
+            .iter()
+            .map(|definition| definition.to_value())
+            .collect())
+    }
+
     /// The definition of the tool `name`, if there is one.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         self.tools.get(name).map(|entry| entry.tool.definition())
