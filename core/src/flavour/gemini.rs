@@ -59,6 +59,11 @@ const JSON_SCHEMA_FIELDS: [&str; 19] = [
 /// one definition from many places grows with each, and a hostile one exponentially.
 pub const MAX_INLINED_NODES: usize = 20_000;
 
+/// The deepest a schema may nest once its definitions are inlined, in schema nodes: a chain
+/// of definitions, each holding the next, nests deeper with each, and every later walk of
+/// the schema recurses that deep.
+pub const MAX_INLINED_DEPTH: usize = 128;
+
 /// Rewrites a tool's schema for `parameters`.
 pub(super) fn rewrite(
     tool: &str,
@@ -107,6 +112,7 @@ fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
         definitions,
         open: Vec::new(),
         nodes: 0,
+        depth: 0,
     };
     inliner.inline(walk, schema, "")
 }
@@ -116,10 +122,30 @@ struct Inliner {
     /// The definitions being inlined, outermost first.
     open: Vec<String>,
     nodes: usize,
+    /// How deep the walk is, in nodes.
+    depth: usize,
 }
 
 impl Inliner {
+    /// Inlines the references at and below `value`, one level deeper than its parent.
     fn inline(
+        &mut self,
+        walk: &mut Walk<'_>,
+        value: &mut Json,
+        path: &str,
+    ) -> Result<(), FlavourError> {
+        self.depth += 1;
+        walk.over(
+            "levels of nesting once definitions are inlined",
+            MAX_INLINED_DEPTH,
+            self.depth,
+        )?;
+        let inlined = self.inline_node(walk, value, path);
+        self.depth -= 1;
+        inlined
+    }
+
+    fn inline_node(
         &mut self,
         walk: &mut Walk<'_>,
         value: &mut Json,

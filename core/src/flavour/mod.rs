@@ -60,7 +60,8 @@
 //!   <https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema> (its fields), with
 //!   the keyword table's column GM-P: the object's own fields are kept (as advice: Gemini
 //!   does not enforce them); definitions are inlined (`$ref` and `$defs` rewritten; a
-//!   recursive definition is refused, and inlining stops at [`MAX_INLINED_NODES`]); a
+//!   recursive definition is refused, and inlining stops at [`MAX_INLINED_NODES`] nodes or
+//!   [`MAX_INLINED_DEPTH`] levels); a
 //!   `[T, "null"]` type, or an `anyOf` branch `{"type": "null"}`, becomes `nullable: true`;
 //!   `oneOf` becomes `anyOf`, `const` a one-value `enum`; an enum holds strings only, so a
 //!   numeric enum is written as text with `type: string` (the gate's `string_to_number`
@@ -114,7 +115,7 @@ mod openai_strict;
 mod request;
 mod walk;
 
-pub use gemini::MAX_INLINED_NODES;
+pub use gemini::{MAX_INLINED_DEPTH, MAX_INLINED_NODES};
 pub use lint::{Lint, Loss};
 pub use request::request_definitions;
 
@@ -360,8 +361,16 @@ impl ToolModel {
         flavour: Flavour,
         describe_dropped: bool,
     ) -> Result<FlavouredSchema, FlavourError> {
-        // The model writes its schema as JSON: reading it back cannot fail.
-        let mut schema: Json = serde_json::from_str(self.json_schema()).unwrap_or(Json::Null);
+        // The model writes its schema as JSON; only a schema nested deeper than serde_json
+        // reads (128 levels) does not read back.
+        let Ok(mut schema) = serde_json::from_str::<Json>(self.json_schema()) else {
+            return Err(FlavourError::Inexpressible {
+                tool: self.name().to_owned(),
+                flavour,
+                path: String::new(),
+                what: "a schema nested deeper than 128 levels".to_owned(),
+            });
+        };
         let mut dropped = Vec::new();
         match flavour {
             Flavour::JsonSchema => {}

@@ -554,3 +554,33 @@ fn the_limits_of_a_request_count_every_strict_tool_together() {
         Some(&Json::String("object".into()))
     );
 }
+
+#[test]
+fn inlining_a_long_chain_of_definitions_stops_at_the_depth_limit() {
+    // 300 definitions, each holding the next: inlined, 300 levels deep; every later walk
+    // would recurse that deep.
+    let count = 300;
+    let mut definitions = serde_json::Map::new();
+    for index in 0..count {
+        let next = json!({"$ref": format!("#/$defs/d{}", index + 1)});
+        definitions.insert(
+            format!("d{index}"),
+            json!({"type": "object", "properties": {"next": next}}),
+        );
+    }
+    definitions.insert(format!("d{count}"), json!({"type": "string"}));
+    let schema = json!({"title": "t", "type": "object",
+        "properties": {"head": {"$ref": "#/$defs/d0"}}, "$defs": definitions});
+    match model(schema.clone())
+        .schema_for(Flavour::Gemini)
+        .unwrap_err()
+    {
+        FlavourError::OverLimit { limit, max, .. } => {
+            assert_eq!(limit, "levels of nesting once definitions are inlined");
+            assert_eq!(max, MAX_INLINED_DEPTH);
+        }
+        other => panic!("{other}"),
+    }
+    // The flavours that keep references send the chain as it is.
+    assert!(model(schema).schema_for(Flavour::GeminiJson).is_ok());
+}
