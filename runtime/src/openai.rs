@@ -200,6 +200,13 @@ pub struct TurnOptions {
     pub system: String,
     /// The budget of the type rules in the system prompt, in characters.
     pub rules_budget: usize,
+    /// Sends the tools in OpenAI's strict mode (`strict: true`; see
+    /// [`Flavour::OpenAiStrict`](crate::flavour::Flavour::OpenAiStrict)): the model's
+    /// arguments follow the strict schema, every constraint strict mode drops is still
+    /// enforced by the gate, and a `null` strict mode sends for an optional field reads as
+    /// absent. A tool strict mode cannot express ends the turn before the first request
+    /// ([`TurnError::Flavour`]). Off by default: the tools go as their plain schemas.
+    pub strict: bool,
 }
 
 impl Default for TurnOptions {
@@ -208,6 +215,7 @@ impl Default for TurnOptions {
             max_rounds: 8,
             system: "You are an agent that calls tools to do what the user asks. When a tool result is refused, correct only the fields its hint names and call the tool again.".to_owned(),
             rules_budget: DEFAULT_PROMPT_BUDGET,
+            strict: false,
         }
     }
 }
@@ -234,6 +242,9 @@ pub enum TurnError {
     /// The model's answer holds a tool call that cannot be read.
     #[error("the model's answer holds a garbled tool call: {0}")]
     Garbled(#[from] MessageError),
+    /// A tool cannot be sent in the flavour asked for ([`TurnOptions::strict`]).
+    #[error(transparent)]
+    Flavour(#[from] crate::flavour::FlavourError),
     /// The model was still calling tools after the last round.
     #[error("the turn used its {rounds} rounds without a final answer")]
     RoundsSpent {
@@ -254,7 +265,10 @@ pub async fn agent_turn(
     user_request: &str,
     options: &TurnOptions,
 ) -> Result<Turn, TurnError> {
-    let tools = tool_definitions(toolbox);
+    let tools = match options.strict {
+        true => toolbox.definitions_for(crate::flavour::Flavour::OpenAiStrict)?,
+        false => tool_definitions(toolbox),
+    };
     let rules = toolbox.prompt_rules(options.rules_budget);
     let mut messages = vec![
         json!({"role": "system", "content": format!("{}\n\n{}", options.system, rules.text)}),

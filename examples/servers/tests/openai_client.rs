@@ -207,3 +207,47 @@ async fn endpoint_failures_and_spent_rounds_are_errors() {
         "{closed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_strict_turn_sends_strict_tools_and_a_tool_strict_mode_cannot_say_stops_it_first() {
+    let (base_url, received) = fake_openai(vec![
+        calls("call_1", "stock_price", r#"{"symbol": "ACME"}"#),
+        says("ACME is at 468.285 USD."),
+    ])
+    .await;
+    let toolbox = agent_toolbox(0);
+    let strict = TurnOptions {
+        strict: true,
+        ..TurnOptions::default()
+    };
+    let turn = agent_turn(&client(&base_url), &toolbox, "ACME?", &strict)
+        .await
+        .unwrap();
+    assert_eq!(turn.answer, "ACME is at 468.285 USD.");
+    let first = received.lock().unwrap()[0].body.clone();
+    for tool in first["tools"].as_array().unwrap() {
+        assert_eq!(tool["type"], "function");
+        assert_eq!(tool["function"]["strict"], true, "{tool}");
+        assert_eq!(
+            tool["function"]["parameters"]["additionalProperties"],
+            false
+        );
+    }
+
+    // Free-form keys have no form in strict mode: the turn stops before any request.
+    let (base_url, received) = fake_openai(vec![says("never sent")]).await;
+    let mut toolbox = agent_toolbox(0);
+    let tags = json!({"name": "tag", "parameters": {"type": "object", "properties": {
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}});
+    toolbox
+        .add_runtime_tool(&tags, |args: Value| async move { Ok::<_, String>(args) })
+        .unwrap();
+    match agent_turn(&client(&base_url), &toolbox, "tag it", &strict).await {
+        Err(TurnError::Flavour(error)) => assert!(
+            error.to_string().contains("cannot express free-form keys"),
+            "{error}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(received.lock().unwrap().is_empty());
+}
