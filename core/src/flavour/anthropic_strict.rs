@@ -1,10 +1,8 @@
-//! [`Flavour::AnthropicStrict`]: the rules are in the module above.
+//! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
 
 use super::walk::{each_schema, recursive_definition, token, Walk};
-use super::{contains, get, get_mut, Dropped, Flavour, FlavourError};
+use super::{contains, describe, get, get_mut, FlavourError};
 use crate::model::Json;
-
-const FLAVOUR: Flavour = Flavour::AnthropicStrict;
 
 /// The string formats strict tool use accepts.
 const FORMATS: [&str; 10] = [
@@ -48,22 +46,16 @@ pub(super) const MAX_UNIONS: usize = 16;
 pub(super) const MAX_TOOLS: usize = 20;
 
 /// Rewrites a tool's schema for strict tool use.
-pub(super) fn rewrite(
-    tool: &str,
-    schema: &mut Json,
-    dropped: &mut Vec<Dropped>,
-    describe: bool,
-) -> Result<(), FlavourError> {
-    let mut walk = Walk::new(tool, FLAVOUR, dropped, describe);
-    super::no_root_union(&walk, schema)?;
-    super::object_root(tool, FLAVOUR, schema, walk.dropped)?;
+pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+    walk.no_root_union(schema)?;
+    walk.object_root(schema)?;
     if let Some(name) = recursive_definition(schema) {
         return Err(walk.cannot(
             &format!("/$defs/{}", token(&name)),
             "a recursive definition (strict tool use refuses recursive schemas)",
         ));
     }
-    node(&mut walk, schema, "")?;
+    node(walk, schema, "")?;
     let (optional, unions) = limited_counts(schema);
     walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
     walk.over(UNIONS, MAX_UNIONS, unions)
@@ -137,7 +129,7 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
             walk.take_out(path, &keyword, &value, &mut moved);
         }
     }
-    walk.describe_moved(map, &moved);
+    describe(map, &moved);
     let is_object =
         get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties");
     if is_object {

@@ -1,8 +1,9 @@
-//! [`Flavour::Gemini`] (`parameters`, an OpenAPI 3.0 `Schema`) and [`Flavour::GeminiJson`]
-//! (`parametersJsonSchema`): the rules are in the module above.
+//! [`Flavour::Gemini`](super::Flavour::Gemini) (`parameters`, an OpenAPI 3.0 `Schema`) and
+//! [`Flavour::GeminiJson`](super::Flavour::GeminiJson) (`parametersJsonSchema`): the rules
+//! are in the module above.
 
 use super::walk::{definition_name, token, Walk};
-use super::{contains, get, get_mut, insert, remove, Action, Dropped, Flavour, FlavourError};
+use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError};
 use crate::model::Json;
 
 /// The fields of Gemini's `Schema` object (Vertex AI and the Gemini API): sent as they are,
@@ -65,29 +66,20 @@ pub const MAX_INLINED_NODES: usize = 20_000;
 pub const MAX_INLINED_DEPTH: usize = 128;
 
 /// Rewrites a tool's schema for `parameters`.
-pub(super) fn rewrite(
-    tool: &str,
-    schema: &mut Json,
-    dropped: &mut Vec<Dropped>,
-    describe: bool,
-) -> Result<(), FlavourError> {
-    let mut walk = Walk::new(tool, Flavour::Gemini, dropped, describe);
-    super::no_root_union(&walk, schema)?;
-    super::object_root(tool, Flavour::Gemini, schema, walk.dropped)?;
-    inline_definitions(&mut walk, schema)?;
-    node(&mut walk, schema, "", 1)
+pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+    walk.no_root_union(schema)?;
+    walk.object_root(schema)?;
+    inline_definitions(walk, schema)?;
+    node(walk, schema, "", 1)
 }
 
 /// Rewrites a tool's schema for `parametersJsonSchema`.
 pub(super) fn rewrite_json_schema(
-    tool: &str,
+    walk: &mut Walk<'_>,
     schema: &mut Json,
-    dropped: &mut Vec<Dropped>,
-    describe: bool,
 ) -> Result<(), FlavourError> {
-    super::object_root(tool, Flavour::GeminiJson, schema, dropped)?;
-    let mut walk = Walk::new(tool, Flavour::GeminiJson, dropped, describe);
-    json_schema_node(&mut walk, schema, "")
+    walk.object_root(schema)?;
+    json_schema_node(walk, schema, "")
 }
 
 /// Replaces every `$ref` with the definition it names (the use site's own keywords, such as
@@ -298,7 +290,7 @@ fn node(
             walk.take_out(path, &keyword, &value, &mut moved);
         }
     }
-    walk.describe_moved(map, &moved);
+    describe(map, &moved);
     walk.count_values(map);
     walk.needs_type(
         map,
@@ -417,7 +409,7 @@ fn json_schema_node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result
             walk.take_out(path, &keyword, &value, &mut moved);
         }
     }
-    walk.describe_moved(map, &moved);
+    describe(map, &moved);
     for keyword in ["properties", "$defs"] {
         if let Some(Json::Object(named)) = get_mut(map, keyword) {
             for (name, schema) in named.iter_mut() {

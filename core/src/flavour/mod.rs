@@ -372,31 +372,18 @@ impl ToolModel {
             });
         };
         let mut dropped = Vec::new();
+        let mut walk = walk::Walk::new(self.name(), flavour, &mut dropped, describe_dropped);
         match flavour {
             Flavour::JsonSchema => {}
-            Flavour::Mcp | Flavour::OpenAi => {
-                object_root(self.name(), flavour, &mut schema, &mut dropped)?
-            }
+            Flavour::Mcp | Flavour::OpenAi => walk.object_root(&mut schema)?,
             Flavour::Anthropic => {
-                let walk = walk::Walk::new(self.name(), flavour, &mut dropped, describe_dropped);
-                no_root_union(&walk, &schema)?;
-                object_root(self.name(), flavour, &mut schema, &mut dropped)?;
+                walk.no_root_union(&schema)?;
+                walk.object_root(&mut schema)?;
             }
-            Flavour::OpenAiStrict => {
-                openai_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
-            }
-            Flavour::AnthropicStrict => {
-                anthropic_strict::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
-            }
-            Flavour::Gemini => {
-                gemini::rewrite(self.name(), &mut schema, &mut dropped, describe_dropped)?
-            }
-            Flavour::GeminiJson => gemini::rewrite_json_schema(
-                self.name(),
-                &mut schema,
-                &mut dropped,
-                describe_dropped,
-            )?,
+            Flavour::OpenAiStrict => openai_strict::rewrite(&mut walk, &mut schema)?,
+            Flavour::AnthropicStrict => anthropic_strict::rewrite(&mut walk, &mut schema)?,
+            Flavour::Gemini => gemini::rewrite(&mut walk, &mut schema)?,
+            Flavour::GeminiJson => gemini::rewrite_json_schema(&mut walk, &mut schema)?,
         }
         let size = SchemaSize::of(&schema);
         Ok(FlavouredSchema {
@@ -406,51 +393,6 @@ impl ToolModel {
             size,
         })
     }
-}
-
-/// Refuses a union at the root (`anyOf`, `oneOf`, `allOf`), which Anthropic's API refuses
-/// with a 400 and Gemini's `parameters` cannot hold.
-fn no_root_union(walk: &walk::Walk<'_>, schema: &Json) -> Result<(), FlavourError> {
-    match ["anyOf", "oneOf", "allOf"]
-        .into_iter()
-        .find(|keyword| schema.get(keyword).is_some())
-    {
-        Some(keyword) => Err(walk.cannot(
-            "",
-            format!("a union at the root (`{keyword}`: the root must be one object)"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// `type: object` at the root, which MCP and OpenAI want: a union of objects is one, and
-/// says so (reported as rewritten); anything else cannot be a tool's arguments there.
-fn object_root(
-    tool: &str,
-    flavour: Flavour,
-    schema: &mut Json,
-    dropped: &mut Vec<Dropped>,
-) -> Result<(), FlavourError> {
-    if let Json::Object(root) = schema {
-        if get(root, "type").is_none() {
-            root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));
-            dropped.push(Dropped {
-                path: String::new(),
-                keyword: "type".to_owned(),
-                value: Value::Null,
-                action: Action::Rewritten,
-            });
-        }
-    }
-    if schema.get("type").and_then(Json::as_str) == Some("object") {
-        return Ok(());
-    }
-    Err(FlavourError::Inexpressible {
-        tool: tool.to_owned(),
-        flavour,
-        path: String::new(),
-        what: "arguments that are not an object (the root must be `type: object`)".to_owned(),
-    })
 }
 
 /// Whether a keyword only annotates (a description, a title, an example, a vendor `x-`

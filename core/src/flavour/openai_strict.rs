@@ -1,12 +1,8 @@
-//! [`Flavour::OpenAiStrict`]: the rules are in the module above.
+//! [`Flavour::OpenAiStrict`](super::Flavour::OpenAiStrict): the rules are in the module above.
 
 use super::walk::{token, Walk};
-use super::{
-    contains, get, get_mut, insert, remove, Action, Dropped, Flavour, FlavourError, Members,
-};
+use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError, Members};
 use crate::model::{IntWidth, Json};
-
-const FLAVOUR: Flavour = Flavour::OpenAiStrict;
 
 /// The string formats strict mode accepts.
 const FORMATS: [&str; 9] = [
@@ -52,18 +48,12 @@ const MAX_ENUM_VALUES: usize = 1000;
 const MAX_CHARS: usize = 120_000;
 
 /// Rewrites a tool's schema for strict mode.
-pub(super) fn rewrite(
-    tool: &str,
-    schema: &mut Json,
-    dropped: &mut Vec<Dropped>,
-    describe: bool,
-) -> Result<(), FlavourError> {
-    let mut walk = Walk::new(tool, FLAVOUR, dropped, describe);
+pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     let is_object = schema.get("type").and_then(Json::as_str) == Some("object");
     if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
     }
-    node(&mut walk, schema, "", 1)?;
+    node(walk, schema, "", 1)?;
     walk.over("properties", MAX_PROPERTIES, walk.properties)?;
     walk.over("levels of nesting", MAX_DEPTH, walk.depth)?;
     walk.over("enum values", MAX_ENUM_VALUES, walk.enum_values)?;
@@ -131,7 +121,7 @@ fn node(
     if let Some(width) = width {
         width_to_bounds(map, width);
     }
-    walk.describe_moved(map, &moved);
+    describe(map, &moved);
     walk.count_values(map);
     if let Some(Json::Object(properties)) = get_mut(map, "properties") {
         walk.count_properties(properties, depth);

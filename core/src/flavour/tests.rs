@@ -496,7 +496,7 @@ fn a_long_chain_of_definitions_is_walked_once_for_recursion() {
     // Without the closing reference there is no recursion.
     definitions.insert(format!("d{}", count - 1), json!({"type": "string"}));
     let chain: Json = serde_json::from_value(json!({"$defs": definitions})).unwrap();
-    assert_eq!(walk::recursive_definition(&chain), None);
+    assert_eq!(walk::first_cycle(&chain), (None, count));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{describe, get, Action, Dropped, Flavour, FlavourError, Members};
+use super::{get, Action, Dropped, Flavour, FlavourError, Members};
 use crate::model::Json;
 
 /// The state of one rewrite: the tool, the report so far, and the counts for the limits.
@@ -43,17 +43,21 @@ impl<'a> Walk<'a> {
     }
 
     pub fn drop(&mut self, path: &str, keyword: &str, value: &Json, action: Action) {
+        self.record(path, keyword, value.to_value(), action);
+    }
+
+    fn record(&mut self, path: &str, keyword: &str, value: serde_json::Value, action: Action) {
         self.dropped.push(Dropped {
             path: path.to_owned(),
             keyword: keyword.to_owned(),
-            value: value.to_value(),
+            value,
             action,
         });
     }
 
     /// Takes out a keyword the flavour cannot send: a constraint goes into the node's
-    /// description (collected in `moved`) when descriptions are written; an annotation, or
-    /// any keyword when they are not, is removed.
+    /// description (collected in `moved`, written by [`describe`](super::describe)) when
+    /// descriptions are written; an annotation, or any keyword when they are not, is removed.
     pub fn take_out(
         &mut self,
         path: &str,
@@ -61,17 +65,46 @@ impl<'a> Walk<'a> {
         value: &Json,
         moved: &mut Vec<(String, serde_json::Value)>,
     ) {
-        if self.describe && super::constrains(keyword, &value.to_value()) {
-            self.drop(path, keyword, value, Action::MovedToDescription);
-            moved.push((keyword.to_owned(), value.to_value()));
+        let value = value.to_value();
+        if self.describe && super::constrains(keyword, &value) {
+            moved.push((keyword.to_owned(), value.clone()));
+            self.record(path, keyword, value, Action::MovedToDescription);
         } else {
-            self.drop(path, keyword, value, Action::Removed);
+            self.record(path, keyword, value, Action::Removed);
         }
     }
 
-    /// Writes the keywords [`take_out`](Self::take_out) collected into the description.
-    pub fn describe_moved(&self, node: &mut Members, moved: &[(String, serde_json::Value)]) {
-        describe(node, moved);
+    /// Refuses a union at the root (`anyOf`, `oneOf`, `allOf`), which Anthropic's API
+    /// refuses with a 400 and Gemini's `parameters` cannot hold.
+    pub fn no_root_union(&self, schema: &Json) -> Result<(), FlavourError> {
+        match ["anyOf", "oneOf", "allOf"]
+            .into_iter()
+            .find(|keyword| schema.get(keyword).is_some())
+        {
+            Some(keyword) => Err(self.cannot(
+                "",
+                format!("a union at the root (`{keyword}`: the root must be one object)"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// `type: object` at the root, which every provider wants: a union of objects is one,
+    /// and says so (reported as rewritten); anything else cannot be a tool's arguments.
+    pub fn object_root(&mut self, schema: &mut Json) -> Result<(), FlavourError> {
+        if let Json::Object(root) = schema {
+            if get(root, "type").is_none() {
+                root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));
+                self.drop("", "type", &Json::Null, Action::Rewritten);
+            }
+        }
+        if schema.get("type").and_then(Json::as_str) == Some("object") {
+            return Ok(());
+        }
+        Err(self.cannot(
+            "",
+            "arguments that are not an object (the root must be `type: object`)",
+        ))
     }
 
     /// `oneOf` written as `anyOf` (the providers that read one of them read it as the other).
@@ -228,8 +261,14 @@ pub(super) fn definition_name(reference: &str) -> Option<String> {
 /// by one depth-first walk over the definitions (each visited once, so the work is linear in
 /// the schema, however many definitions a hostile one has).
 pub(super) fn recursive_definition(schema: &Json) -> Option<String> {
+    first_cycle(schema).0
+}
+
+/// [`recursive_definition`], and how many times the walk entered a definition (each at
+/// most once).
+pub(super) fn first_cycle(schema: &Json) -> (Option<String>, usize) {
     let Some(Json::Object(definitions)) = schema.get("$defs") else {
-        return None;
+        return (None, 0);
     };
     let targets: BTreeMap<&str, BTreeSet<String>> = definitions
         .iter()
@@ -239,30 +278,32 @@ pub(super) fn recursive_definition(schema: &Json) -> Option<String> {
             (name.as_str(), found)
         })
         .collect();
+    let below = |name: &str| -> Vec<&str> {
+        targets
+            .get(name)
+            .map(|found| found.iter().map(String::as_str).collect())
+            .unwrap_or_default()
+    };
     // Done: walked with everything below it; open: on the current path.
     let mut done = BTreeSet::new();
+    let mut entered = 0;
     for (start, _) in definitions {
         if done.contains(start.as_str()) {
             continue;
         }
-        let mut open: Vec<(&str, Vec<&str>)> = Vec::new();
-        let mut on_path = BTreeSet::new();
-        let below = |name: &str| -> Vec<&str> {
-            targets
-                .get(name)
-                .map(|found| found.iter().map(String::as_str).collect())
-                .unwrap_or_default()
-        };
-        open.push((start.as_str(), below(start)));
-        on_path.insert(start.as_str());
+        let mut open: Vec<(&str, Vec<&str>)> = vec![(start.as_str(), below(start))];
+        let mut on_path = BTreeSet::from([start.as_str()]);
+        entered += 1;
         while let Some((name, next)) = open.last_mut() {
             let name = *name;
             match next.pop() {
-                Some(target) if on_path.contains(target) => return Some(target.to_owned()),
+                Some(target) if on_path.contains(target) => {
+                    return (Some(target.to_owned()), entered)
+                }
                 Some(target) if !done.contains(target) && targets.contains_key(target) => {
-                    let further = below(target);
-                    open.push((target, further));
+                    open.push((target, below(target)));
                     on_path.insert(target);
+                    entered += 1;
                 }
                 Some(_) => {}
                 None => {
@@ -273,7 +314,7 @@ pub(super) fn recursive_definition(schema: &Json) -> Option<String> {
             }
         }
     }
-    None
+    (None, entered)
 }
 
 /// The definitions `schema` refers to directly.
