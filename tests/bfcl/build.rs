@@ -28,11 +28,10 @@ fn main() {
         )
         .unwrap();
         // The type of an MCP `outputSchema`, named after the tool with `_output`.
-        if let Some(output) = &tool.output {
+        if let (Some(output), Some(output_name)) = (&tool.output, &tool.output_name) {
             writeln!(
                 golden_index,
-                "    (\"{}_output\", <{output} as ::toolgate::Tool>::model),",
-                tool.name
+                "    ({output_name:?}, <{output} as ::toolgate::Tool>::model),"
             )
             .unwrap();
         }

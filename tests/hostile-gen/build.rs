@@ -26,11 +26,10 @@ fn main() {
             tool.name, tool.rust_name
         )
         .expect("writing to a String");
-        if let Some(output) = &tool.output {
+        if let (Some(output), Some(output_name)) = (&tool.output, &tool.output_name) {
             writeln!(
                 index,
-                "    ({file:?}, \"{}_output\", <crate::{output} as ::toolgate::Tool>::model),",
-                tool.name
+                "    ({file:?}, {output_name:?}, <crate::{output} as ::toolgate::Tool>::model),"
             )
             .expect("writing to a String");
         }

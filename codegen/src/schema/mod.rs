@@ -402,6 +402,7 @@ impl Builder {
             typed_only: self.typed_only,
         };
         let mut lowering = tools::ToolLowering::new(&style, &self.flavour_lints);
+        lowering.declare(&sources);
         for source in sources {
             let input::ToolSource {
                 file,
@@ -424,10 +425,10 @@ impl Builder {
                     continue;
                 }
             };
-            // The result is described like arguments, under the tool's name with `_output`;
-            // its type is the tool's type with `Output`.
+            // The result is described like arguments, under the tool's name with `_output`
+            // (numbered when a tool has that name); its type is the tool's type with `Output`.
             let output = output.and_then(|(output_pointer, output)| {
-                let output_name = format!("{name}_output");
+                let output_name = lowering.output_name(&name);
                 match lowering.tool(
                     &file,
                     &output_pointer,
@@ -436,9 +437,9 @@ impl Builder {
                     output,
                     |_| format!("{rust_name}Output"),
                 ) {
-                    Ok((_, output)) => {
+                    Ok((output_name, output)) => {
                         lowering.link_output(&rust_name, &output);
-                        Some(output)
+                        Some((output_name, output))
                     }
                     Err(found) => {
                         problems.extend(found);
@@ -446,10 +447,12 @@ impl Builder {
                     }
                 }
             });
+            let (output_name, output) = output.unzip();
             tools.push(GeneratedTool {
                 name,
                 rust_name,
                 output,
+                output_name,
                 file,
                 pointer,
             });
@@ -554,6 +557,9 @@ pub struct GeneratedTool {
     /// The name of the type of its result, for an MCP definition with an `outputSchema`
     /// (the tool's type implements `toolgate::ToolOutput`).
     pub output: Option<String>,
+    /// The tool name that result type reports: `<name>_output`, numbered
+    /// (`<name>_output_2`...) when a tool of the files has that name.
+    pub output_name: Option<String>,
     /// The file it was read from.
     pub file: PathBuf,
     /// The JSON pointer of its arguments schema in the file.

@@ -3,6 +3,7 @@
 
 use super::{Builder, Error};
 
+mod collisions;
 mod held_as_json;
 pub(crate) mod hostile;
 pub(crate) mod markdown;
@@ -146,14 +147,31 @@ fn two_tools_with_one_name_are_refused_naming_both() {
         refusals(&twice),
         ["/1/parameters: the tool name \"dup\" is also the name of the tool at t.json: /0/parameters; two generated types would report it"]
     );
+}
+
+/// A result type's tool name is chosen, never refused (issue 27 §4): beside a tool
+/// `x_output` and `x_output_2`, the result of `x` reports `x_output_3`, and each type has its
+/// own name.
+#[test]
+fn a_result_type_takes_a_free_tool_name() {
+    let empty = r#"{"type": "object", "properties": {}}"#;
     let output = format!(
         r#"[{{"name": "x", "inputSchema": {empty}, "outputSchema": {empty}}},
-            {{"name": "x_output", "inputSchema": {empty}}}]"#
+            {{"name": "x_output", "inputSchema": {empty}}},
+            {{"name": "x_output_2", "inputSchema": {empty}}}]"#
     );
-    assert_eq!(
-        refusals(&output),
-        ["/1/inputSchema: the tool name \"x_output\" is also the name of the tool at t.json: /0/outputSchema; two generated types would report it"]
-    );
+    let generated = Builder::new()
+        .generate_text_tools("t.json", &output)
+        .unwrap();
+    let x = &generated.tools[0];
+    assert_eq!(x.output_name.as_deref(), Some("x_output_3"));
+    assert_eq!(x.output.as_deref(), Some("XOutput"));
+    assert!(generated
+        .code
+        .contains("#[tool(name = \"x_output_3\")]\npub struct XOutput {"));
+    assert!(generated
+        .code
+        .contains("#[tool(name = \"x_output\")]\npub struct XOutput2 {"));
 }
 
 /// Tool names follow MCP's rule, 1 to 128 characters (Cloudflare's

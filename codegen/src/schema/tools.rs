@@ -1,13 +1,14 @@
 //! The tools of the files being compiled: each read and lowered into the one set of items,
 //! and each tool name given to one type only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use toolgate_core::flavour::{Flavour, Lint};
 use toolgate_core::model::read::read_parts;
 
+use super::input::ToolSource;
 use super::{display_pointer, lower, SchemaProblem};
 
 /// The items of every tool so far, the tool name of each type, and the warnings of the
@@ -89,6 +90,34 @@ impl<'s> ToolLowering<'s> {
         }
     }
 
+    /// Takes note of the names the tools of `sources` declare (their `name`, or their
+    /// schema's `title`), before any is lowered: a result type's name is chosen among the
+    /// names no tool declares ([`ToolLowering::output_name`]).
+    pub(super) fn declare(&mut self, sources: &[ToolSource]) {
+        for source in sources {
+            let title = || match source.schema.get("title") {
+                Some(toolgate_core::model::Json::String(title)) => Some(title.clone()),
+                _ => None,
+            };
+            if let Some(name) = source.name.clone().or_else(title) {
+                self.names.declared.insert(name);
+            }
+        }
+    }
+
+    /// The tool name the result type of the tool `tool` reports: `<tool>_output`, or, when a
+    /// tool of the files is called that (or another result type has it), the first of
+    /// `<tool>_output_2`, `<tool>_output_3`... that nothing declares or has. Only a name no
+    /// model ever calls, so it is chosen rather than refused: a tool `x` with an
+    /// `outputSchema` beside a tool `x_output` is a valid file.
+    pub(super) fn output_name(&self, tool: &str) -> String {
+        let base = format!("{tool}_output");
+        std::iter::once(base.clone())
+            .chain((2..).map(|n| format!("{base}_{n}")))
+            .find(|name| !self.names.is_taken(name))
+            .expect("an unbounded range has a free number")
+    }
+
     /// `impl ToolOutput` linking a tool's type to the type of its result.
     pub(super) fn link_output(&mut self, tool: &str, output: &str) {
         self.lowering.link_output(tool, output);
@@ -112,14 +141,24 @@ impl<'s> ToolLowering<'s> {
 }
 
 /// Each tool name given to a type (a result type's `<tool>_output` too) and where its tool
-/// is: two types must not report one name.
+/// is: two types must not report one name. Two tools of one name are refused (no provider
+/// takes two tools of one name); a result type's name is chosen free of every name.
 #[derive(Default)]
-struct ToolNames(BTreeMap<String, (PathBuf, String)>);
+struct ToolNames {
+    given: BTreeMap<String, (PathBuf, String)>,
+    /// The names the tools of the files declare (see [`ToolLowering::declare`]).
+    declared: BTreeSet<String>,
+}
 
 impl ToolNames {
+    /// Whether a tool declares `name` or a type reports it.
+    fn is_taken(&self, name: &str) -> bool {
+        self.declared.contains(name) || self.given.contains_key(name)
+    }
+
     /// Takes `name` for the tool at `pointer` in `file`, or says which tool has it.
     fn claim(&mut self, name: &str, file: &Path, pointer: &str) -> Result<(), SchemaProblem> {
-        match self.0.get(name) {
+        match self.given.get(name) {
             Some((first_file, first_pointer)) => Err(SchemaProblem {
                 file: file.to_owned(),
                 pointer: pointer.to_owned(),
@@ -130,7 +169,7 @@ impl ToolNames {
                 ),
             }),
             None => {
-                self.0
+                self.given
                     .insert(name.to_owned(), (file.to_owned(), pointer.to_owned()));
                 Ok(())
             }

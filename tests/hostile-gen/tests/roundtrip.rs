@@ -3,6 +3,7 @@
 //! constraint (see `toolgate_tests::roundtrip`); and the typed road decides as the run-time
 //! road at the edges of what the schemas allow.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use toolgate::model::read::{read_parts, unwrap_definition};
@@ -11,27 +12,43 @@ use toolgate::{DynamicTool, Tool};
 use toolgate_hostile_gen::index::TOOLS;
 use toolgate_tests::roundtrip::constraint_differences;
 
-/// Each tool of each schema file as read (result types as `<tool>_output`), with its file.
+/// Each tool of each schema file as read (result types as `<tool>_output`, numbered where a
+/// tool has that name, as the schema compiler names them), with its file.
 fn originals() -> Vec<(String, ToolModel)> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
-    let mut models = Vec::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
+    let mut paths: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    // In name order, as the schema compiler reads a folder.
+    paths.sort();
+    let mut tools = Vec::new();
+    for path in paths {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let definitions = match json {
             Json::Array(items) => items,
             one => vec![one],
         };
-        for definition in definitions {
-            let parts = unwrap_definition(definition);
-            if let (Some(name), Some((_, output))) = (&parts.name, parts.output_schema) {
-                let output = read_parts(Some(format!("{name}_output")), None, output).unwrap();
-                models.push((file.clone(), output));
-            }
-            let model = read_parts(parts.name, parts.description, parts.schema).unwrap();
-            models.push((file.clone(), model));
+        tools.extend(
+            definitions
+                .into_iter()
+                .map(|d| (file.clone(), unwrap_definition(d))),
+        );
+    }
+    let mut taken: BTreeSet<String> = tools.iter().filter_map(|(_, p)| p.name.clone()).collect();
+    let mut models = Vec::new();
+    for (file, parts) in tools {
+        if let (Some(name), Some((_, output))) = (&parts.name, parts.output_schema) {
+            let output_name = std::iter::once(format!("{name}_output"))
+                .chain((2..).map(|n| format!("{name}_output_{n}")))
+                .find(|candidate| taken.insert(candidate.clone()))
+                .unwrap();
+            let output = read_parts(Some(output_name), None, output).unwrap();
+            models.push((file.clone(), output));
         }
+        let model = read_parts(parts.name, parts.description, parts.schema).unwrap();
+        models.push((file, model));
     }
     models
 }
