@@ -6,6 +6,25 @@
 //! same way), the model is lowered to Rust items ([`lower`](self)), and the items are
 //! formatted with prettyplease. The output is deterministic: the same files give the same
 //! bytes.
+//!
+//! # One reader
+//!
+//! The compiler refuses a schema if and only if the run-time reader refuses it (what
+//! `toolgate check` and `DynamicTool` use: one reading, one set of refusals, each at its
+//! JSON pointer), plus these compile-only limits:
+//! - a tool name the derive cannot report: 1 to 128 ASCII letters, digits, `_`, `-` and `.`
+//!   (MCP's rule);
+//! - two tools of one name in the files compiled together (one type each would report it);
+//! - what a [`Builder`] option asks to refuse: [`Builder::typed_only`],
+//!   [`Builder::deny_warnings`], a flavour lint set to [`Lint::Deny`](crate::Lint::Deny),
+//!   a derive path that is not a path.
+//!
+//! Anything else the reader reads and Rust cannot say as a type is held as checked JSON
+//! (`lower/checked.rs`), never refused. Generated names never refuse a file: Rust names
+//! that meet (after case conversion, or a definition named like a tool) are numbered, and a
+//! result type whose `<tool>_output` another tool has takes the first free
+//! `<tool>_output_N` ([`GeneratedTool::output_name`]). `tests/tests/one_reader.rs` checks
+//! both roads over every schema of the corpora.
 
 mod input;
 mod lower;

@@ -47,9 +47,13 @@
 //!   else a `type` issue listing the types (no alternative takes the value's JSON type: a type
 //!   list), an `enum` issue (a union of literals, which also gets `enum_case`), or one
 //!   `oneOf`/`anyOf` issue whose `expected` lists what the alternatives want.
-//! - Unions and one-item arrays nest at most 32 deep at one value:
-//!   a schema built in code that refers back to itself through them gets a `schema` issue
-//!   instead of a stack overflow (the schema reader refuses such schemas outright).
+//! - Unions nest at most [`MAX_NESTED_UNIONS`] deep at one value. The schema reader refuses
+//!   a schema that nests them deeper (or that refers back to itself through them), so a
+//!   schema it read never meets the limit; a schema built in code that does gets a `schema`
+//!   issue naming the limit (and the cycle, when it refers back to itself) instead of a
+//!   stack overflow. `wrap_in_array` wraps a value only while fewer than that many unions
+//!   and wraps nest at it: past it the value is not wrapped (a `type` issue), so a tree
+//!   (`A = anyOf[array of A, integer]`) answers any value.
 //! - `max_depth` counts nested containers (objects and arrays), the same way for strict and
 //!   lenient text, for strings holding JSON and for `any` values; it is enforced while the
 //!   text is read, so no input can overflow the stack. At most [`MAX_DEPTH`].
@@ -184,7 +188,9 @@ pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictE
     Ok(json)
 }
 
-/// Most unions (or one-item arrays) nested at one value, in the decoder and the checker.
+/// Most unions nested at one value (within unions and through references, with no object or
+/// array between), in the decoder and the checker; also the most wraps (`wrap_in_array`)
+/// and unions together. The schema reader refuses a schema that nests unions deeper.
 pub const MAX_NESTED_UNIONS: usize = 32;
 
 /// Most union alternatives tried while decoding or checking one value; past it, the value is

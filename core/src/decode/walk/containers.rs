@@ -150,10 +150,13 @@ impl<'m> Decoder<'m> {
     /// One item where an array of such items is expected (`wrap_in_array`), if the item
     /// decodes without issues; a `type` issue otherwise.
     fn wrap(&mut self, item: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
-        // A wrapped item is the same value again: it counts as a nested trial, so an array
-        // of itself (`A = array of A`) stops instead of wrapping forever.
-        if self.allows(Rule::WrapInArray) && item != Json::Null && self.may_nest_trial() {
-            let mut trial = self.trial(self.options.clone());
+        // A wrapped item is the same value again: wraps count with the unions around them,
+        // so an array of itself (`A = array of A`) stops wrapping instead of wrapping
+        // forever. Past the cap the value is not wrapped: a `type` issue, whatever the
+        // alternatives around (the cap is a function of the schema's path, not of the
+        // trials made before).
+        if self.allows(Rule::WrapInArray) && item != Json::Null && self.may_wrap() {
+            let mut trial = self.wrap_trial();
             trial.checker.path_push_index(0);
             let decoded = trial.decode(item.clone(), array.item_schema(0));
             let (report, repairs) = trial.finish();

@@ -1,7 +1,7 @@
 //! The walk: one pass over the JSON tree with the schema, repairing where a rule allows and
 //! checking every constraint with the [`Checker`]'s checks.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -31,10 +31,23 @@ pub(crate) struct Decoder<'m> {
     /// [`MAX_NESTED_TRIALS`]: shared with trial decoders, made at the first trial (a walk
     /// that meets no union allocates none).
     shared: Option<Rc<SharedTrials>>,
-    /// Trials nested at the value being decoded (a union in a union, a one-item array of a
-    /// union...): none of them reads anything, so a schema that refers back to itself
-    /// through them would recurse forever. Back to 0 inside containers.
+    /// Unions nested at the value being decoded (a union in a union, through references):
+    /// none of them reads anything, so a schema that refers back to itself through them
+    /// would recurse forever. Back to 0 inside containers and in an item `wrap_in_array`
+    /// wraps (a member of the array it makes).
     nested_trials: usize,
+    /// Unions and wraps (`wrap_in_array`) nested at the value, wraps included: a value is
+    /// wrapped only while this is below [`MAX_NESTED_TRIALS`], so an array of itself
+    /// (`A = array of A`) stops wrapping. Back to 0 inside containers.
+    nested_total: usize,
+}
+
+/// The trials nested outside a container, kept while its members are walked
+/// ([`Decoder::enter`], [`Decoder::leave`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Nesting {
+    unions: usize,
+    total: usize,
 }
 
 /// What a decoder and its trial decoders share: what union trials may still do while one
@@ -46,6 +59,8 @@ struct SharedTrials {
     trials_left: Cell<usize>,
     nodes_left: Cell<usize>,
     nesting_exceeded: Cell<bool>,
+    /// The `schema` issue's message once the cap was hit (made once: it looks for cycles).
+    nesting_message: OnceCell<String>,
 }
 
 impl SharedTrials {
@@ -54,6 +69,7 @@ impl SharedTrials {
             trials_left: Cell::new(MAX_UNION_TRIALS),
             nodes_left: Cell::new(MAX_TRIAL_NODES),
             nesting_exceeded: Cell::new(false),
+            nesting_message: OnceCell::new(),
         }
     }
 
@@ -69,9 +85,13 @@ impl SharedTrials {
     }
 }
 
-/// Most trials nested at one value: unions within unions and `wrap_in_array` of items
-/// without reading anything. Real schemas nest a few; a schema that refers back to itself
-/// (`A = anyOf[A, integer]`) reaches it at once.
+/// Most unions nested at one value (unions within unions, through references, without
+/// reading anything), and most unions and wraps (`wrap_in_array`) together. Real schemas
+/// nest a few; the schema reader refuses a schema that nests unions deeper, so only a
+/// schema built in code reaches it (one that refers back to itself, `A = anyOf[A,
+/// integer]`, at once). Wrapping stops at it without an issue of its own: past it, the value
+/// is not wrapped (a `type` issue), so a tree (`A = anyOf[array of A, integer]`) answers
+/// any value.
 pub(crate) const MAX_NESTED_TRIALS: usize = super::MAX_NESTED_UNIONS;
 
 /// What a string that may hold JSON gave.
@@ -106,6 +126,7 @@ impl<'m> Decoder<'m> {
             depth: 0,
             shared: None,
             nested_trials: 0,
+            nested_total: 0,
         }
     }
 
@@ -198,10 +219,24 @@ impl<'m> Decoder<'m> {
             depth: self.depth,
             shared: Some(shared),
             nested_trials: self.nested_trials + 1,
+            nested_total: self.nested_total + 1,
         }
     }
 
-    /// Whether another trial may nest at this value; a `schema` issue when not.
+    /// Whether `wrap_in_array` may wrap the value once more (see [`MAX_NESTED_TRIALS`]).
+    fn may_wrap(&self) -> bool {
+        self.nested_total < MAX_NESTED_TRIALS && !self.nesting_exceeded()
+    }
+
+    /// A trial decoder for the item a wrap makes: a member of the array, at which no union
+    /// is nested yet.
+    fn wrap_trial(&mut self) -> Decoder<'m> {
+        let mut trial = self.trial(self.options.clone());
+        trial.nested_trials = 0;
+        trial
+    }
+
+    /// Whether another union may nest at this value; a `schema` issue when not.
     ///
     /// Once the cap is hit anywhere, every union and wrap around it fails with the same
     /// issue, up to the decoder whose report is kept: the answer never depends on which
@@ -215,12 +250,22 @@ impl<'m> Decoder<'m> {
         false
     }
 
-    /// The `schema` issue of a schema that nests trials past the cap.
+    /// The `schema` issue of a schema that nests unions past the cap: it names the limit,
+    /// and says the schema refers back to itself only when it does (a definition reaches
+    /// itself through references and unions alone, see `read::cycles`).
     fn nesting_issue(&mut self) {
-        let message = format!(
-            "the schema nests unions or one-item arrays more than {MAX_NESTED_TRIALS} deep at one value: it refers back to itself without reading anything"
+        let shared = self.shared();
+        let model = self.model;
+        let message = shared
+            .nesting_message
+            .get_or_init(|| nesting_message(model))
+            .clone();
+        self.checker.issue(
+            Constraint::Schema,
+            message,
+            Some(MAX_NESTED_TRIALS.into()),
+            None,
         );
-        self.checker.issue(Constraint::Schema, message, None, None);
     }
 
     /// Runs `walk` over the members of a container: they are other values, so trials nest
@@ -234,15 +279,19 @@ impl<'m> Decoder<'m> {
 
     /// Steps into the members of a container: one deeper, no trials nested there yet.
     /// Returns the trials nested outside, for [`Decoder::leave`].
-    fn enter(&mut self) -> usize {
+    fn enter(&mut self) -> Nesting {
         self.depth += 1;
-        std::mem::replace(&mut self.nested_trials, 0)
+        Nesting {
+            unions: std::mem::replace(&mut self.nested_trials, 0),
+            total: std::mem::replace(&mut self.nested_total, 0),
+        }
     }
 
     /// Steps back out of a container's members.
-    fn leave(&mut self, outer_trials: usize) {
+    fn leave(&mut self, outer: Nesting) {
         self.depth -= 1;
-        self.nested_trials = outer_trials;
+        self.nested_trials = outer.unions;
+        self.nested_total = outer.total;
     }
 
     pub(crate) fn finish(self) -> (Report, Vec<Repair>) {
@@ -407,5 +456,20 @@ impl<'m> Decoder<'m> {
             self.checker.check_const(resolved, || value.clone());
         }
         Some(value)
+    }
+}
+
+/// What a value whose schema nests unions past [`MAX_NESTED_TRIALS`] is told: the limit,
+/// and the definitions that refer back to themselves when there are some (only a schema
+/// built in code can hold them: the reader refuses both).
+fn nesting_message(model: &ToolModel) -> String {
+    let limit = format!(
+        "the schema nests unions more than {MAX_NESTED_TRIALS} deep at one value (the limit `decode::MAX_NESTED_UNIONS`)"
+    );
+    match crate::model::read::cycles_without_progress(model.definitions()).first() {
+        Some((_, cycle)) => {
+            format!("{limit}: it refers back to itself through {cycle} without reading anything")
+        }
+        None => limit,
     }
 }

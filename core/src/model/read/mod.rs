@@ -23,6 +23,7 @@ mod typed;
 mod union_siblings;
 mod uri;
 
+pub(crate) use cycles::cycles_without_progress;
 pub use dialect::{normalize, unwrap_definition, Unwrapped};
 pub(super) use errors::write_at_pointer;
 pub use errors::{SchemaError, SchemaErrors};
@@ -136,21 +137,8 @@ fn read_root(json: &Json, arguments: bool) -> Result<ToolModel, SchemaErrors> {
         }
     }
     if reader.errors.is_empty() {
-        for (name, path) in cycles::cycles_without_progress(&definitions) {
-            reader.error(
-                &format!("/$defs/{}", escape_pointer_token(&name)),
-                format!(
-                    "the definition refers back to itself through {path} without an object or array in between: no value can be read"
-                ),
-            );
-        }
-    }
-    if reader.errors.is_empty() {
-        for name in references::long_reference_chains(&definitions) {
-            reader.error(
-                &format!("/$defs/{}", escape_pointer_token(&name)),
-                "the definition is a reference to a reference… more than 32 in a row",
-            );
+        for (pointer, message) in cycles::endless_at_one_value(&input, &definitions) {
+            reader.error(&pointer, message);
         }
     }
     if arguments && !object_shaped(&input, &definitions, 0) && reader.errors.is_empty() {
