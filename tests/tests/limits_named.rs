@@ -13,7 +13,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolgate::decode::{Options, MAX_NESTED_UNIONS};
-use toolgate::model::{Field, Schema, ToolModel, UnionMode};
+use toolgate::model::{Field, Schema, ToolModel, UnionMode, MOST_FOLLOWED_REFERENCES};
 use toolgate::{Constraint, DynamicTool};
 
 /// `depth` levels at one value of the kind `kind`: `anyOf`, `oneOf`, a union under an
@@ -126,6 +126,65 @@ proptest! {
             let rejected = tool.decode(&text).unwrap_err();
             let message = &rejected.report.issues()[0].message;
             prop_assert!(message.contains("MAX_NESTED_UNIONS") && message.contains("A → A"), "{message}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// References to references built in code (the reader refuses chains past 32): a chain
+    /// past the limit is called a limit, a cycle a cycle.
+    #[test]
+    fn reference_chains_name_the_limit_or_the_cycle(length in 1usize..50, cycle in any::<bool>()) {
+        let name = |i: usize| format!("D{i}");
+        let mut definitions: std::collections::BTreeMap<String, Schema> = (0..length - 1)
+            .map(|i| (name(i), Schema::reference(name(i + 1))))
+            .collect();
+        let last = if cycle { Schema::reference(name(0)) } else { Schema::integer() };
+        definitions.insert(name(length - 1), last);
+        let input = Schema::object(vec![Field::optional("x", Schema::reference(name(0)))]);
+        let tool = DynamicTool::from_model(ToolModel::new("t", None, input, definitions));
+        let text = json!({"x": 5}).to_string();
+        let issues: Vec<String> = match tool.decode(&text) {
+            Ok(_) => Vec::new(),
+            Err(rejected) => rejected.report.iter().map(|i| i.message.clone()).collect(),
+        };
+        // The field's reference and `length - 1` references in a row.
+        let followed = MOST_FOLLOWED_REFERENCES;
+        prop_assert_eq!(issues.is_empty(), !cycle && length <= followed, "{:?}", issues);
+        for message in &issues {
+            prop_assert_eq!(message.contains("themselves"), cycle, "{}", message);
+            let limit = format!("more than {followed} in a row");
+            prop_assert_eq!(message.contains(&limit), length > followed, "{}", message);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// References to references read from JSON Schema: refused past the reader's limit with
+    /// the limit named, else followed at call time.
+    #[test]
+    fn reference_chains_read_are_followed(length in 20usize..45) {
+        let mut defs = serde_json::Map::new();
+        for i in 0..length {
+            defs.insert(format!("D{i}"), json!({"$ref": format!("#/$defs/D{}", i + 1)}));
+        }
+        defs.insert(format!("D{length}"), json!({"type": "integer"}));
+        let definition = json!({"name": "t", "parameters": {"type": "object",
+            "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs}});
+        match DynamicTool::from_definition(&definition) {
+            Err(errors) => {
+                let message = errors.to_string();
+                prop_assert!(message.contains("more than 32 in a row"), "{message}");
+                prop_assert!(!message.contains("themselves"), "{message}");
+            }
+            Ok(tool) => {
+                let decoded = tool.decode(r#"{"x": "5"}"#);
+                prop_assert!(decoded.is_ok(), "{length}: {:?}", decoded.err().map(|r| r.report));
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel};
+use crate::model::{EnumSchema, Field, Kind, Schema, ToolModel, MOST_FOLLOWED_REFERENCES};
 use crate::num::Num;
 use crate::values::{count_of, json_equal, json_type, shorten_list, LISTED_VALUES};
 use crate::{Constraint, Issue, Path, Report, ToolArg};
@@ -135,30 +135,13 @@ impl<'m> Checker<'m> {
     }
 
     /// The schema behind references; an issue with constraint `schema` if a reference
-    /// leads nowhere.
+    /// leads nowhere: to a name that is not defined, back to itself, or through more
+    /// references in a row than [`ToolModel::resolve`] follows (the message says which:
+    /// a long chain is a limit, not a cycle).
     pub fn resolve(&mut self, schema: &'m Schema) -> Option<&'m Schema> {
         let resolved = self.model.resolve(schema);
         if resolved.is_none() {
-            // Either a name that is not defined, or references that only lead to references.
-            let mut at = schema;
-            let mut missing = false;
-            for _ in 0..=32 {
-                match &at.kind {
-                    Kind::Ref(name) => match self.model.definitions().get(name) {
-                        Some(next) => at = next,
-                        None => {
-                            missing = true;
-                            break;
-                        }
-                    },
-                    _ => break,
-                }
-            }
-            let message = if missing {
-                "the schema refers to a definition it does not hold"
-            } else {
-                "the schema's references lead back to themselves without a value in between"
-            };
+            let message = unresolved_message(self.model, schema);
             self.issue(Constraint::Schema, message, None, None);
         }
         resolved
@@ -553,3 +536,34 @@ pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// Why `schema` resolves to no schema of values: a name that is not defined, references
+/// that lead back to themselves, or more references in a row than [`ToolModel::resolve`]
+/// follows (a limit, named as one; with the cycle too when there is one). Follows the
+/// chain once, to its end or its first repeated name.
+fn unresolved_message(model: &ToolModel, schema: &Schema) -> String {
+    let limit = format!(
+        "the schema's references lead to references more than {MOST_FOLLOWED_REFERENCES} in a row, the most followed (`model::MOST_FOLLOWED_REFERENCES`)"
+    );
+    let mut at = schema;
+    let mut seen = std::collections::HashSet::new();
+    while let Kind::Ref(name) = &at.kind {
+        if !seen.insert(name.as_str()) {
+            let cycle =
+                "the schema's references lead back to themselves without a value in between";
+            return if seen.len() <= MOST_FOLLOWED_REFERENCES {
+                cycle.to_owned()
+            } else {
+                format!(
+                    "{limit}, and {}",
+                    cycle.trim_start_matches("the schema's references ")
+                )
+            };
+        }
+        match model.definitions().get(name) {
+            Some(next) => at = next,
+            None => return "the schema refers to a definition it does not hold".to_owned(),
+        }
+    }
+    limit
+}

@@ -47,6 +47,11 @@ pub(crate) use write::DEFS_PREFIX;
 pub use crate::format::Format;
 pub use crate::num::Num;
 
+/// Most references [`ToolModel::resolve`] follows in a row: a use of a definition, and the
+/// 32 references to references (`read::references::MOST_REFERENCES_IN_A_ROW`) a definition
+/// may be when the schema reader accepts it.
+pub const MOST_FOLLOWED_REFERENCES: usize = read::references::MOST_REFERENCES_IN_A_ROW + 1;
+
 /// A tool: its name, description and the schema of its arguments.
 ///
 /// ```
@@ -222,10 +227,12 @@ impl ToolModel {
         &self.definitions
     }
 
-    /// Follows references (at most 32 steps) to the schema that describes values.
-    /// An unknown reference, or a cycle of references, gives `None`.
+    /// Follows references to the schema that describes values: at most
+    /// [`MOST_FOLLOWED_REFERENCES`] in a row, the use and the 32 references to references a
+    /// definition may be (what the schema reader accepts, it follows). An unknown reference,
+    /// a cycle of references, or a longer chain gives `None`.
     pub fn resolve<'m>(&'m self, mut schema: &'m Schema) -> Option<&'m Schema> {
-        for _ in 0..32 {
+        for _ in 0..=MOST_FOLLOWED_REFERENCES {
             match &schema.kind {
                 Kind::Ref(name) => schema = self.definitions.get(name)?,
                 _ => return Some(schema),

@@ -42,7 +42,7 @@ pub(super) fn endless_at_one_value(
     super::references::long_reference_chains(definitions)
         .into_iter()
         .map(|name| {
-            let message = "the definition is a reference to a reference… more than 32 in a row";
+            let message = "the definition is a reference to a reference… more than 32 in a row (`MOST_REFERENCES_IN_A_ROW`), the most a definition may chain";
             (at(&name), message.to_owned())
         })
         .collect()

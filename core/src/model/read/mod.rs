@@ -18,7 +18,7 @@ mod cycles;
 mod dialect;
 mod errors;
 pub mod keywords;
-mod references;
+pub(crate) mod references;
 mod typed;
 mod union_siblings;
 mod uri;

@@ -457,7 +457,7 @@ fn strip(json: &mut Json, root: bool) {
 
 /// Most references followed from one schema to the schema of its values; as many as
 /// [`ToolModel::resolve`](crate::model::ToolModel::resolve) follows.
-const MOST_REFERENCES_IN_A_ROW: usize = 32;
+pub(crate) const MOST_REFERENCES_IN_A_ROW: usize = 32;
 
 /// The definitions that are references to references… more than
 /// [`MOST_REFERENCES_IN_A_ROW`] in a row (`a → b → … → z`, cycles aside: `cycles` reports
