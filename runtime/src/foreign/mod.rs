@@ -274,3 +274,52 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
         (_, constraint) => constraint,
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolgate_core::model::lookup::work::steps_in;
+    use toolgate_core::model::{Field, Schema};
+
+    fn wide(count: usize) -> ToolModel {
+        let mut fields: Vec<Field> = (0..count)
+            .map(|i| Field::optional(format!("field_{i}"), Schema::string()))
+            .collect();
+        fields.push(Field::optional("user_id", Schema::string()));
+        fields.push(Field::optional("UserId", Schema::string()).alias("uid"));
+        ToolModel::new("t", None, Schema::object(fields), Default::default())
+    }
+
+    fn aligned(model: &ToolModel, key: &str) -> String {
+        let mut issue = Issue::new(Path::root().key(key), Constraint::Custom, "bad");
+        align(model, &mut issue);
+        issue.path.to_string()
+    }
+
+    #[test]
+    fn paths_are_aligned_by_the_models_key_lookup() {
+        for count in [2, 40] {
+            let model = wide(count);
+            assert_eq!(aligned(&model, "FIELD-1"), "field_1");
+            assert_eq!(aligned(&model, "uid"), "UserId");
+            assert_eq!(aligned(&model, "UID"), "UserId");
+            // Folds to two fields: no guess, the key stays.
+            assert_eq!(aligned(&model, "USER-ID"), r#"["USER-ID"]"#);
+        }
+    }
+
+    #[test]
+    fn aligning_paths_takes_linear_work() {
+        let steps = |count: usize| {
+            let model = wide(count);
+            let (_, steps) = steps_in(|| {
+                for i in 0..count {
+                    assert_eq!(aligned(&model, &format!("Field{i}")), format!("field_{i}"));
+                }
+            });
+            steps
+        };
+        let (small, large) = (steps(2_000), steps(20_000));
+        assert!(large <= 12 * small, "{small} then {large} steps");
+    }
+}
