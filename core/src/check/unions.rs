@@ -161,8 +161,9 @@ pub(crate) fn discriminator<'s>(
     'candidates: for candidate in &first.fields {
         let mut seen: Vec<&str> = Vec::with_capacity(union.variants.len());
         for variant in &union.variants {
-            let literal = object(variant)?
-                .field(&candidate.name)
+            let variant = object(variant)?;
+            let literal = model
+                .field_named(variant, &candidate.name)
                 .filter(|field| field.required)
                 .and_then(|field| literal_string(model, &field.schema));
             match literal {
@@ -183,7 +184,9 @@ fn foreign_object(model: &ToolModel, schema: &Schema, keys: &[&str]) -> bool {
     };
     !keys.is_empty()
         && !object.fields.is_empty()
-        && !keys.iter().any(|key| object.field(key).is_some())
+        && !keys
+            .iter()
+            .any(|key| model.field_named(object, key).is_some())
 }
 
 /// What a union's trials are judged on: the sent value's JSON type, its keys if it is an

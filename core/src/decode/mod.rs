@@ -24,8 +24,10 @@
 //! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
 //!   guess. Equal duplicates are accepted. This holds at every depth, inside values of any
 //!   type and undeclared keys kept as sent too (a map would keep the last silently).
-//! - Two keys that fold to one field (`Query` and `QUERY` for `query`) are a `key_case` tie:
-//!   refused (`syntax` at the field), whatever their values.
+//! - Two keys that fold to one field (`Query` and `QUERY` for `query`), or the field's exact
+//!   name and a key that folds to it (`query` and `Query`, in either order), are a `key_case`
+//!   tie: refused (`syntax` at the field, one issue listing the keys), whatever their values.
+//!   With `key_case` off, a key in another case is an undeclared key like any other.
 //! - A number's integrality is judged on its digits: `5.0`, `1.2e1` are integers;
 //!   `1.0000000000000001`, `4.9999999999999999` and `1e-400`, which a float rounds to an
 //!   integer, are not (a `type` issue where an integer is wanted; as a number they read as

@@ -2,6 +2,7 @@
 //! nest, members in the order of the schema's fields.
 
 use super::{capped_values, phrase, schema_pair};
+use crate::model::lookup::KeyMatch;
 use crate::model::{Json, Kind, ToolModel};
 use crate::path::Segment;
 use crate::values::list_values;
@@ -71,7 +72,10 @@ fn field_position(model: &ToolModel, path: &Path, key: &str) -> usize {
         _ => None,
     });
     object
-        .and_then(|object| object.fields.iter().position(|f| f.name == key))
+        .and_then(|object| match model.key_match(object, key, false) {
+            KeyMatch::Exact(at) => Some(at),
+            _ => None,
+        })
         .unwrap_or(usize::MAX)
 }
 

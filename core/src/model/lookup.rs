@@ -5,19 +5,68 @@
 //! A tool's schema may come from someone else's server, and an object of 40,000 properties
 //! checked key by key against every field is quadratic work per call (seconds). The tables
 //! are built once per model, on first use, for every object of more than
-//! [`SCANNED_FIELDS`] fields and every enum of more than [`SCANNED_VALUES`] values; smaller
-//! ones are scanned (faster for the usual few).
+//! [`SCANNED_FIELDS`] names (wire names and aliases together) and every enum of more than
+//! [`SCANNED_VALUES`] values; smaller ones are scanned (faster for the usual few, and a
+//! bounded number of comparisons per key).
+//!
+//! Every road that matches a key to a field goes through [`ToolModel::key_match`] (one key)
+//! or [`ToolModel::key_targets`] (the keys of one object, ties decided) in [`keys`]: the
+//! stream and tree walks, the value checker, the union trials, [`ToolModel::schema_at`] (and
+//! so the retry hint), the hint's example, and the runtime's `foreign` path alignment and
+//! repair-loop merge. [`work`] counts what a lookup does, so tests bound it without a clock.
 
 use std::collections::HashMap;
 
 use super::{Additional, EnumSchema, Kind, ObjectSchema, Schema, ToolModel};
 use crate::suggest;
 
-/// Objects with at most this many fields are scanned rather than indexed.
+pub mod keys;
+
+pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
+
+/// Objects with at most this many names (wire names and aliases) are scanned rather than
+/// indexed.
 pub const SCANNED_FIELDS: usize = 16;
 
 /// Enums with at most this many values are scanned rather than indexed.
 pub const SCANNED_VALUES: usize = 16;
+
+/// The work of lookups, counted per thread: each name compared or folded, each table probe,
+/// each name put into a table. Tests bound the work of a call with it (a count, not a
+/// clock: a loaded machine does not fail them, a scan per key does).
+#[doc(hidden)]
+pub mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static STEPS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Counts `steps` steps of lookup work.
+    #[inline]
+    pub(crate) fn count(steps: usize) {
+        STEPS.with(|total| total.set(total.get().wrapping_add(steps as u64)));
+    }
+
+    /// What `run` returns, and the lookup steps it took on this thread.
+    pub fn steps_in<T>(run: impl FnOnce() -> T) -> (T, u64) {
+        let before = STEPS.with(Cell::get);
+        let out = run();
+        (out, STEPS.with(Cell::get).wrapping_sub(before))
+    }
+}
+
+/// Whether `object` is scanned rather than indexed: at most [`SCANNED_FIELDS`] names, wire
+/// names and aliases together (so a scan is a bounded number of comparisons per key).
+pub(crate) fn is_scanned(object: &ObjectSchema) -> bool {
+    object.fields.len() <= SCANNED_FIELDS
+        && object
+            .fields
+            .iter()
+            .map(|field| 1 + field.aliases.len())
+            .sum::<usize>()
+            <= SCANNED_FIELDS
+}
 
 /// Which field (or enum value) a folded name means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +78,7 @@ pub enum FoldedMatch {
 }
 
 fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usize) {
+    work::count(1);
     folded
         .entry(suggest::fold(name))
         .and_modify(|found| {
@@ -53,6 +103,7 @@ impl FieldIndex {
         let mut index = FieldIndex::default();
         for (at, field) in object.fields.iter().enumerate() {
             for name in std::iter::once(&field.name).chain(&field.aliases) {
+                work::count(1);
                 index.exact.entry(name.clone()).or_insert(at);
                 insert_folded(&mut index.folded, name, at);
             }
@@ -60,13 +111,15 @@ impl FieldIndex {
         index
     }
 
-    /// The field whose wire name or alias is `key`.
+    /// The field whose wire name or alias is `key` (the first such field).
     pub fn exact(&self, key: &str) -> Option<usize> {
+        work::count(1);
         self.exact.get(key).copied()
     }
 
     /// The field whose folded wire name or alias equals `key` folded.
     pub fn folded(&self, key: &str) -> Option<FoldedMatch> {
+        work::count(1);
         self.folded.get(&suggest::fold(key)).copied()
     }
 }
@@ -133,7 +186,7 @@ impl Lookups {
         while let Some(schema) = pending.pop() {
             match &schema.kind {
                 Kind::Object(object) => {
-                    if object.fields.len() > SCANNED_FIELDS {
+                    if !is_scanned(object) {
                         by_object.insert(address(object), FieldIndex::of(object));
                     }
                     pending.extend(object.fields.iter().map(|f| &f.schema));

@@ -165,10 +165,10 @@ impl ToolModel {
     }
 
     /// The lookup tables of `object` (a part of this model) when it is wide enough to have
-    /// them (more than [`lookup::SCANNED_FIELDS`] fields); built for the whole model on
-    /// first use.
-    pub fn field_index(&self, object: &ObjectSchema) -> Option<&lookup::FieldIndex> {
-        if object.fields.len() <= lookup::SCANNED_FIELDS {
+    /// them (more than [`lookup::SCANNED_FIELDS`] names); built for the whole model on
+    /// first use. Keys are matched through [`ToolModel::key_match`], which uses them.
+    pub(crate) fn field_index(&self, object: &ObjectSchema) -> Option<&lookup::FieldIndex> {
+        if lookup::is_scanned(object) {
             return None;
         }
         self.lookups().object(object)
@@ -271,7 +271,8 @@ impl ToolModel {
         false
     }
 
-    /// The schema of the value at `path`, following fields, items, map values and references.
+    /// The schema of the value at `path`, following fields (by wire name or alias, through
+    /// the model's lookup: [`ToolModel::field_named`]), items, map values and references.
     /// The description of a field's own schema wins over the one of a referenced type.
     pub fn schema_at(&self, path: &crate::Path) -> Option<&Schema> {
         use crate::path::Segment;
@@ -279,7 +280,7 @@ impl ToolModel {
         for segment in path.segments() {
             let resolved = self.resolve(schema)?;
             schema = match (&resolved.kind, segment) {
-                (Kind::Object(object), Segment::Key(key)) => match object.field(key) {
+                (Kind::Object(object), Segment::Key(key)) => match self.field_named(object, key) {
                     Some(field) => &field.schema,
                     None => match &object.additional {
                         Additional::Schema(extra) => extra,

@@ -300,6 +300,11 @@ impl Toolbox {
         self.tools.get(name).map(|entry| entry.tool.definition())
     }
 
+    /// The model of the tool `name`, if there is one (the repair loop's merge finds fields by it).
+    pub(crate) fn model(&self, name: &str) -> Option<&toolgate_core::model::ToolModel> {
+        self.tools.get(name).map(|entry| entry.tool.model())
+    }
+
     /// The budgets of the run.
     pub fn budgets(&self) -> &Budgets {
         &self.budgets

@@ -44,7 +44,9 @@
 //! `custom`, with the sentence as its message. A text in no known form gives `None`.
 //!
 //! Paths are as the text gives them; [`parse_for`] aligns them to a tool model: a key that is
-//! not a field's wire name but folds to one (`Amount`, `max price`) becomes that name, and a
+//! not a field's wire name or alias but folds to exactly one field (`Amount`, `max price`)
+//! becomes that name (by the model's one key lookup, `ToolModel::key_match`: a key folding
+//! to several fields stays as it is), and a
 //! bound on a string or an array becomes a length or item bound (go-playground's `min`).
 //!
 //! Limits: the first [`MAX_FOREIGN_TEXT_BYTES`] of a text are read, a JSON body whole up to
@@ -79,8 +81,8 @@ mod texts;
 mod values;
 
 use serde_json::Value;
+use toolgate_core::model::lookup::KeyMatch;
 use toolgate_core::model::{Kind, Schema, ToolModel};
-use toolgate_core::suggest::fold;
 use toolgate_core::{Constraint, Issue, Path, Segment};
 
 /// Most bytes of an error text read (its first ones).
@@ -227,13 +229,12 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
         let resolved = schema.and_then(|s| model.resolve(s));
         match (resolved.map(|s| &s.kind), segment) {
             (Some(Kind::Object(object)), Segment::Key(key)) => {
-                let field = object.field(key).or_else(|| {
-                    let folded = fold(key);
-                    object
-                        .fields
-                        .iter()
-                        .find(|field| fold(&field.name) == folded)
-                });
+                // The model's one lookup: by name or alias, else the one field that folds
+                // to the key (a key folding to several fields names none: no guess).
+                let field = match model.key_match(object, key, true) {
+                    KeyMatch::Exact(at) | KeyMatch::Folded(at) => object.fields.get(at),
+                    KeyMatch::Ambiguous | KeyMatch::Unknown => None,
+                };
                 match field {
                     Some(field) => {
                         aligned = aligned.key(field.name.clone());
@@ -272,4 +273,53 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
         (Some(Kind::Array(_)), Constraint::Maximum) => Constraint::MaxItems,
         (_, constraint) => constraint,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolgate_core::model::lookup::work::steps_in;
+    use toolgate_core::model::{Field, Schema};
+
+    fn wide(count: usize) -> ToolModel {
+        let mut fields: Vec<Field> = (0..count)
+            .map(|i| Field::optional(format!("field_{i}"), Schema::string()))
+            .collect();
+        fields.push(Field::optional("user_id", Schema::string()));
+        fields.push(Field::optional("UserId", Schema::string()).alias("uid"));
+        ToolModel::new("t", None, Schema::object(fields), Default::default())
+    }
+
+    fn aligned(model: &ToolModel, key: &str) -> String {
+        let mut issue = Issue::new(Path::root().key(key), Constraint::Custom, "bad");
+        align(model, &mut issue);
+        issue.path.to_string()
+    }
+
+    #[test]
+    fn paths_are_aligned_by_the_models_key_lookup() {
+        for count in [2, 40] {
+            let model = wide(count);
+            assert_eq!(aligned(&model, "FIELD-1"), "field_1");
+            assert_eq!(aligned(&model, "uid"), "UserId");
+            assert_eq!(aligned(&model, "UID"), "UserId");
+            // Folds to two fields: no guess, the key stays.
+            assert_eq!(aligned(&model, "USER-ID"), r#"["USER-ID"]"#);
+        }
+    }
+
+    #[test]
+    fn aligning_paths_takes_linear_work() {
+        let steps = |count: usize| {
+            let model = wide(count);
+            let (_, steps) = steps_in(|| {
+                for i in 0..count {
+                    assert_eq!(aligned(&model, &format!("Field{i}")), format!("field_{i}"));
+                }
+            });
+            steps
+        };
+        let (small, large) = (steps(2_000), steps(20_000));
+        assert!(large <= 12 * small, "{small} then {large} steps");
+    }
 }

@@ -11,6 +11,7 @@ use crate::{Constraint, Path};
 
 mod containers;
 mod hostile;
+mod keys;
 mod limits;
 mod objects;
 mod scalars;

@@ -5,22 +5,10 @@ use serde_json::{Map, Value};
 
 use super::{Decoder, InnerJson};
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::lookup::FoldedMatch;
+use crate::model::lookup::{KeyMatch, KeyTarget};
 use crate::model::{Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema};
 
-/// What a key of an object names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum KeyTarget {
-    /// The field, by its name or an alias.
-    Field(usize),
-    /// The field, by `key_case`.
-    ByCase(usize),
-    /// A field that another key also folds to: refused.
-    Tied,
-    /// No field.
-    Unknown,
-}
-use crate::{suggest, Constraint};
+use crate::Constraint;
 
 /// The items of a string that reads as a separated list (`"a, b, c"`, `"a; b"`, several
 /// lines): at least two non-empty items, split on line breaks, else `;`, else `,`. Such a
@@ -278,80 +266,38 @@ impl<'m> Decoder<'m> {
         out
     }
 
-    /// The field whose wire name or alias is `key`: by the object's index when it is wide,
-    /// else by a scan.
-    pub(super) fn exact_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
-        match self.model.field_index(object) {
-            Some(index) => index.exact(key),
-            None => object
-                .fields
-                .iter()
-                .position(|f| f.name == key || f.aliases.iter().any(|a| a == key)),
-        }
+    /// What `key` names in `object`: the model's one lookup ([`crate::model::lookup::keys`]),
+    /// folding only where `key_case` is on.
+    pub(super) fn key_match(&self, key: &str, object: &'m ObjectSchema) -> KeyMatch {
+        self.model
+            .key_match(object, key, self.allows(Rule::KeyCase))
     }
 
-    /// The one field whose wire name or alias equals `key` under case and separator folding
-    /// (`key_case`); `None` when none does or several do.
-    pub(super) fn folded_field(&self, key: &str, object: &'m ObjectSchema) -> Option<usize> {
-        if !self.allows(Rule::KeyCase) {
-            return None;
-        }
-        if let Some(index) = self.model.field_index(object) {
-            return match index.folded(key)? {
-                FoldedMatch::One(at) => Some(at),
-                FoldedMatch::Tie => None,
-            };
-        }
-        let mut candidates = object.fields.iter().enumerate().filter(|(_, f)| {
-            suggest::fold_eq(&f.name, key) || f.aliases.iter().any(|a| suggest::fold_eq(a, key))
-        });
-        let (at, _) = candidates.next()?;
-        candidates.next().is_none().then_some(at)
-    }
-
-    /// Which field each key names. A key names a field by its name or an alias; else, by
-    /// `key_case`, when exactly one field folds to it, that field is not also sent by name,
-    /// and no other key folds to the same field (two keys `Query` and `QUERY` for the field
-    /// `query` are a tie: which was meant would be a guess, so it is refused).
+    /// Which field each key names, decided by the model's one rule
+    /// ([`crate::model::ToolModel::key_targets`]): by name or alias; else, by `key_case`, the
+    /// one field that folds to it. Keys naming one field, one of them by folding (`Query` and
+    /// `QUERY`, or `query` and `Query`, for the field `query`), are a tie: which was meant
+    /// would be a guess, so it is refused, as one issue at the field.
     fn key_targets(
         &mut self,
         members: &[(String, Json)],
         object: &'m ObjectSchema,
         present: &mut [bool],
     ) -> Vec<KeyTarget> {
-        let mut targets: Vec<KeyTarget> = members
-            .iter()
-            .map(|(key, _)| match self.exact_field(key, object) {
-                Some(at) => {
-                    present[at] = true;
-                    KeyTarget::Field(at)
-                }
-                None => KeyTarget::Unknown,
-            })
-            .collect();
-        let mut folded_to: std::collections::HashMap<usize, Vec<usize>> = Default::default();
-        for (position, (key, _)) in members.iter().enumerate() {
-            if targets[position] != KeyTarget::Unknown {
-                continue;
-            }
-            if let Some(at) = self.folded_field(key, object).filter(|&at| !present[at]) {
-                folded_to.entry(at).or_default().push(position);
-                targets[position] = KeyTarget::ByCase(at);
-            }
-        }
-        let mut ties: Vec<(usize, Vec<usize>)> = folded_to
-            .into_iter()
-            .filter(|(_, positions)| positions.len() > 1)
-            .collect();
-        ties.sort_by_key(|(_, positions)| positions[0]);
-        for (at, positions) in ties {
-            for &position in &positions {
-                targets[position] = KeyTarget::Tied;
-            }
+        let decided = self.model.key_targets(
+            object,
+            members.iter().map(|(key, _)| key.as_str()),
+            self.allows(Rule::KeyCase),
+        );
+        for tie in &decided.ties {
             // The field was sent, under names that tie: it is not also missing.
-            present[at] = true;
-            let field = &object.fields[at];
-            let keys: Vec<&str> = positions.iter().map(|&p| members[p].0.as_str()).collect();
+            present[tie.field] = true;
+            let field = &object.fields[tie.field];
+            let keys: Vec<&str> = tie
+                .positions
+                .iter()
+                .map(|&p| members[p].0.as_str())
+                .collect();
             self.checker.path_push_field(&field.name);
             let message = format!(
                 "the keys {} all mean the field {:?} under case and separator folding; send it once, as {:?}",
@@ -367,7 +313,7 @@ impl<'m> Decoder<'m> {
             );
             self.checker.path_pop();
         }
-        targets
+        decided.targets
     }
 
     pub(super) fn object(

@@ -1,7 +1,28 @@
 //! The narrow merge of a correction: only what the issues name is taken from it.
+//!
+//! An issue's path names fields by their wire names, while the arguments as sent (and the
+//! correction) may name a field by an alias or, under `key_case`, in another case
+//! (`{"Passengers": 12}` for the field `passengers`). Where the tool's model is known, the
+//! keys of an object that name the field an issue's path goes through are found by the
+//! model's one key lookup (`ToolModel::key_match`, folding on): taking the field from the
+//! correction replaces every key of the arguments that names it by every key of the
+//! correction that names it. So a correction never leaves the old value beside the new one
+//! under another spelling (which the gate would refuse as a tie, or, before, keep as a stale
+//! undeclared key).
+//!
+//! The named paths are walked as one tree, and the keys of each object on the way are
+//! grouped by the field they name once: the work is linear in the keys of those objects
+//! and the paths, whatever the number of paths.
+
+mod take;
+
+use std::collections::HashSet;
 
 use serde_json::Value;
+use toolgate_core::model::ToolModel;
 use toolgate_core::{Path, Segment};
+
+use take::{take, Named};
 
 /// What a correction changes outside the issues' paths (fields that were valid).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,8 +51,10 @@ pub(crate) struct Merged {
 /// Merges `corrected` into `original`: at each path in `named`, the corrected value (or, where
 /// the correction has none, no value); elsewhere the original's, unless `wide` accepts the
 /// correction's. When the original is not an object, or an issue is about the whole
-/// arguments (the root), the correction is taken whole.
+/// arguments (the root), the correction is taken whole. With the tool's `model`, a field on
+/// a named path is found under any key that names it (see the module's documentation).
 pub(crate) fn merge(
+    model: Option<&ToolModel>,
     original: Option<&Value>,
     corrected: &Value,
     named: &[Path],
@@ -49,89 +72,37 @@ pub(crate) fn merge(
         return whole();
     }
     let mut value = original.clone();
-    let mut taken = Vec::new();
+    let mut taken: Vec<Path> = Vec::with_capacity(named.len());
+    let mut seen = HashSet::with_capacity(named.len());
     for path in named {
-        if taken.contains(path) {
-            continue;
+        if seen.insert(path) {
+            taken.push(path.clone());
         }
-        take(&mut value, corrected, path.segments());
-        taken.push(path.clone());
     }
+    let tree = Named::of(named);
+    let schema = model.map(ToolModel::input);
+    take(model, schema, &mut value, Some(corrected), &tree);
     let mut changed = Vec::new();
-    differences(&value, corrected, &mut Path::root(), named, &mut changed);
+    differences(
+        &value,
+        corrected,
+        &mut Path::root(),
+        Some(&tree),
+        &mut changed,
+    );
     if wide == WideChanges::AcceptAndLog {
-        for path in &changed {
-            take(&mut value, corrected, path.segments());
-        }
+        take(
+            model,
+            schema,
+            &mut value,
+            Some(corrected),
+            &Named::of(&changed),
+        );
     }
     Merged {
         value,
         taken,
         wide: changed,
-    }
-}
-
-/// The value at `segments`, if there is one.
-fn get<'v>(value: &'v Value, segments: &[Segment]) -> Option<&'v Value> {
-    segments
-        .iter()
-        .try_fold(value, |value, segment| match (segment, value) {
-            (Segment::Key(key), Value::Object(map)) => map.get(key),
-            (Segment::Index(index), Value::Array(items)) => items.get(*index),
-            _ => None,
-        })
-}
-
-/// Sets the value at `segments` to the correction's there (removes it where the correction
-/// has none). Where a parent on the way is missing, the parent is taken from the correction
-/// whole: the original held nothing there, so nothing is lost.
-fn take(value: &mut Value, corrected: &Value, segments: &[Segment]) {
-    let mut at = value;
-    for (depth, segment) in segments.iter().enumerate() {
-        let last = depth + 1 == segments.len();
-        if last || child(at, segment).is_none() {
-            set_child(at, segment, get(corrected, &segments[..=depth]));
-            return;
-        }
-        at = match child_mut(at, segment) {
-            Some(child) => child,
-            None => return,
-        };
-    }
-}
-
-fn child<'v>(value: &'v Value, segment: &Segment) -> Option<&'v Value> {
-    get(value, std::slice::from_ref(segment))
-}
-
-fn child_mut<'v>(value: &'v mut Value, segment: &Segment) -> Option<&'v mut Value> {
-    match (segment, value) {
-        (Segment::Key(key), Value::Object(map)) => map.get_mut(key),
-        (Segment::Index(index), Value::Array(items)) => items.get_mut(*index),
-        _ => None,
-    }
-}
-
-/// Sets (or removes) one child of an object or array.
-fn set_child(parent: &mut Value, segment: &Segment, new: Option<&Value>) {
-    match (segment, parent, new) {
-        (Segment::Key(key), Value::Object(map), Some(new)) => {
-            map.insert(key.clone(), new.clone());
-        }
-        (Segment::Key(key), Value::Object(map), None) => {
-            map.remove(key);
-        }
-        (Segment::Index(index), Value::Array(items), Some(new)) => {
-            if *index < items.len() {
-                items[*index] = new.clone();
-            } else if *index == items.len() {
-                items.push(new.clone());
-            }
-        }
-        (Segment::Index(index), Value::Array(items), None) if *index < items.len() => {
-            items.remove(*index);
-        }
-        _ => {}
     }
 }
 
@@ -141,10 +112,10 @@ fn differences(
     merged: &Value,
     corrected: &Value,
     at: &mut Path,
-    named: &[Path],
+    named: Option<&Named>,
     out: &mut Vec<Path>,
 ) {
-    if named.iter().any(|path| starts_with(at, path)) {
+    if named.is_some_and(|node| node.end) {
         return;
     }
     match (merged, corrected) {
@@ -153,10 +124,12 @@ fn differences(
             keys.sort_unstable();
             keys.dedup();
             for key in keys {
-                at.push(Segment::Key(key.clone()));
+                let segment = Segment::Key(key.clone());
+                let below = named.and_then(|node| node.children.get(&segment));
+                at.push(segment);
                 match (left.get(key), right.get(key)) {
-                    (Some(left), Some(right)) => differences(left, right, at, named, out),
-                    _ if named.iter().any(|path| starts_with(at, path)) => {}
+                    (Some(left), Some(right)) => differences(left, right, at, below, out),
+                    _ if below.is_some_and(|node| node.end) => {}
                     _ => out.push(at.clone()),
                 }
                 at.pop();
@@ -164,8 +137,10 @@ fn differences(
         }
         (Value::Array(left), Value::Array(right)) if left.len() == right.len() => {
             for (index, (left, right)) in left.iter().zip(right).enumerate() {
-                at.push(Segment::Index(index));
-                differences(left, right, at, named, out);
+                let segment = Segment::Index(index);
+                let below = named.and_then(|node| node.children.get(&segment));
+                at.push(segment);
+                differences(left, right, at, below, out);
                 at.pop();
             }
         }
@@ -175,11 +150,6 @@ fn differences(
             }
         }
     }
-}
-
-/// Whether `path` is `prefix` or below it.
-fn starts_with(path: &Path, prefix: &Path) -> bool {
-    path.segments().starts_with(prefix.segments())
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use toolgate_core::decode::read_lenient;
+use toolgate_core::model::ToolModel;
 use toolgate_core::{Issue, Path, RetryHint};
 
 use classify::classify_failure;
@@ -300,7 +301,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
         match self.corrector.correct(request).await {
             Correction::Arguments(corrected) => {
                 let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
-                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                let merged = self.merged(tool, arguments, &corrected, &named, &mut attempt);
                 Step::Again(Box::new(attempt), Some(merged))
             }
             Correction::CannotFix(reason) => {
@@ -372,7 +373,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
                 } else {
                     named
                 };
-                let merged = merged_text(arguments, &corrected, &named, self.wide, &mut attempt);
+                let merged = self.merged(tool, arguments, &corrected, &named, &mut attempt);
                 Step::Again(Box::new(attempt), Some(merged))
             }
             (_, Some(Resolution::CannotFix(reason))) => {
@@ -398,6 +399,19 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
         }
         kept.reverse();
         (context.user_request.clone(), kept)
+    }
+
+    /// The arguments to gate again (see [`merged_text`]), fields found by `tool`'s model.
+    fn merged(
+        &self,
+        tool: &str,
+        arguments: &str,
+        corrected: &str,
+        named: &[Path],
+        attempt: &mut Attempt,
+    ) -> String {
+        let model = self.toolbox.model(tool);
+        merged_text(model, arguments, corrected, named, self.wide, attempt)
     }
 
     /// Takes one correction from the run's budget, if one is left.
@@ -465,6 +479,7 @@ fn feedback(issues: &[Issue], hint: &RetryHint, budget: usize) -> (usize, usize,
 /// The arguments to gate again: the correction merged narrowly into the arguments as sent
 /// (the attempt records what was taken and what was refused).
 fn merged_text(
+    model: Option<&ToolModel>,
     arguments: &str,
     corrected: &str,
     named: &[Path],
@@ -480,7 +495,7 @@ fn merged_text(
     let original = read_lenient(arguments, depth)
         .ok()
         .map(|json| json.into_value());
-    let merged = merge(original.as_ref(), &corrected_value, named, wide);
+    let merged = merge(model, original.as_ref(), &corrected_value, named, wide);
     attempt.fields_changed = merged.taken.iter().map(Path::to_string).collect();
     attempt.wide_changes = merged.wide.iter().map(Path::to_string).collect();
     attempt.wide_applied = wide == WideChanges::AcceptAndLog && !merged.wide.is_empty();

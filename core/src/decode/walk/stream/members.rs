@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{NodeSeed, Stream};
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::lookup::SCANNED_FIELDS;
+use crate::model::lookup::{self, KeyMatch};
 use crate::model::{Additional, ArraySchema, Field, Json, ObjectSchema, Schema};
 
 /// Which fields of an object were given: bits, on the stack for up to 128 fields.
@@ -99,7 +99,6 @@ pub(super) struct Members<'s, 'm, A> {
     map: A,
     object: &'m ObjectSchema,
     given: FieldSet,
-    by_case: FieldSet,
     unknown_seen: KeysSeen,
     /// The field after the last one read: models send fields in the schema's order, so the
     /// next key is looked for there first.
@@ -155,7 +154,6 @@ impl<'s, 'm, A> Members<'s, 'm, A> {
             map,
             object,
             given: FieldSet::new(object.fields.len()),
-            by_case: FieldSet::new(object.fields.len()),
             unknown_seen: KeysSeen::default(),
             next_in_order: 0,
             pending: Pending::Nothing,
@@ -176,7 +174,7 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
     fn in_order(&self, key: &str) -> Option<usize> {
         let fields = &self.object.fields;
         let at = self.next_in_order;
-        let named = fields.len() <= SCANNED_FIELDS && fields.get(at)?.name == key;
+        let named = lookup::is_scanned(self.object) && fields.get(at)?.name == key;
         let first = named
             && fields[..at]
                 .iter()
@@ -184,35 +182,38 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
         first.then_some(at)
     }
 
+    /// What `key` names, by the model's one lookup. A field named a second time (by any of
+    /// its names, exactly or by folding) is left to the tree walk, which sees every key and
+    /// decides (a field given twice, or a tie: `ToolModel::key_targets`).
     fn key_is(&mut self, key: &str) -> KeyIs {
-        let in_order = self.in_order(key);
-        let decoder = &mut self.stream.decoder;
-        if let Some(at) = in_order.or_else(|| decoder.exact_field(key, self.object)) {
-            self.next_in_order = at + 1;
-            return if self.given.has(at) {
-                KeyIs::Undecided
-            } else {
-                self.given.set(at);
-                KeyIs::Field(at)
-            };
-        }
-        match decoder.folded_field(key, self.object) {
-            Some(at) if self.by_case.has(at) => KeyIs::Undecided,
-            Some(at) if !self.given.has(at) => {
-                self.given.set(at);
-                self.by_case.set(at);
-                let field = &self.object.fields[at];
-                decoder.checker.path_push_field(&field.name);
-                decoder.repair(
-                    Rule::KeyCase,
-                    Value::String(key.to_owned()),
-                    Value::String(field.name.clone()),
-                );
-                decoder.checker.path_pop();
-                KeyIs::Field(at)
+        let found = match self.in_order(key) {
+            Some(at) => KeyMatch::Exact(at),
+            None => self.stream.decoder.key_match(key, self.object),
+        };
+        let (at, by_case) = match found {
+            KeyMatch::Exact(at) => {
+                self.next_in_order = at + 1;
+                (at, false)
             }
-            _ => KeyIs::Unknown,
+            KeyMatch::Folded(at) => (at, true),
+            KeyMatch::Ambiguous | KeyMatch::Unknown => return KeyIs::Unknown,
+        };
+        if self.given.has(at) {
+            return KeyIs::Undecided;
         }
+        self.given.set(at);
+        if by_case {
+            let decoder = &mut self.stream.decoder;
+            let field = &self.object.fields[at];
+            decoder.checker.path_push_field(&field.name);
+            decoder.repair(
+                Rule::KeyCase,
+                Value::String(key.to_owned()),
+                Value::String(field.name.clone()),
+            );
+            decoder.checker.path_pop();
+        }
+        KeyIs::Field(at)
     }
 
     /// Reads the value of a key that is not handed on into a tree.

@@ -6,7 +6,7 @@
 //! It is the same walk as the tree walk of the parent module, over a stream instead of a
 //! tree, and it applies the same rules by calling the same code:
 //! - objects and plain arrays are walked as they are read: keys by name, alias or
-//!   `key_case` ([`Decoder::exact_field`], [`Decoder::folded_field`]), `null_as_absent`,
+//!   `key_case` (the model's one lookup, [`ToolModel::key_match`]), `null_as_absent`,
 //!   unknown keys, absent fields (`required` issues and defaults, [`Decoder::default_value`]),
 //!   each member at its path;
 //! - a scalar that fits its schema as sent is checked by the checker's own checks
@@ -18,8 +18,9 @@
 //!
 //! Where the order of what is logged or reported would depend on members not yet read, the
 //! stream stops and the caller gives the whole text to the tree walk, which decides with
-//! every member in view: a key sent twice (equal or not), two keys that fold to one field,
-//! a field sent by `key_case` before its exact name, an array outside its size bounds (its
+//! every member in view: a key sent twice (equal or not), a field named by a second key (by
+//! another of its names, exactly or by `key_case`, in either order: a field given twice, or
+//! a tie, [`ToolModel::key_targets`]), an array outside its size bounds (its
 //! issue comes before its elements'), a float anywhere but a `number` or an integer, and at
 //! an integer where the text has a number of more than 15 digits or with an exponent (only
 //! its digits tell `5.0` from `4.9999999999999999`), a container past the depth limit, `propertyNames` or
