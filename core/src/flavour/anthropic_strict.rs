@@ -1,7 +1,7 @@
 //! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
 
-use super::walk::{each_schema, recursive_definition, token, Walk};
-use super::{contains, describe, get, get_mut, FlavourError};
+use super::walk::{each_child, each_schema, is_object, recursive_definition, token, Walk};
+use super::{contains, describe, get, FlavourError};
 use crate::model::Json;
 
 /// The string formats strict tool use accepts.
@@ -55,7 +55,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
             "a recursive definition (strict tool use refuses recursive schemas)",
         ));
     }
-    node(walk, schema, "")?;
+    node(walk, schema, "", 0)?;
     let (optional, unions) = limited_counts(schema);
     walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
     walk.over(UNIONS, MAX_UNIONS, unions)
@@ -87,10 +87,17 @@ pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
     (optional, unions)
 }
 
-fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), FlavourError> {
+/// One node, and (by the shared walk) every subschema below it.
+fn node(
+    walk: &mut Walk<'_>,
+    value: &mut Json,
+    path: &str,
+    depth: usize,
+) -> Result<(), FlavourError> {
     let Json::Object(map) = value else {
         return Err(walk.cannot(path, "a boolean schema"));
     };
+    walk.no_free_form(map, path)?;
     walk.one_of_to_any_of(map, path);
     if let Some(Json::Array(branches)) = get(map, "allOf") {
         if branches.iter().any(|branch| branch.get("$ref").is_some()) {
@@ -130,37 +137,11 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
         }
     }
     describe(map, &moved);
-    let is_object =
-        get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties");
-    if is_object {
+    if is_object(map) {
         // Strict tool use wants every object closed.
         walk.close_object(map, path)?;
     }
-    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
-        for (name, property) in properties.iter_mut() {
-            node(
-                walk,
-                property,
-                &format!("{path}/properties/{}", token(name)),
-            )?;
-        }
-    }
-    if let Some(items @ Json::Object(_)) = get_mut(map, "items") {
-        node(walk, items, &format!("{path}/items"))?;
-    }
-    for keyword in ["anyOf", "allOf"] {
-        if let Some(Json::Array(branches)) = get_mut(map, keyword) {
-            for (index, branch) in branches.iter_mut().enumerate() {
-                node(walk, branch, &format!("{path}/{keyword}/{index}"))?;
-            }
-        }
-    }
-    if let Some(Json::Object(definitions)) = get_mut(map, "$defs") {
-        for (name, definition) in definitions.iter_mut() {
-            node(walk, definition, &format!("{path}/$defs/{}", token(name)))?;
-        }
-    }
-    Ok(())
+    each_child(walk, map, path, depth, node)
 }
 
 /// The largest bound of a `{n,m}` quantifier kept in a pattern. Anthropic refuses "complex
