@@ -55,6 +55,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
             "a recursive definition (strict tool use refuses recursive schemas)",
         ));
     }
+    walk.no_free_form_anywhere(schema)?;
     node(walk, schema, "", 0)?;
     let (optional, unions) = limited_counts(schema);
     walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
@@ -69,7 +70,7 @@ pub(super) const UNIONS: &str = "properties with a union type (anyOf or a list o
 /// which Anthropic limits over all the strict tools of a request.
 pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
     let (mut optional, mut unions) = (0, 0);
-    each_schema(schema, &mut |node| {
+    each_schema(schema, "", &mut |node, _| {
         if contains(node, "anyOf") || matches!(get(node, "type"), Some(Json::Array(_))) {
             unions += 1;
         }
@@ -97,7 +98,6 @@ fn node(
     let Json::Object(map) = value else {
         return Err(walk.cannot(path, "a boolean schema"));
     };
-    walk.no_free_form(map, path)?;
     walk.one_of_to_any_of(map, path);
     if let Some(Json::Array(branches)) = get(map, "allOf") {
         if branches.iter().any(|branch| branch.get("$ref").is_some()) {

@@ -250,22 +250,8 @@ fn node(
         return Err(walk.cannot(path, "a boolean schema"));
     };
     walk.one_of_to_any_of(map, path);
-    if contains(map, "not") {
-        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
-    }
     let mut nullable = false;
-    if let Some(Json::Array(types)) = get(map, "type").cloned() {
-        let named: Vec<&Json> = types
-            .iter()
-            .filter(|t| t.as_str() != Some("null"))
-            .collect();
-        let [one] = named.as_slice() else {
-            return Err(walk.cannot(path, "a list of types"));
-        };
-        nullable = named.len() < types.len();
-        insert(map, "type", (*one).clone());
-        walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
-    }
+    // The union first: a branch left alone is merged into the node, list of types and all.
     if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
         let before = branches.len();
         branches.retain(|branch| !is_null_schema(branch));
@@ -285,6 +271,23 @@ fn node(
                 }
             }
         }
+    }
+    // What a merged branch brought.
+    walk.one_of_to_any_of(map, path);
+    if contains(map, "not") {
+        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
+    }
+    if let Some(Json::Array(types)) = get(map, "type").cloned() {
+        let named: Vec<&Json> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .collect();
+        let [one] = named.as_slice() else {
+            return Err(walk.cannot(path, "a list of types"));
+        };
+        nullable |= named.len() < types.len();
+        insert(map, "type", (*one).clone());
+        walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
     }
     if let Some(constant) = remove(map, "const") {
         walk.drop(path, "const", &constant, Action::Rewritten);

@@ -53,6 +53,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
     }
+    walk.no_free_form_anywhere(schema)?;
     node(walk, schema, "", 1)?;
     walk.over("properties", MAX_PROPERTIES, walk.properties)?;
     walk.over("levels of nesting", MAX_DEPTH, walk.depth)?;
@@ -74,7 +75,6 @@ fn node(
     let Json::Object(map) = value else {
         return Err(walk.cannot(path, "a boolean schema"));
     };
-    walk.no_free_form(map, path)?;
     walk.one_of_to_any_of(map, path);
     if contains(map, "allOf") {
         return Err(walk.cannot(path, "allOf"));

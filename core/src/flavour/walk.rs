@@ -180,6 +180,18 @@ impl<'a> Walk<'a> {
         Err(self.cannot(path, what))
     }
 
+    /// [`Walk::no_free_form`] on every node of `schema`, wherever it sits (before a flavour
+    /// takes out a keyword that holds one: a tuple's `prefixItems`, a `not`...).
+    pub fn no_free_form_anywhere(&self, schema: &Json) -> Result<(), FlavourError> {
+        let mut found = Ok(());
+        each_schema(schema, "", &mut |node, path| {
+            if found.is_ok() {
+                found = self.no_free_form(node, path);
+            }
+        });
+        found
+    }
+
     /// `additionalProperties: false` on an object (written where it is absent); a free-form
     /// map is refused ([`Walk::no_free_form`]).
     pub fn close_object(&mut self, node: &mut Members, path: &str) -> Result<(), FlavourError> {
@@ -241,28 +253,28 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Calls `visit` on every schema node of `schema`: below `properties` and `$defs`, `items`,
-/// `additionalProperties`, `anyOf`, `allOf`, `oneOf` and `prefixItems`.
-pub(super) fn each_schema(schema: &Json, visit: &mut impl FnMut(&Members)) {
+/// Calls `visit` on every schema node of `schema` with its pointer, wherever it sits (every
+/// keyword whose value is a schema, a list or a map of them: the positions [`each_child`]
+/// walks), without changing it.
+pub(super) fn each_schema(schema: &Json, path: &str, visit: &mut impl FnMut(&Members, &str)) {
     let Json::Object(node) = schema else {
         return;
     };
-    visit(node);
+    visit(node, path);
     for (keyword, value) in node {
+        let at = format!("{path}/{}", token(keyword));
         match (keyword.as_str(), value) {
-            ("properties" | "$defs", Json::Object(named)) => {
-                for (_, schema) in named {
-                    each_schema(schema, visit);
+            (keyword, Json::Object(named)) if SCHEMA_MAPS.contains(&keyword) => {
+                for (name, schema) in named {
+                    each_schema(schema, &format!("{at}/{}", token(name)), visit);
                 }
             }
-            ("items" | "additionalProperties", schema @ Json::Object(_)) => {
-                each_schema(schema, visit)
-            }
-            ("anyOf" | "allOf" | "oneOf" | "prefixItems", Json::Array(branches)) => {
-                for branch in branches {
-                    each_schema(branch, visit);
+            (keyword, Json::Array(branches)) if SCHEMA_LISTS.contains(&keyword) => {
+                for (index, branch) in branches.iter().enumerate() {
+                    each_schema(branch, &format!("{at}/{index}"), visit);
                 }
             }
+            (keyword, schema) if SCHEMA_ONE.contains(&keyword) => each_schema(schema, &at, visit),
             _ => {}
         }
     }

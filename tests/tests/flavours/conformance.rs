@@ -481,3 +481,33 @@ pub fn conforms(
         other => Err(format!("no checker for {other}")),
     }
 }
+
+/// The pointer of the first free-form map in a schema, wherever it sits: an object node
+/// whose `additionalProperties` is a schema or `true`, one with `patternProperties`, or one
+/// below the root that declares no property and takes any key. Strict flavours, which
+/// close every object, must refuse a schema that has one.
+pub fn free_form_at(schema: &Value) -> Option<String> {
+    let mut found = None;
+    let _ = each_node(schema, "", 1, &mut |node, path, _| {
+        let Value::Object(map) = node else {
+            return Ok(());
+        };
+        if !is_object(map) {
+            return Ok(());
+        }
+        let declares_none = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(|p| p.is_empty());
+        let free = match map.get("additionalProperties") {
+            Some(Value::Object(_) | Value::Bool(true)) => true,
+            None => !path.is_empty() && declares_none,
+            _ => false,
+        } || map.contains_key("patternProperties");
+        if free && found.is_none() {
+            found = Some(path.to_owned());
+        }
+        Ok(())
+    });
+    found
+}
