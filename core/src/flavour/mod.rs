@@ -34,8 +34,10 @@
 //!   by wrapping the reference in a one-branch `anyOf`, as pydantic-ai does); at most 5,000
 //!   properties, 10 levels of nesting, 1,000 enum values and 120,000 characters of property
 //!   names, definition names and enum and const values. Free-form keys
-//!   (`additionalProperties` with a schema) and untyped values cannot be said in it: the
-//!   tool is refused with the path.
+//!   (`additionalProperties` with a schema or `true`, `patternProperties`, an object below
+//!   the root that declares no property) and untyped values cannot be said in it: the tool
+//!   is refused with the path, wherever the node sits (a property, array items, a tuple
+//!   element, a union branch, a nullable wrapper, a definition, a map's values).
 //! - [`Flavour::AnthropicStrict`]: Anthropic's strict tool use (`strict: true`), rules from
 //!   <https://platform.claude.com/docs/en/build-with-claude/structured-outputs> ("JSON Schema
 //!   limitations") and the Python SDK's `transform_schema`
@@ -50,7 +52,7 @@
 //!   and the rest are moved into the description, and so is a pattern with a `{n,m}` bound
 //!   over 100 (the docs refuse "complex `{n,m}` quantifiers with large ranges" without a
 //!   number: 100 is this crate's line). A recursive definition, a root union, free-form keys
-//!   and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
+//!   (as for OpenAI's strict mode, in every position) and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
 //!   refused; so is a tool over the limits of a request's strict tools (24 optional
 //!   properties, 16 properties with `anyOf` or a list of types). Those limits, and the 20
 //!   strict tools, count over every strict tool of a request: a toolbox's sum is not checked
@@ -89,7 +91,12 @@
 //!   Recursion is sent as it is: Gemini unrolls it "to a limited degree".
 //!
 //! Gemini documents no size limits for a declaration ("may reject very large or deeply
-//! nested schemas"), MCP none at all; none is checked for them.
+//! nested schemas"), MCP none at all; none of theirs is checked. Every flavour's output is
+//! held to [`MAX_FLAVOURED_BYTES`] (1 MiB of compact JSON), enforced while it is written.
+//!
+//! Every rewriting flavour recurses by one walk (`walk::each_child`), which visits every
+//! subschema wherever it sits, so no position is left unwritten; and the definition of a
+//! tool ([`FlavouredSchema::definition`]) sends its name and description once.
 //!
 //! ```
 //! use toolgate_core::flavour::{Action, Flavour};
@@ -116,7 +123,6 @@ mod request;
 mod walk;
 
 pub use gemini::{MAX_INLINED_DEPTH, MAX_INLINED_NODES};
-
 pub use lint::{Lint, Loss};
 pub use request::request_definitions;
 
