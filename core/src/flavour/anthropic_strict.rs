@@ -128,6 +128,9 @@ fn node(
             "format" => value.as_str().is_some_and(|name| FORMATS.contains(&name)),
             "pattern" => value.as_str().is_some_and(simple_pattern),
             "minItems" => value.to_value().as_u64().is_some_and(|n| n <= 1),
+            // `items: false` closes a tuple whose `prefixItems` strict tool use does not
+            // take (they go to the description): kept alone, it would say "an empty array".
+            "items" => matches!(value, Json::Object(_)),
             other => KEPT.contains(&other),
         };
         if kept {

@@ -209,3 +209,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_tuple_anthropic_strict_cannot_say_is_described_not_closed_empty() {
+    let tool = model(
+        json!({"title": "t", "type": "object", "properties": {"pair": {
+        "type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false}},
+        "required": ["pair"]}),
+    );
+    let flavoured = tool.schema_for(Flavour::AnthropicStrict).unwrap();
+    let pair = &flavoured.schema.to_value()["properties"]["pair"];
+    assert!(pair.get("items").is_none(), "{pair}");
+    let description = pair["description"].as_str().unwrap();
+    assert!(
+        description.contains("prefixItems") && description.contains("items: false"),
+        "{description}"
+    );
+}
