@@ -36,8 +36,15 @@
 //! - Lengths are counted in characters (Unicode scalar values), as JSON Schema counts them.
 //! - A rule is one clause about one field (its type, its bounds, its values...), or a tool's
 //!   list of required fields, or one of the general lines on top. Each kind has a weight;
-//!   over the budget, the lightest rules go first (the later one of two equally light), and
-//!   a field's line goes when its last rule does. The general lines weigh most.
+//!   the rules are taken heaviest first (the earlier of two equally heavy), each kept if the
+//!   fragment with it stays within the budget and skipped if not: a rule that does not fit
+//!   never keeps out a lighter one that does (so a smaller budget may keep more, shorter,
+//!   rules than a larger one). A field's line goes when its last rule does. The general
+//!   lines weigh most.
+//! - No line is longer than [`MAX_LINE_CHARS`], whatever the budget (none too): a rule is
+//!   at most [`MAX_RULE_CHARS`] (a list in it, the required fields or the enum values, is
+//!   shortened to what fits, then `… (N more)`), a field's path at most [`MAX_PATH_CHARS`],
+//!   and a clause that would make its line longer is left out (and counted).
 //! - A plain string says nothing a model gets wrong: it gets a line only for its constraints.
 //! - Names, enum values, patterns and examples come from the schema, which may be someone
 //!   else's: each is shortened (at most [`MAX_QUOTED_CHARS`] characters), enum lists are
@@ -47,10 +54,13 @@
 
 use std::fmt;
 
-use serde_json::Value;
 use toolgate_core::issue::shorten_text;
-use toolgate_core::model::{Bounds, Kind, Schema, ToolModel};
-use toolgate_core::num::Num;
+use toolgate_core::model::{Kind, Schema, ToolModel};
+
+use clauses::{clauses, has_constraints, join, listed, shorten};
+
+mod clauses;
+mod fit;
 
 /// The budget of [`prompt_rules`], in characters.
 pub const DEFAULT_PROMPT_BUDGET: usize = 1500;
@@ -62,6 +72,13 @@ pub const MAX_LISTED_VALUES: usize = 10;
 pub const MAX_FIELD_DEPTH: usize = 4;
 /// The most rules gathered over all tools; the rest are counted as left out.
 pub const MAX_RULES: usize = 2000;
+/// The most characters of one line of the fragment.
+pub const MAX_LINE_CHARS: usize = 400;
+/// The most characters of one rule (a list in it is shortened to fit, with a count of the
+/// rest; any other text is cut with `…`).
+pub const MAX_RULE_CHARS: usize = 240;
+/// The most characters of a field's path at the head of its line (then `…`).
+pub const MAX_PATH_CHARS: usize = 120;
 
 /// The fragment [`prompt_rules`] wrote, and how many rules the budget left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,6 +197,7 @@ impl Gathered {
             self.over += 1;
             return;
         }
+        let text = shorten(&text);
         self.rules.push(Rule { line, text, weight });
     }
 
@@ -197,17 +215,14 @@ impl Gathered {
             self.schema_rules(model, model.input(), heading, 0, "");
             return;
         };
-        let required: Vec<String> = object
-            .fields
-            .iter()
-            .filter(|field| field.required)
-            .map(|field| shorten_text(&field.name, MAX_QUOTED_CHARS))
-            .collect();
-        if !required.is_empty() {
+        let required = object.fields.iter().filter(|field| field.required);
+        let count = required.clone().count();
+        if count > 0 {
+            let names = required.map(|field| shorten_text(&field.name, MAX_QUOTED_CHARS));
             self.rule(
                 heading,
                 Weight::Required,
-                format!("required: {}", required.join(", ")),
+                listed("required: ", names, count),
             );
         }
         self.fields(model, model.input(), heading, 0, "");
@@ -282,319 +297,9 @@ impl Gathered {
             _ => {}
         }
     }
-
-    /// The fragment: the heaviest rules that fit in `budget` characters.
-    fn fit(self, budget: usize) -> PromptRules {
-        let mut order: Vec<usize> = (0..self.rules.len()).collect();
-        // Heaviest first; of two equally heavy, the earlier first.
-        order.sort_by(|&a, &b| {
-            self.rules[b]
-                .weight
-                .cmp(&self.rules[a].weight)
-                .then(a.cmp(&b))
-        });
-        let total = self.rules.len() + self.over;
-        // The most rules whose fragment fits: the fragment grows with each rule kept, so
-        // the count is found by halving.
-        let (mut low, mut high) = (0, self.rules.len());
-        while low < high {
-            let middle = (low + high).div_ceil(2);
-            if self
-                .render(&order[..middle], total - middle)
-                .chars()
-                .count()
-                <= budget
-            {
-                low = middle;
-            } else {
-                high = middle - 1;
-            }
-        }
-        let text = self.render(&order[..low], total - low);
-        if text.chars().count() > budget {
-            return PromptRules {
-                text: String::new(),
-                left_out: total,
-            };
-        }
-        PromptRules {
-            text,
-            left_out: total - low,
-        }
-    }
-
-    fn render(&self, kept: &[usize], left_out: usize) -> String {
-        let mut kept = kept.to_vec();
-        kept.sort_unstable();
-        let mut clauses: Vec<Vec<&str>> = vec![Vec::new(); self.lines.len()];
-        for index in kept {
-            let rule = &self.rules[index];
-            clauses[rule.line].push(&rule.text);
-        }
-        let mut shown = vec![false; self.lines.len()];
-        for (index, line) in self.lines.iter().enumerate() {
-            if !clauses[index].is_empty() {
-                shown[index] = true;
-                if let Some(heading) = line.heading {
-                    shown[heading] = true;
-                }
-            }
-        }
-        let mut text = String::new();
-        for (index, line) in self.lines.iter().enumerate() {
-            if !shown[index] {
-                continue;
-            }
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&line.lead);
-            if line.is_heading {
-                if !clauses[index].is_empty() {
-                    text.push_str(" (");
-                    text.push_str(&clauses[index].join("; "));
-                    text.push(')');
-                }
-                text.push(':');
-            } else {
-                text.push_str(&clauses[index].join(", "));
-            }
-        }
-        if left_out > 0 {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&format!("({left_out} less important rules left out)"));
-        }
-        text
-    }
 }
 
-/// A field's path: identifier-like names joined with `.`, others as bracketed JSON strings.
-fn join(at: &str, name: &str) -> String {
-    let name = shorten_text(name, MAX_QUOTED_CHARS);
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    match (at.is_empty(), plain) {
-        (true, true) => name,
-        (false, true) => format!("{at}.{name}"),
-        (_, false) => format!("{at}[{}]", quoted_str(&name)),
-    }
-}
-
-fn quoted_str(text: &str) -> String {
-    Value::String(shorten_text(text, MAX_QUOTED_CHARS)).to_string()
-}
-
-fn quoted(value: &Value) -> String {
-    match value {
-        Value::String(text) => quoted_str(text),
-        other => shorten_text(&other.to_string(), MAX_QUOTED_CHARS),
-    }
-}
-
-/// Whether a value of this kind has a rule beyond its type.
-fn has_constraints(kind: &Kind) -> bool {
-    !clauses_of_kind(kind)
-        .iter()
-        .all(|(weight, _)| matches!(weight, Weight::Type | Weight::PlainString))
-}
-
-/// The clauses of a schema (references followed): its type and its constraints.
-fn clauses(model: &ToolModel, schema: &Schema) -> Vec<(Weight, String)> {
-    let mut clauses = clauses_of_kind(&schema.kind);
-    if let Kind::Array(array) = &schema.kind {
-        // "array of strings": the items' type, when it is one.
-        if let Some(items) = model.resolve(&array.items).and_then(|s| s.kind.type_name()) {
-            if let Some(clause) = clauses.iter_mut().find(|(w, _)| *w == Weight::Type) {
-                clause.1 = format!("array of {}", plural(items));
-            }
-        }
-    }
-    if let Some(constant) = &schema.constant {
-        clauses.push((Weight::Constant, format!("always {}", quoted(constant))));
-    }
-    let has_format_example = clauses.iter().any(|(w, _)| *w == Weight::Format);
-    if let Some(example) = schema.examples.first() {
-        if !has_format_example {
-            clauses.push((Weight::Example, format!("e.g. {}", quoted(example))));
-        }
-    }
-    clauses
-}
-
-fn plural(type_name: &str) -> String {
-    match type_name {
-        "null" => "nulls".to_owned(),
-        other => format!("{other}s"),
-    }
-}
-
-fn clauses_of_kind(kind: &Kind) -> Vec<(Weight, String)> {
-    let mut clauses = Vec::new();
-    match kind {
-        Kind::Any | Kind::Ref(_) => {}
-        Kind::Never => clauses.push((Weight::Type, "send nothing here".to_owned())),
-        Kind::Null => clauses.push((Weight::Type, "null".to_owned())),
-        Kind::Boolean => clauses.push((Weight::Type, "boolean".to_owned())),
-        Kind::Integer(integer) => {
-            clauses.push((Weight::Type, "integer".to_owned()));
-            // A width's own range says little a model breaks, but for the sign of an
-            // unsigned one: it is written only where the schema narrows it.
-            let range = integer.width.map(|width| {
-                let (low, high) = width.range();
-                (width.signed.then_some(low), high)
-            });
-            bounds(
-                &narrowed(&integer.bounds, range),
-                integer.multiple_of,
-                &mut clauses,
-            );
-        }
-        Kind::Number(number) => {
-            clauses.push((Weight::Type, "number".to_owned()));
-            let range = number.width.and_then(|width| width.range());
-            let range = range.map(|(low, high)| (Some(low), high));
-            bounds(
-                &narrowed(&number.bounds, range),
-                number.multiple_of,
-                &mut clauses,
-            );
-        }
-        Kind::String(string) => {
-            clauses.push((Weight::PlainString, "string".to_owned()));
-            if let Some(format) = string.format {
-                clauses.push((
-                    Weight::Format,
-                    format!("{format}, e.g. {}", quoted_str(format.example())),
-                ));
-            }
-            if let Some(pattern) = &string.pattern {
-                clauses.push((
-                    Weight::Pattern,
-                    format!(
-                        "matching {}",
-                        shorten_text(pattern.as_str(), MAX_QUOTED_CHARS)
-                    ),
-                ));
-            }
-            if let Some(range) = range(string.min_length, string.max_length, "characters") {
-                clauses.push((Weight::Length, range));
-            }
-        }
-        Kind::Enum(enumeration) => {
-            let mut listed: Vec<String> = enumeration
-                .values
-                .iter()
-                .take(MAX_LISTED_VALUES)
-                .map(|value| quoted(&value.value))
-                .collect();
-            let more = enumeration.values.len().saturating_sub(MAX_LISTED_VALUES);
-            if more > 0 {
-                listed.push(format!("… ({more} more)"));
-            }
-            let text = match listed.as_slice() {
-                [one] => format!("exactly {one}"),
-                _ => format!("one of {}", listed.join(", ")),
-            };
-            clauses.push((Weight::Values, text));
-        }
-        Kind::Array(array) => {
-            clauses.push((Weight::Type, "array".to_owned()));
-            if let Some(range) = range(array.min_items, array.max_items, "items") {
-                clauses.push((Weight::Items, range));
-            }
-            if array.unique_items {
-                clauses.push((Weight::Items, "no duplicates".to_owned()));
-            }
-        }
-        Kind::Map(_) => clauses.push((Weight::Type, "object (any keys)".to_owned())),
-        Kind::Object(_) => clauses.push((Weight::Type, "object".to_owned())),
-        Kind::Union(union) => {
-            let mut types: Vec<&str> = union
-                .variants
-                .iter()
-                .filter_map(|variant| variant.kind.type_name())
-                .collect();
-            types.dedup();
-            if !types.is_empty() {
-                clauses.push((Weight::Type, format!("one of: {}", types.join(" or "))));
-            }
-        }
-    }
-    clauses
-}
-
-/// The bounds without those that only repeat a width's range (`low` where it is worth
-/// leaving out, `high`).
-fn narrowed(bounds: &Bounds, range: Option<(Option<Num>, Num)>) -> Bounds {
-    let mut written = bounds.clone();
-    if let Some((low, high)) = range {
-        if low.is_some() && written.minimum == low {
-            written.minimum = None;
-        }
-        if written.maximum == Some(high) {
-            written.maximum = None;
-        }
-    }
-    written
-}
-
-/// `1 to 9`, `at least 1`, `above 0`... of a number's bounds, and its `multipleOf`.
-fn bounds(bounds: &Bounds, multiple_of: Option<Num>, clauses: &mut Vec<(Weight, String)>) {
-    let low = bounds
-        .minimum
-        .map(|n| (n, false))
-        .or(bounds.exclusive_minimum.map(|n| (n, true)));
-    let high = bounds
-        .maximum
-        .map(|n| (n, false))
-        .or(bounds.exclusive_maximum.map(|n| (n, true)));
-    let text = match (low, high) {
-        (Some((low, false)), Some((high, false))) => Some(format!("{low} to {high}")),
-        (low, high) => {
-            let parts: Vec<String> = [
-                low.map(|(n, exclusive)| {
-                    if exclusive {
-                        format!("above {n}")
-                    } else {
-                        format!("at least {n}")
-                    }
-                }),
-                high.map(|(n, exclusive)| {
-                    if exclusive {
-                        format!("below {n}")
-                    } else {
-                        format!("at most {n}")
-                    }
-                }),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            (!parts.is_empty()).then(|| parts.join(" and "))
-        }
-    };
-    if let Some(text) = text {
-        clauses.push((Weight::Bounds, text));
-    }
-    if let Some(step) = multiple_of {
-        clauses.push((Weight::Bounds, format!("a multiple of {step}")));
-    }
-}
-
-/// `4 to 12 characters`, `at most 5 items`...
-fn range(min: Option<u64>, max: Option<u64>, unit: &str) -> Option<String> {
-    match (min, max) {
-        (Some(min), Some(max)) if min == max => Some(format!("exactly {min} {unit}")),
-        (Some(min), Some(max)) => Some(format!("{min} to {max} {unit}")),
-        (Some(min), None) if min > 0 => Some(format!("at least {min} {unit}")),
-        (_, Some(max)) => Some(format!("at most {max} {unit}")),
-        _ => None,
-    }
-}
-
+#[cfg(test)]
+mod fit_tests;
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,13 @@
 //! Provider schema flavours: a conformance checker per flavour, run over the fixture tools,
 //! the BFCL corpus and the tools-dev corpus (every tool conforms, or is refused with the
 //! limit or the construct named); the dropped constraints still enforced by the gate; and
-//! goldens of each fixture tool in OpenAI's strict mode with its report.
+//! goldens of each fixture tool in OpenAI's strict mode with its report; random nested
+//! schemas (`flavours/random.rs`) through every flavour and its checker.
 
 #[path = "flavours/conformance.rs"]
 mod conformance;
+#[path = "flavours/random.rs"]
+mod random;
 
 use conformance::conforms;
 use serde_json::{json, Value};

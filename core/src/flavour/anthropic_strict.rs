@@ -1,7 +1,7 @@
 //! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
 
-use super::walk::{each_schema, recursive_definition, token, Walk};
-use super::{contains, describe, get, get_mut, FlavourError};
+use super::walk::{each_child, each_schema, is_object, recursive_definition, token, Walk};
+use super::{contains, describe, get, FlavourError};
 use crate::model::Json;
 
 /// The string formats strict tool use accepts.
@@ -55,7 +55,8 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
             "a recursive definition (strict tool use refuses recursive schemas)",
         ));
     }
-    node(walk, schema, "")?;
+    walk.no_free_form_anywhere(schema)?;
+    node(walk, schema, "", 0)?;
     let (optional, unions) = limited_counts(schema);
     walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
     walk.over(UNIONS, MAX_UNIONS, unions)
@@ -69,7 +70,7 @@ pub(super) const UNIONS: &str = "properties with a union type (anyOf or a list o
 /// which Anthropic limits over all the strict tools of a request.
 pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
     let (mut optional, mut unions) = (0, 0);
-    each_schema(schema, &mut |node| {
+    each_schema(schema, "", &mut |node, _| {
         if contains(node, "anyOf") || matches!(get(node, "type"), Some(Json::Array(_))) {
             unions += 1;
         }
@@ -87,7 +88,13 @@ pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
     (optional, unions)
 }
 
-fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), FlavourError> {
+/// One node, and (by the shared walk) every subschema below it.
+fn node(
+    walk: &mut Walk<'_>,
+    value: &mut Json,
+    path: &str,
+    depth: usize,
+) -> Result<(), FlavourError> {
     let Json::Object(map) = value else {
         return Err(walk.cannot(path, "a boolean schema"));
     };
@@ -121,6 +128,9 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
             "format" => value.as_str().is_some_and(|name| FORMATS.contains(&name)),
             "pattern" => value.as_str().is_some_and(simple_pattern),
             "minItems" => value.to_value().as_u64().is_some_and(|n| n <= 1),
+            // `items: false` closes a tuple whose `prefixItems` strict tool use does not
+            // take (they go to the description): kept alone, it would say "an empty array".
+            "items" => matches!(value, Json::Object(_)),
             other => KEPT.contains(&other),
         };
         if kept {
@@ -130,37 +140,11 @@ fn node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), Flavour
         }
     }
     describe(map, &moved);
-    let is_object =
-        get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties");
-    if is_object {
+    if is_object(map) {
         // Strict tool use wants every object closed.
         walk.close_object(map, path)?;
     }
-    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
-        for (name, property) in properties.iter_mut() {
-            node(
-                walk,
-                property,
-                &format!("{path}/properties/{}", token(name)),
-            )?;
-        }
-    }
-    if let Some(items @ Json::Object(_)) = get_mut(map, "items") {
-        node(walk, items, &format!("{path}/items"))?;
-    }
-    for keyword in ["anyOf", "allOf"] {
-        if let Some(Json::Array(branches)) = get_mut(map, keyword) {
-            for (index, branch) in branches.iter_mut().enumerate() {
-                node(walk, branch, &format!("{path}/{keyword}/{index}"))?;
-            }
-        }
-    }
-    if let Some(Json::Object(definitions)) = get_mut(map, "$defs") {
-        for (name, definition) in definitions.iter_mut() {
-            node(walk, definition, &format!("{path}/$defs/{}", token(name)))?;
-        }
-    }
-    Ok(())
+    each_child(walk, map, path, depth, node)
 }
 
 /// The largest bound of a `{n,m}` quantifier kept in a pattern. Anthropic refuses "complex

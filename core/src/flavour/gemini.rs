@@ -2,8 +2,10 @@
 //! [`Flavour::GeminiJson`](super::Flavour::GeminiJson) (`parametersJsonSchema`): the rules
 //! are in the module above.
 
-use super::walk::{definition_name, token, Walk};
+use super::walk::{definition_name, each_child, token, Walk};
 use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError};
+use std::collections::BTreeMap;
+
 use crate::model::Json;
 
 /// The fields of Gemini's `Schema` object (Vertex AI and the Gemini API): sent as they are,
@@ -65,6 +67,11 @@ pub const MAX_INLINED_NODES: usize = 20_000;
 /// the schema recurses that deep.
 pub const MAX_INLINED_DEPTH: usize = 128;
 
+/// What the inlining's byte count is checked as: the bytes of the schema with every copy
+/// of a definition made so far (annotations the rewrite then takes out are counted: the
+/// count stops the copying before it is done).
+const INLINED_BYTES: &str = "bytes of schema once definitions are inlined";
+
 /// Rewrites a tool's schema for `parameters`.
 pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     walk.no_root_union(schema)?;
@@ -79,7 +86,7 @@ pub(super) fn rewrite_json_schema(
     schema: &mut Json,
 ) -> Result<(), FlavourError> {
     walk.object_root(schema)?;
-    json_schema_node(walk, schema, "")
+    json_schema_node(walk, schema, "", 1)
 }
 
 /// Replaces every `$ref` with the definition it names (the use site's own keywords, such as
@@ -100,8 +107,17 @@ fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
         _ => Vec::new(),
     };
     walk.drop("", "$defs", &Json::Array(names), Action::Rewritten);
+    let sizes = match &definitions {
+        Json::Object(members) => members
+            .iter()
+            .map(|(name, definition)| (name.clone(), super::json_bytes(definition)))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
     let mut inliner = Inliner {
         definitions,
+        sizes,
+        bytes: super::json_bytes(schema),
         open: Vec::new(),
         nodes: 0,
         depth: 0,
@@ -111,6 +127,13 @@ fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
 
 struct Inliner {
     definitions: Json,
+    /// The bytes of each definition's compact JSON.
+    sizes: BTreeMap<String, usize>,
+    /// The bytes written so far: the schema without its definitions, and each definition
+    /// once per copy inlined (counted before the copy is made, so a schema that would grow
+    /// past [`MAX_FLAVOURED_BYTES`](super::MAX_FLAVOURED_BYTES) is refused with no more than
+    /// that built).
+    bytes: usize,
     /// The definitions being inlined, outermost first.
     open: Vec<String>,
     nodes: usize,
@@ -163,6 +186,10 @@ impl Inliner {
                 format!("a recursive definition ({name:?} holds itself, and the Schema has no references)"),
             ));
         }
+        self.bytes = self
+            .bytes
+            .saturating_add(self.sizes.get(&name).copied().unwrap_or(0));
+        walk.over(INLINED_BYTES, super::MAX_FLAVOURED_BYTES, self.bytes)?;
         let Some(Json::Object(definition)) = self.definitions.get(&name).cloned() else {
             return Err(walk.cannot(path, format!("the reference {reference:?}")));
         };
@@ -223,22 +250,8 @@ fn node(
         return Err(walk.cannot(path, "a boolean schema"));
     };
     walk.one_of_to_any_of(map, path);
-    if contains(map, "not") {
-        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
-    }
     let mut nullable = false;
-    if let Some(Json::Array(types)) = get(map, "type").cloned() {
-        let named: Vec<&Json> = types
-            .iter()
-            .filter(|t| t.as_str() != Some("null"))
-            .collect();
-        let [one] = named.as_slice() else {
-            return Err(walk.cannot(path, "a list of types"));
-        };
-        nullable = named.len() < types.len();
-        insert(map, "type", (*one).clone());
-        walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
-    }
+    // The union first: a branch left alone is merged into the node, list of types and all.
     if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
         let before = branches.len();
         branches.retain(|branch| !is_null_schema(branch));
@@ -259,6 +272,23 @@ fn node(
             }
         }
     }
+    // What a merged branch brought.
+    walk.one_of_to_any_of(map, path);
+    if contains(map, "not") {
+        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
+    }
+    if let Some(Json::Array(types)) = get(map, "type").cloned() {
+        let named: Vec<&Json> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .collect();
+        let [one] = named.as_slice() else {
+            return Err(walk.cannot(path, "a list of types"));
+        };
+        nullable |= named.len() < types.len();
+        insert(map, "type", (*one).clone());
+        walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
+    }
     if let Some(constant) = remove(map, "const") {
         walk.drop(path, "const", &constant, Action::Rewritten);
         insert(map, "enum", Json::Array(vec![constant]));
@@ -276,6 +306,9 @@ fn node(
         .to_owned();
     for (keyword, value) in std::mem::take(map) {
         let kept = match keyword.as_str() {
+            // The Schema's `items` is a schema: `items: false` (no element past a tuple's,
+            // whose `prefixItems` go to the description) cannot be said in it.
+            "items" => matches!(value, Json::Object(_)),
             "format" => matches!(
                 (type_name.as_str(), value.as_str()),
                 ("string", Some("date-time" | "enum"))
@@ -298,26 +331,10 @@ fn node(
         &["type", "anyOf"],
         "the Schema wants a `type` on every value",
     )?;
-    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
+    if let Some(Json::Object(properties)) = get(map, "properties") {
         walk.count_properties(properties, depth);
-        for (name, property) in properties.iter_mut() {
-            node(
-                walk,
-                property,
-                &format!("{path}/properties/{}", token(name)),
-                depth + 1,
-            )?;
-        }
     }
-    if let Some(items @ Json::Object(_)) = get_mut(map, "items") {
-        node(walk, items, &format!("{path}/items"), depth)?;
-    }
-    if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
-        for (index, branch) in branches.iter_mut().enumerate() {
-            node(walk, branch, &format!("{path}/anyOf/{index}"), depth)?;
-        }
-    }
-    Ok(())
+    each_child(walk, map, path, depth, node)
 }
 
 /// An `enum` as the `Schema` takes it: strings only. `null` among the values makes the node
@@ -383,8 +400,14 @@ fn enumeration(
     Ok(nullable)
 }
 
-/// One node of a `parametersJsonSchema` schema.
-fn json_schema_node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result<(), FlavourError> {
+/// One node of a `parametersJsonSchema` schema, and (by the shared walk) every subschema
+/// below it.
+fn json_schema_node(
+    walk: &mut Walk<'_>,
+    value: &mut Json,
+    path: &str,
+    depth: usize,
+) -> Result<(), FlavourError> {
     let Json::Object(map) = value else {
         return Ok(());
     };
@@ -410,24 +433,5 @@ fn json_schema_node(walk: &mut Walk<'_>, value: &mut Json, path: &str) -> Result
         }
     }
     describe(map, &moved);
-    for keyword in ["properties", "$defs"] {
-        if let Some(Json::Object(named)) = get_mut(map, keyword) {
-            for (name, schema) in named.iter_mut() {
-                json_schema_node(walk, schema, &format!("{path}/{keyword}/{}", token(name)))?;
-            }
-        }
-    }
-    for keyword in ["items", "prefixItems", "anyOf", "additionalProperties"] {
-        let at = format!("{path}/{keyword}");
-        match get_mut(map, keyword) {
-            Some(Json::Array(items)) => {
-                for (index, item) in items.iter_mut().enumerate() {
-                    json_schema_node(walk, item, &format!("{at}/{index}"))?;
-                }
-            }
-            Some(schema @ Json::Object(_)) => json_schema_node(walk, schema, &at)?,
-            _ => {}
-        }
-    }
-    Ok(())
+    each_child(walk, map, path, depth, json_schema_node)
 }

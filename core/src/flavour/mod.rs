@@ -34,8 +34,10 @@
 //!   by wrapping the reference in a one-branch `anyOf`, as pydantic-ai does); at most 5,000
 //!   properties, 10 levels of nesting, 1,000 enum values and 120,000 characters of property
 //!   names, definition names and enum and const values. Free-form keys
-//!   (`additionalProperties` with a schema) and untyped values cannot be said in it: the
-//!   tool is refused with the path.
+//!   (`additionalProperties` with a schema or `true`, `patternProperties`, an object below
+//!   the root that declares no property) and untyped values cannot be said in it: the tool
+//!   is refused with the path, wherever the node sits (a property, array items, a tuple
+//!   element, a union branch, a nullable wrapper, a definition, a map's values).
 //! - [`Flavour::AnthropicStrict`]: Anthropic's strict tool use (`strict: true`), rules from
 //!   <https://platform.claude.com/docs/en/build-with-claude/structured-outputs> ("JSON Schema
 //!   limitations") and the Python SDK's `transform_schema`
@@ -50,7 +52,7 @@
 //!   and the rest are moved into the description, and so is a pattern with a `{n,m}` bound
 //!   over 100 (the docs refuse "complex `{n,m}` quantifiers with large ranges" without a
 //!   number: 100 is this crate's line). A recursive definition, a root union, free-form keys
-//!   and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
+//!   (as for OpenAI's strict mode, in every position) and a value of any type (the SDK refuses a schema with no `type`, `enum` or union) are
 //!   refused; so is a tool over the limits of a request's strict tools (24 optional
 //!   properties, 16 properties with `anyOf` or a list of types). Those limits, and the 20
 //!   strict tools, count over every strict tool of a request: a toolbox's sum is not checked
@@ -89,7 +91,12 @@
 //!   Recursion is sent as it is: Gemini unrolls it "to a limited degree".
 //!
 //! Gemini documents no size limits for a declaration ("may reject very large or deeply
-//! nested schemas"), MCP none at all; none is checked for them.
+//! nested schemas"), MCP none at all; none of theirs is checked. Every flavour's output is
+//! held to [`MAX_FLAVOURED_BYTES`] (1 MiB of compact JSON), enforced while it is written.
+//!
+//! Every rewriting flavour recurses by one walk (`walk::each_child`), which visits every
+//! subschema wherever it sits, so no position is left unwritten; and the definition of a
+//! tool ([`FlavouredSchema::definition`]) sends its name and description once.
 //!
 //! ```
 //! use toolgate_core::flavour::{Action, Flavour};
@@ -278,13 +285,43 @@ pub struct SchemaSize {
 }
 
 impl SchemaSize {
-    fn of(schema: &Json) -> SchemaSize {
-        let bytes = schema.to_string().len();
+    fn of(bytes: usize) -> SchemaSize {
         SchemaSize {
             bytes,
             tokens: bytes.div_ceil(4),
         }
     }
+}
+
+/// The most bytes of compact JSON a flavour writes for one tool's schema: 1 MiB, some
+/// 260,000 tokens, more than any provider's context takes for a tool. Every flavour's
+/// output is held to it ([`FlavourError::OverLimit`], limit `bytes of schema`), so that no
+/// schema (a definition with a long description used by many properties, which Gemini's
+/// inlining copies into each) makes a flavour write more than this: Gemini's inlining counts
+/// the bytes it copies as it copies them and stops as soon as they pass the bound (before
+/// the copy is made), and the other flavours, which write at most a bounded amount per node
+/// of the schema they read, are measured once written, without building the text.
+pub const MAX_FLAVOURED_BYTES: usize = 1 << 20;
+
+/// What [`MAX_FLAVOURED_BYTES`] counts.
+const FLAVOURED_BYTES: &str = "bytes of schema";
+
+/// The length of a value's compact JSON, counted without writing it anywhere.
+pub(crate) fn json_bytes(value: &Json) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing into a counter cannot fail: a `Json` always serializes.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// A tool's schema in a flavour, with what the flavour dropped.
@@ -363,7 +400,7 @@ impl ToolModel {
     ) -> Result<FlavouredSchema, FlavourError> {
         // The model writes its schema as JSON; only a schema nested deeper than serde_json
         // reads (128 levels) does not read back.
-        let Ok(mut schema) = serde_json::from_str::<Json>(self.json_schema()) else {
+        let Ok(schema) = serde_json::from_str::<Json>(self.json_schema()) else {
             return Err(FlavourError::Inexpressible {
                 tool: self.name().to_owned(),
                 flavour,
@@ -371,28 +408,40 @@ impl ToolModel {
                 what: "a schema nested deeper than 128 levels".to_owned(),
             });
         };
-        let mut dropped = Vec::new();
-        let mut walk = walk::Walk::new(self.name(), flavour, &mut dropped, describe_dropped);
-        match flavour {
-            Flavour::JsonSchema => {}
-            Flavour::Mcp | Flavour::OpenAi => walk.object_root(&mut schema)?,
-            Flavour::Anthropic => {
-                walk.no_root_union(&schema)?;
-                walk.object_root(&mut schema)?;
-            }
-            Flavour::OpenAiStrict => openai_strict::rewrite(&mut walk, &mut schema)?,
-            Flavour::AnthropicStrict => anthropic_strict::rewrite(&mut walk, &mut schema)?,
-            Flavour::Gemini => gemini::rewrite(&mut walk, &mut schema)?,
-            Flavour::GeminiJson => gemini::rewrite_json_schema(&mut walk, &mut schema)?,
-        }
-        let size = SchemaSize::of(&schema);
-        Ok(FlavouredSchema {
-            flavour,
-            schema,
-            dropped,
-            size,
-        })
+        flavoured(self.name(), flavour, schema, describe_dropped)
     }
+}
+
+/// A schema written by the model (`schema`, read back) in `flavour`: the rewrite, then the
+/// byte bound.
+pub(crate) fn flavoured(
+    name: &str,
+    flavour: Flavour,
+    mut schema: Json,
+    describe_dropped: bool,
+) -> Result<FlavouredSchema, FlavourError> {
+    let mut dropped = Vec::new();
+    let mut walk = walk::Walk::new(name, flavour, &mut dropped, describe_dropped);
+    match flavour {
+        Flavour::JsonSchema => {}
+        Flavour::Mcp | Flavour::OpenAi => walk.object_root(&mut schema)?,
+        Flavour::Anthropic => {
+            walk.no_root_union(&schema)?;
+            walk.object_root(&mut schema)?;
+        }
+        Flavour::OpenAiStrict => openai_strict::rewrite(&mut walk, &mut schema)?,
+        Flavour::AnthropicStrict => anthropic_strict::rewrite(&mut walk, &mut schema)?,
+        Flavour::Gemini => gemini::rewrite(&mut walk, &mut schema)?,
+        Flavour::GeminiJson => gemini::rewrite_json_schema(&mut walk, &mut schema)?,
+    }
+    let bytes = json_bytes(&schema);
+    walk.over(FLAVOURED_BYTES, MAX_FLAVOURED_BYTES, bytes)?;
+    Ok(FlavouredSchema {
+        flavour,
+        schema,
+        dropped,
+        size: SchemaSize::of(bytes),
+    })
 }
 
 /// Whether a keyword only annotates (a description, a title, an example, a vendor `x-`
@@ -476,3 +525,6 @@ pub(crate) fn insert(members: &mut Members, key: &str, value: Json) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod bounds_tests;

@@ -1,6 +1,6 @@
 //! [`Flavour::OpenAiStrict`](super::Flavour::OpenAiStrict): the rules are in the module above.
 
-use super::walk::{token, Walk};
+use super::walk::{each_child_where, has_type, is_object, Walk};
 use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError, Members};
 use crate::model::{IntWidth, Json};
 
@@ -53,6 +53,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
     }
+    walk.no_free_form_anywhere(schema)?;
     node(walk, schema, "", 1)?;
     walk.over("properties", MAX_PROPERTIES, walk.properties)?;
     walk.over("levels of nesting", MAX_DEPTH, walk.depth)?;
@@ -64,6 +65,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     )
 }
 
+/// One node, and (by the shared walk) every subschema below it.
 fn node(
     walk: &mut Walk<'_>,
     value: &mut Json,
@@ -123,40 +125,31 @@ fn node(
     }
     describe(map, &moved);
     walk.count_values(map);
-    if let Some(Json::Object(properties)) = get_mut(map, "properties") {
+    if let Some(Json::Object(properties)) = get(map, "properties") {
         walk.count_properties(properties, depth);
-        for (name, property) in properties.iter_mut() {
-            let at = format!("{path}/properties/{}", token(name));
-            node(walk, property, &at, depth + 1)?;
+    }
+    if let Some(Json::Object(definitions)) = get(map, "$defs") {
+        walk.chars += definitions
+            .iter()
+            .map(|(name, _)| name.chars().count())
+            .sum::<usize>();
+    }
+    if let Some(items) = get(map, "items") {
+        if !matches!(items, Json::Object(_) | Json::Bool(false)) {
+            return Err(walk.cannot(&format!("{path}/items"), "`items` of that form"));
         }
     }
-    if get(map, "type").and_then(Json::as_str) == Some("object") || contains(map, "properties") {
+    // The properties, then the object closed (its optional properties made nullable), then
+    // the other subschemas.
+    each_child_where(walk, map, path, depth, node, |keyword| {
+        keyword == "properties"
+    })?;
+    if is_object(map) {
         close_object(walk, map, path)?;
     }
-    for keyword in ["items", "prefixItems", "anyOf", "$defs"] {
-        let at = format!("{path}/{keyword}");
-        match get_mut(map, keyword) {
-            Some(Json::Array(items)) => {
-                for (index, item) in items.iter_mut().enumerate() {
-                    node(walk, item, &format!("{at}/{index}"), depth)?;
-                }
-            }
-            Some(Json::Object(defs)) if keyword == "$defs" => {
-                walk.chars += defs
-                    .iter()
-                    .map(|(name, _)| name.chars().count())
-                    .sum::<usize>();
-                for (name, def) in defs.iter_mut() {
-                    node(walk, def, &format!("{at}/{}", token(name)), depth)?;
-                }
-            }
-            Some(item @ Json::Object(_)) => node(walk, item, &at, depth)?,
-            Some(Json::Bool(false)) if keyword == "items" => {}
-            Some(_) => return Err(walk.cannot(&at, format!("`{keyword}` of that form"))),
-            None => {}
-        }
-    }
-    Ok(())
+    each_child_where(walk, map, path, depth, node, |keyword| {
+        keyword != "properties"
+    })
 }
 
 /// A `$ref` takes no sibling keywords in strict mode (OpenAI answers "`$ref` cannot have
@@ -177,7 +170,9 @@ fn reference_with_description(walk: &mut Walk<'_>, map: &mut Members, path: &str
 /// `additionalProperties: false` and every property required (the optional ones nullable).
 fn close_object(walk: &mut Walk<'_>, map: &mut Members, path: &str) -> Result<(), FlavourError> {
     walk.close_object(map, path)?;
-    insert(map, "type", Json::String("object".to_owned()));
+    if !has_type(map, "object") {
+        insert(map, "type", Json::String("object".to_owned()));
+    }
     let required: Vec<String> = match get(map, "required") {
         Some(Json::Array(names)) => names
             .iter()

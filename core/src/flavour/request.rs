@@ -15,6 +15,13 @@ impl FlavouredSchema {
     /// - MCP: `{name, description, inputSchema}`;
     /// - plain JSON Schema: the schema itself.
     ///
+    /// The tool's name and description are sent once, beside the schema: where the schema's
+    /// root repeats them (the model writes the tool's description and name into the root's
+    /// `description` and `title`), the root's copy is left out of the definition, and what a
+    /// flavour added to the root's description (a dropped constraint, `(maxProperties: 3)`)
+    /// stays there alone. A root description or title that says something else stays as it
+    /// is. The plain JSON Schema is the schema itself, unchanged.
+    ///
     /// ```
     /// use toolgate_core::flavour::Flavour;
     /// use toolgate_core::model::ToolModel;
@@ -32,7 +39,10 @@ impl FlavouredSchema {
         if let Some(description) = description {
             named.push(("description".to_owned(), text(description)));
         }
-        let schema = self.schema.clone();
+        let schema = match self.flavour {
+            Flavour::JsonSchema => self.schema.clone(),
+            _ => without_repeats(&self.schema, name, description),
+        };
         let strict = ("strict".to_owned(), Json::Bool(true));
         match self.flavour {
             Flavour::OpenAiStrict | Flavour::OpenAi => {
@@ -67,6 +77,32 @@ impl FlavouredSchema {
             Flavour::JsonSchema => schema,
         }
     }
+}
+
+/// The schema without the root's copies of the tool's name (`title`) and description (see
+/// [`FlavouredSchema::definition`]).
+fn without_repeats(schema: &Json, name: &str, description: Option<&str>) -> Json {
+    let Json::Object(root) = schema else {
+        return schema.clone();
+    };
+    let mut root = root.clone();
+    if super::get(&root, "title").and_then(Json::as_str) == Some(name) {
+        super::remove(&mut root, "title");
+    }
+    let rest = match (super::get(&root, "description"), description) {
+        (Some(Json::String(text)), Some(tool)) if !tool.is_empty() => text
+            .strip_prefix(tool)
+            .map(|rest| rest.trim_start().to_owned()),
+        _ => None,
+    };
+    match rest {
+        Some(rest) if rest.is_empty() => {
+            super::remove(&mut root, "description");
+        }
+        Some(rest) => super::insert(&mut root, "description", Json::String(rest)),
+        None => {}
+    }
+    Json::Object(root)
 }
 
 /// The definitions of the tools sent in one request, each in `flavour`'s shape

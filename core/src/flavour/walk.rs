@@ -151,22 +151,61 @@ impl<'a> Walk<'a> {
         true
     }
 
-    /// `additionalProperties: false` on an object (written where it is absent or `true`);
-    /// free-form keys cannot be said where every object must be closed.
-    pub fn close_object(&mut self, node: &mut Members, path: &str) -> Result<(), FlavourError> {
-        match get(node, "additionalProperties") {
-            Some(Json::Bool(false)) => Ok(()),
-            Some(Json::Object(_)) => Err(self.cannot(
-                path,
-                "free-form keys (`additionalProperties` with a schema)",
-            )),
-            other => {
-                let was = other.cloned().unwrap_or(Json::Bool(true));
-                self.drop(path, "additionalProperties", &was, Action::Rewritten);
-                super::insert(node, "additionalProperties", Json::Bool(false));
-                Ok(())
-            }
+    /// Refuses a free-form map, which cannot be said where every object must be closed
+    /// (OpenAI's and Anthropic's strict modes): an object node whose `additionalProperties`
+    /// is a schema or `true`, one with `patternProperties`, or (below the root) an object
+    /// that declares no property and takes any key (`{"type": "object"}`, which the model
+    /// writes `"properties": {}`). Closing such an object would let the provider send only
+    /// `{}` where the tool takes a map, so the tool is refused with the node's path instead.
+    /// An object with properties and no `additionalProperties` is closed (as the providers'
+    /// SDKs close it): its properties are what it is about. The root with no property is a
+    /// tool without arguments, closed to `{}`. Checked on every node, whatever its position
+    /// (a property, an array's items, a tuple element, a union branch, a nullable wrapper, a
+    /// definition), before any keyword is taken out.
+    pub fn no_free_form(&self, node: &Members, path: &str) -> Result<(), FlavourError> {
+        if !is_object(node) {
+            return Ok(());
         }
+        let what = match get(node, "additionalProperties") {
+            Some(Json::Object(_)) => "free-form keys (`additionalProperties` with a schema)",
+            Some(Json::Bool(true)) => "free-form keys (`additionalProperties: true`)",
+            _ if super::contains(node, "patternProperties") => {
+                "free-form keys (`patternProperties`)"
+            }
+            None if !path.is_empty() && declares_no_property(node) => {
+                "free-form keys (an object with no property, which takes any key)"
+            }
+            _ => return Ok(()),
+        };
+        Err(self.cannot(path, what))
+    }
+
+    /// [`Walk::no_free_form`] on every node of `schema`, wherever it sits (before a flavour
+    /// takes out a keyword that holds one: a tuple's `prefixItems`, a `not`...).
+    pub fn no_free_form_anywhere(&self, schema: &Json) -> Result<(), FlavourError> {
+        let mut found = Ok(());
+        each_schema(schema, "", &mut |node, path| {
+            if found.is_ok() {
+                found = self.no_free_form(node, path);
+            }
+        });
+        found
+    }
+
+    /// `additionalProperties: false` on an object (written where it is absent); a free-form
+    /// map is refused ([`Walk::no_free_form`]).
+    pub fn close_object(&mut self, node: &mut Members, path: &str) -> Result<(), FlavourError> {
+        self.no_free_form(node, path)?;
+        if get(node, "additionalProperties") != Some(&Json::Bool(false)) {
+            self.drop(
+                path,
+                "additionalProperties",
+                &Json::Bool(true),
+                Action::Rewritten,
+            );
+            super::insert(node, "additionalProperties", Json::Bool(false));
+        }
+        Ok(())
     }
 
     pub fn cannot(&self, path: &str, what: impl Into<String>) -> FlavourError {
@@ -214,31 +253,154 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Calls `visit` on every schema node of `schema`: below `properties` and `$defs`, `items`,
-/// `additionalProperties`, `anyOf`, `allOf`, `oneOf` and `prefixItems`.
-pub(super) fn each_schema(schema: &Json, visit: &mut impl FnMut(&Members)) {
+/// Calls `visit` on every schema node of `schema` with its pointer, wherever it sits (every
+/// keyword whose value is a schema, a list or a map of them: the positions [`each_child`]
+/// walks), without changing it.
+pub(super) fn each_schema(schema: &Json, path: &str, visit: &mut impl FnMut(&Members, &str)) {
     let Json::Object(node) = schema else {
         return;
     };
-    visit(node);
+    visit(node, path);
     for (keyword, value) in node {
+        let at = format!("{path}/{}", token(keyword));
         match (keyword.as_str(), value) {
-            ("properties" | "$defs", Json::Object(named)) => {
-                for (_, schema) in named {
-                    each_schema(schema, visit);
+            (keyword, Json::Object(named)) if SCHEMA_MAPS.contains(&keyword) => {
+                for (name, schema) in named {
+                    each_schema(schema, &format!("{at}/{}", token(name)), visit);
                 }
             }
-            ("items" | "additionalProperties", schema @ Json::Object(_)) => {
-                each_schema(schema, visit)
-            }
-            ("anyOf" | "allOf" | "oneOf" | "prefixItems", Json::Array(branches)) => {
-                for branch in branches {
-                    each_schema(branch, visit);
+            (keyword, Json::Array(branches)) if SCHEMA_LISTS.contains(&keyword) => {
+                for (index, branch) in branches.iter().enumerate() {
+                    each_schema(branch, &format!("{at}/{index}"), visit);
                 }
             }
+            (keyword, schema) if SCHEMA_ONE.contains(&keyword) => each_schema(schema, &at, visit),
             _ => {}
         }
     }
+}
+
+/// Whether a node describes objects: its `type` is or lists `object`, or it has a keyword
+/// only objects have.
+pub(super) fn is_object(node: &Members) -> bool {
+    has_type(node, "object")
+        || OBJECT_KEYWORDS
+            .iter()
+            .any(|keyword| super::contains(node, keyword))
+}
+
+/// Whether a node's `type` is `name` or lists it.
+pub(super) fn has_type(node: &Members, name: &str) -> bool {
+    match get(node, "type") {
+        Some(Json::String(one)) => one == name,
+        Some(Json::Array(names)) => names.iter().any(|one| one.as_str() == Some(name)),
+        _ => false,
+    }
+}
+
+/// The keywords only an object schema has.
+const OBJECT_KEYWORDS: [&str; 7] = [
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentSchemas",
+];
+
+/// Whether an object node declares no property (`properties` absent or empty).
+fn declares_no_property(node: &Members) -> bool {
+    match get(node, "properties") {
+        Some(Json::Object(properties)) => properties.is_empty(),
+        _ => true,
+    }
+}
+
+/// Keywords whose value is a map of names to schemas.
+const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+];
+/// Keywords whose value is one schema.
+const SCHEMA_ONE: [&str; 11] = [
+    "items",
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+];
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
+
+/// How a flavour writes one node: the walk, the node, its pointer and its object depth.
+pub(super) type Visit = fn(&mut Walk<'_>, &mut Json, &str, usize) -> Result<(), FlavourError>;
+
+/// Calls `visit` on every subschema of `node`, in the node's order, wherever it sits: each
+/// property (one object level deeper), each definition, `items`, each `prefixItems`
+/// element, each branch of `anyOf`, `allOf` and `oneOf`, `additionalProperties`, and every
+/// other keyword whose value is a schema. This one walk is what every rewriting flavour
+/// recurses by, so no position of a schema is left unwritten or unchecked by one of them: a
+/// flavour takes out the keywords it does not send first, and what is left is walked. A
+/// `false` below `items`, `additionalProperties` and the other keywords where it means
+/// "nothing more" is not a node (a flavour that refuses boolean schemas sees every other
+/// one).
+pub(super) fn each_child(
+    walk: &mut Walk<'_>,
+    node: &mut Members,
+    path: &str,
+    depth: usize,
+    visit: Visit,
+) -> Result<(), FlavourError> {
+    each_child_where(walk, node, path, depth, visit, |_| true)
+}
+
+/// [`each_child`] for the keywords `which` takes only (a flavour that rewrites a node
+/// between its properties and its other subschemas walks it in two parts).
+pub(super) fn each_child_where(
+    walk: &mut Walk<'_>,
+    node: &mut Members,
+    path: &str,
+    depth: usize,
+    visit: Visit,
+    which: fn(&str) -> bool,
+) -> Result<(), FlavourError> {
+    for (keyword, value) in node.iter_mut().filter(|(keyword, _)| which(keyword)) {
+        let at = format!("{path}/{}", token(keyword));
+        let keyword = keyword.as_str();
+        if SCHEMA_MAPS.contains(&keyword) {
+            let Json::Object(named) = value else {
+                return Err(walk.cannot(&at, format!("`{keyword}` of that form")));
+            };
+            let below = if keyword == "properties" {
+                depth + 1
+            } else {
+                depth
+            };
+            for (name, schema) in named.iter_mut() {
+                visit(walk, schema, &format!("{at}/{}", token(name)), below)?;
+            }
+        } else if SCHEMA_LISTS.contains(&keyword) {
+            let Json::Array(schemas) = value else {
+                return Err(walk.cannot(&at, format!("`{keyword}` of that form")));
+            };
+            for (index, schema) in schemas.iter_mut().enumerate() {
+                visit(walk, schema, &format!("{at}/{index}"), depth)?;
+            }
+        } else if SCHEMA_ONE.contains(&keyword) && *value != Json::Bool(false) {
+            visit(walk, value, &at, depth)?;
+        }
+    }
+    Ok(())
 }
 
 /// A JSON pointer token.

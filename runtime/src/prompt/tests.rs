@@ -1,4 +1,4 @@
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::*;
 
@@ -64,7 +64,6 @@ fn the_fragment_never_passes_its_budget_and_counts_what_it_left_out() {
     ];
     let full = prompt_rules_within(&tools, usize::MAX);
     let length = full.text.chars().count();
-    let mut previous_left_out = 0;
     for budget in (0..=length + 5).rev() {
         let rules = prompt_rules_within(&tools, budget);
         assert!(
@@ -72,9 +71,8 @@ fn the_fragment_never_passes_its_budget_and_counts_what_it_left_out() {
             "budget {budget}: {}",
             rules.text
         );
-        // A smaller budget never keeps more.
-        assert!(rules.left_out >= previous_left_out, "budget {budget}");
-        previous_left_out = rules.left_out;
+        // (A smaller budget may keep more rules: shorter ones, where a long one no longer
+        // fits.)
         if rules.left_out > 0 && !rules.text.is_empty() {
             assert!(rules.text.ends_with(&format!(
                 "({} less important rules left out)",

@@ -41,134 +41,152 @@ const STRICT_FORMATS: [&str; 9] = [
     "uuid",
 ];
 
-/// Whether a schema obeys OpenAI's documented strict-mode rules: the object root without
-/// `anyOf`; every object closed and every property required; supported keywords and
-/// formats only; `$ref` alone; at most 10 levels and 5,000 properties.
+/// Whether a schema obeys OpenAI's documented strict-mode rules, on every node wherever it
+/// sits (properties, items, tuple elements, union branches, definitions, nullable
+/// wrappers): the object root without `anyOf`; every object closed and every property
+/// required; no free-form keys; supported keywords and formats only; a type on every
+/// schema; `$ref` alone; at most 10 levels and 5,000 properties.
 fn conforms_openai_strict(schema: &Value) -> Result<(), String> {
     if schema["type"] != "object" || schema.get("anyOf").is_some() {
         return Err("the root is not one object".into());
     }
     let mut properties = 0;
-    strict_node(schema, "", 1, &mut properties)?;
+    each_node(schema, "", 1, &mut |node, path, depth| {
+        let Value::Object(map) = node else {
+            return Err(format!("{path}: not an object schema"));
+        };
+        if depth > 10 {
+            return Err(format!("{path}: deeper than 10 levels"));
+        }
+        for keyword in map.keys() {
+            if !STRICT_KEYWORDS.contains(&keyword.as_str()) && keyword != "multipleOf" {
+                return Err(format!("{path}: keyword {keyword}"));
+            }
+        }
+        if map.contains_key("$ref") && map.len() > 1 {
+            return Err(format!("{path}: $ref with siblings"));
+        }
+        if !["type", "enum", "const", "anyOf", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            return Err(format!("{path}: no type"));
+        }
+        if let Some(format) = map.get("format") {
+            if !STRICT_FORMATS.contains(&format.as_str().unwrap_or_default()) {
+                return Err(format!("{path}: format {format}"));
+            }
+        }
+        if is_object(map) {
+            closed(map, path)?;
+            let names: Vec<&String> = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().collect())
+                .unwrap_or_default();
+            properties += names.len();
+            let required: Vec<&str> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .ok_or(format!("{path}: no required"))?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            if names.iter().any(|name| !required.contains(&name.as_str()))
+                || names.len() != required.len()
+            {
+                return Err(format!(
+                    "{path}: required {required:?} is not every property {names:?}"
+                ));
+            }
+        }
+        Ok(())
+    })?;
     if properties > 5000 {
         return Err(format!("{properties} properties"));
     }
     Ok(())
 }
 
-fn strict_node(
-    node: &Value,
-    path: &str,
-    depth: usize,
-    properties: &mut usize,
-) -> Result<(), String> {
-    let Value::Object(map) = node else {
-        return Err(format!("{path}: not an object schema"));
+/// Whether a node describes objects: a `type` that is or lists `object`, or an object's
+/// keyword.
+fn is_object(map: &serde_json::Map<String, Value>) -> bool {
+    let typed = match map.get("type") {
+        Some(Value::String(name)) => name == "object",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+        _ => false,
     };
-    if depth > 10 {
-        return Err(format!("{path}: deeper than 10 levels"));
-    }
-    for keyword in map.keys() {
-        if !STRICT_KEYWORDS.contains(&keyword.as_str()) && keyword != "multipleOf" {
-            return Err(format!("{path}: keyword {keyword}"));
-        }
-    }
-    if map.contains_key("$ref") && map.len() > 1 {
-        return Err(format!("{path}: $ref with siblings"));
-    }
-    if let Some(format) = map.get("format") {
-        if !STRICT_FORMATS.contains(&format.as_str().unwrap_or_default()) {
-            return Err(format!("{path}: format {format}"));
-        }
-    }
-    let is_object = map.get("type") == Some(&json!("object")) || map.contains_key("properties");
-    if is_object {
-        if map.get("additionalProperties") != Some(&json!(false)) {
-            return Err(format!("{path}: not closed"));
-        }
-        let names: Vec<&String> = map
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.keys().collect())
-            .unwrap_or_default();
-        *properties += names.len();
-        let required: Vec<&str> = map["required"]
-            .as_array()
-            .ok_or(format!("{path}: no required"))?
+    typed
+        || ["properties", "additionalProperties", "patternProperties"]
             .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        if names.iter().any(|name| !required.contains(&name.as_str()))
-            || names.len() != required.len()
-        {
-            return Err(format!(
-                "{path}: required {required:?} is not every property {names:?}"
-            ));
-        }
-        for name in names {
-            strict_node(
-                &map["properties"][name],
-                &format!("{path}/properties/{name}"),
-                depth + 1,
-                properties,
-            )?;
-        }
+            .any(|k| map.contains_key(*k))
+}
+
+/// A closed object: `additionalProperties: false`, no `patternProperties` (strict grammars
+/// take no free-form keys).
+fn closed(map: &serde_json::Map<String, Value>, path: &str) -> Result<(), String> {
+    if map.get("additionalProperties") != Some(&json!(false)) {
+        return Err(format!("{path}: not closed"));
     }
-    for keyword in ["items", "prefixItems", "anyOf", "$defs"] {
-        match map.get(keyword) {
-            Some(Value::Array(items)) => {
-                for (index, item) in items.iter().enumerate() {
-                    strict_node(
-                        item,
-                        &format!("{path}/{keyword}/{index}"),
-                        depth,
-                        properties,
-                    )?;
-                }
-            }
-            Some(Value::Object(defs)) if keyword == "$defs" => {
-                for (name, def) in defs {
-                    strict_node(def, &format!("{path}/$defs/{name}"), depth, properties)?;
-                }
-            }
-            Some(item @ Value::Object(_)) => {
-                strict_node(item, &format!("{path}/{keyword}"), depth, properties)?
-            }
-            _ => {}
-        }
+    if map.contains_key("patternProperties") {
+        return Err(format!("{path}: patternProperties"));
     }
     Ok(())
 }
 
-/// Calls `visit` on every schema node below (and with) `node`, with its pointer.
+/// Keywords whose value is a map of names to schemas, one schema, a list of schemas.
+const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+];
+const SCHEMA_ONE: [&str; 11] = [
+    "items",
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+];
+const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Calls `visit` on every schema node below (and with) `node`, wherever it sits, with its
+/// pointer and its object depth (one more below each `properties`). Boolean schemas are
+/// nodes too, but for `false` where it means "nothing more" (`items`,
+/// `additionalProperties`...).
 fn each_node(
     node: &Value,
     path: &str,
-    visit: &mut dyn FnMut(&Value, &str) -> Result<(), String>,
+    depth: usize,
+    visit: &mut dyn FnMut(&Value, &str, usize) -> Result<(), String>,
 ) -> Result<(), String> {
-    visit(node, path)?;
+    visit(node, path, depth)?;
     let Value::Object(map) = node else {
         return Ok(());
     };
     for (keyword, value) in map {
         let at = format!("{path}/{keyword}");
-        match (keyword.as_str(), value) {
-            ("enum" | "const" | "default" | "examples" | "example" | "required", _) => {}
-            ("properties" | "$defs" | "definitions", Value::Object(named)) => {
-                for (name, schema) in named {
-                    each_node(schema, &format!("{at}/{name}"), visit)?;
-                }
+        let keyword = keyword.as_str();
+        if SCHEMA_MAPS.contains(&keyword) {
+            let named = value.as_object().ok_or(format!("{at}: not a map"))?;
+            let below = depth + usize::from(keyword == "properties");
+            for (name, schema) in named {
+                each_node(schema, &format!("{at}/{name}"), below, visit)?;
             }
-            (
-                "items" | "additionalProperties" | "not" | "contains" | "propertyNames",
-                schema @ Value::Object(_),
-            ) => each_node(schema, &at, visit)?,
-            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(branches)) => {
-                for (index, branch) in branches.iter().enumerate() {
-                    each_node(branch, &format!("{at}/{index}"), visit)?;
-                }
+        } else if SCHEMA_LISTS.contains(&keyword) {
+            let branches = value.as_array().ok_or(format!("{at}: not a list"))?;
+            for (index, branch) in branches.iter().enumerate() {
+                each_node(branch, &format!("{at}/{index}"), depth, visit)?;
             }
-            _ => {}
+        } else if SCHEMA_ONE.contains(&keyword) && *value != json!(false) {
+            each_node(value, &at, depth, visit)?;
         }
     }
     Ok(())
@@ -236,7 +254,7 @@ fn conforms_anthropic_strict(schema: &Value) -> Result<(), String> {
     object_root(schema)?;
     no_root_union(schema)?;
     let (mut optional, mut unions) = (0, 0);
-    each_node(schema, "", &mut |node, path| {
+    each_node(schema, "", 1, &mut |node, path, _| {
         let map = node
             .as_object()
             .ok_or(format!("{path}: a boolean schema"))?;
@@ -270,10 +288,8 @@ fn conforms_anthropic_strict(schema: &Value) -> Result<(), String> {
                 return Err(format!("{path}: an enum of complex values"));
             }
         }
-        if map.get("type") == Some(&json!("object")) || map.contains_key("properties") {
-            if map.get("additionalProperties") != Some(&json!(false)) {
-                return Err(format!("{path}: not closed"));
-            }
+        if is_object(map) {
+            closed(map, path)?;
             let required = map
                 .get("required")
                 .and_then(Value::as_array)
@@ -305,7 +321,7 @@ fn refers_back(schema: &Value) -> bool {
     };
     let targets = |definition: &Value| {
         let mut found = Vec::new();
-        let _ = each_node(definition, "", &mut |node, _| {
+        let _ = each_node(definition, "", 1, &mut |node, _, _| {
             if let Some(Value::String(target)) = node.get("$ref") {
                 found.push(target.trim_start_matches("#/$defs/").to_owned());
             }
@@ -361,7 +377,7 @@ fn conforms_gemini(schema: &Value) -> Result<(), String> {
     ];
     object_root(schema)?;
     no_root_union(schema)?;
-    each_node(schema, "", &mut |node, path| {
+    each_node(schema, "", 1, &mut |node, path, _| {
         let map = node
             .as_object()
             .ok_or(format!("{path}: a boolean schema"))?;
@@ -374,6 +390,9 @@ fn conforms_gemini(schema: &Value) -> Result<(), String> {
             None if map.contains_key("anyOf") => "",
             None => return Err(format!("{path}: no type")),
         };
+        if map.get("items").is_some_and(|items| !items.is_object()) {
+            return Err(format!("{path}: items that are not a schema"));
+        }
         if let Some(Value::Array(values)) = map.get("enum") {
             if !values.iter().all(Value::is_string) {
                 return Err(format!("{path}: an enum that is not all strings"));
@@ -419,7 +438,7 @@ fn conforms_gemini_json(schema: &Value) -> Result<(), String> {
         "required",
     ];
     object_root(schema)?;
-    each_node(schema, "", &mut |node, path| {
+    each_node(schema, "", 1, &mut |node, path, _| {
         let Value::Object(map) = node else {
             return Ok(());
         };
@@ -461,4 +480,34 @@ pub fn conforms(
         },
         other => Err(format!("no checker for {other}")),
     }
+}
+
+/// The pointer of the first free-form map in a schema, wherever it sits: an object node
+/// whose `additionalProperties` is a schema or `true`, one with `patternProperties`, or one
+/// below the root that declares no property and takes any key. Strict flavours, which
+/// close every object, must refuse a schema that has one.
+pub fn free_form_at(schema: &Value) -> Option<String> {
+    let mut found = None;
+    let _ = each_node(schema, "", 1, &mut |node, path, _| {
+        let Value::Object(map) = node else {
+            return Ok(());
+        };
+        if !is_object(map) {
+            return Ok(());
+        }
+        let declares_none = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(|p| p.is_empty());
+        let free = match map.get("additionalProperties") {
+            Some(Value::Object(_) | Value::Bool(true)) => true,
+            None => !path.is_empty() && declares_none,
+            _ => false,
+        } || map.contains_key("patternProperties");
+        if free && found.is_none() {
+            found = Some(path.to_owned());
+        }
+        Ok(())
+    });
+    found
 }
