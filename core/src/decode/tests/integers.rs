@@ -1,0 +1,168 @@
+//! Issue 27 §1: an integer made of a number written with a fraction or an exponent (or a
+//! string holding one) is the integer its digits say, or it is refused; never a float in
+//! between.
+
+use super::*;
+use crate::model::Schema;
+
+fn u64_schema() -> Schema {
+    Schema::integer_of(IntWidth {
+        bits: 64,
+        signed: false,
+    })
+}
+
+fn u128_schema() -> Schema {
+    Schema::integer_of(IntWidth {
+        bits: 128,
+        signed: false,
+    })
+}
+
+fn integer_enum(values: &[u64]) -> Schema {
+    let values = values.iter().map(|&v| EnumValue {
+        value: json!(v),
+        aliases: Vec::new(),
+    });
+    Schema::enumeration(values.collect())
+}
+
+#[test]
+fn the_reproduction_keeps_its_digits() {
+    let model = tool_x(Schema::integer());
+    let decoded = accept_text(&model, r#"{"x": 9007199254740993.0}"#);
+    assert_eq!(decoded.value, json!({"x": 9_007_199_254_740_993u64}));
+    assert_eq!(rules(&decoded.repairs), [Rule::FloatToInteger]);
+    assert_eq!(decoded.repairs[0].to, json!(9_007_199_254_740_993u64));
+    let model = tool_x(Schema::array(Schema::integer()));
+    let decoded = accept_text(&model, r#"{"x": [9007199254740993.0, 7]}"#);
+    assert_eq!(decoded.value, json!({"x": [9_007_199_254_740_993u64, 7]}));
+}
+
+#[test]
+fn every_integral_spelling_gives_the_digits() {
+    let model = tool_x(Schema::integer());
+    for text in [
+        "9007199254740993.0",
+        "9007199254740993.000",
+        "9007199254740993e0",
+        "90071992547409930e-1",
+        "9.007199254740993e15",
+        "0.9007199254740993E+16",
+    ] {
+        let decoded = accept_text(&model, &format!(r#"{{"x": {text}}}"#));
+        assert_eq!(
+            decoded.value["x"],
+            json!(9_007_199_254_740_993u64),
+            "{text}"
+        );
+        let decoded = accept_text(&model, &format!(r#"{{"x": "{text}"}}"#));
+        assert_eq!(
+            decoded.value["x"],
+            json!(9_007_199_254_740_993u64),
+            "{text:?}"
+        );
+        assert_eq!(rules(&decoded.repairs), [Rule::StringToNumber]);
+    }
+    let decoded = accept_text(&model, r#"{"x": 18446744073709551615.0}"#);
+    assert_eq!(decoded.value["x"], json!(u64::MAX));
+    let decoded = accept_text(&model, r#"{"x": -9223372036854775808e0}"#);
+    assert_eq!(decoded.value["x"], json!(i64::MIN));
+}
+
+#[test]
+fn outside_the_width_is_its_bound_beyond_a_value_is_a_limit() {
+    let rejected = refuse_text(&tool_x(u64_schema()), r#"{"x": 18446744073709551616.0}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    assert!(
+        rejected.report.issues()[0]
+            .message
+            .contains("18446744073709551616"),
+        "{}",
+        rejected.report
+    );
+    for text in [
+        r#"{"x": 18446744073709551616.0}"#,
+        r#"{"x": 18446744073709551616}"#,
+        r#"{"x": "1e30"}"#,
+    ] {
+        let rejected = refuse_text(&tool_x(u128_schema()), text);
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Limit)]),
+            "{text}"
+        );
+        let rejected = refuse_text(&tool_x(Schema::integer()), text);
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Limit)]),
+            "{text}"
+        );
+        assert_eq!(rejected.repairs, vec![]);
+    }
+    // Beyond 128 bits: past every width's bound.
+    let rejected = refuse_text(&tool_x(u128_schema()), r#"{"x": 1e40}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    let rejected = refuse_text(&tool_x(u8_schema()), r#"{"x": "-1e999999"}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Minimum)]));
+}
+
+#[test]
+fn fractions_stay_refused() {
+    let model = tool_x(Schema::integer());
+    for text in [
+        r#"{"x": 9007199254740993.5}"#,
+        r#"{"x": "9007199254740992.5"}"#,
+        r#"{"x": 1.0000000000000001}"#,
+        r#"{"x": "1e-400"}"#,
+    ] {
+        let rejected = refuse_text(&model, text);
+        assert_eq!(
+            issues(&rejected),
+            expect(&[("x", Constraint::Type)]),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn integer_enums_and_consts_compare_the_digits() {
+    let model = tool_x(integer_enum(&[9_007_199_254_740_992, 7]));
+    let rejected = refuse_text(&model, r#"{"x": 9007199254740993.0}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Enum)]));
+    assert_eq!(
+        rejected.report.issues()[0].got,
+        Some(json!(9_007_199_254_740_993u64))
+    );
+    let rejected = refuse_text(&model, r#"{"x": "9007199254740993.0"}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Enum)]));
+    let model = tool_x(integer_enum(&[9_007_199_254_740_993]));
+    let decoded = accept_text(&model, r#"{"x": 9.007199254740993e15}"#);
+    assert_eq!(decoded.value["x"], json!(9_007_199_254_740_993u64));
+    assert_eq!(rules(&decoded.repairs), [Rule::FloatToInteger]);
+    let decoded = accept_text(&model, r#"{"x": "9007199254740993.0"}"#);
+    assert_eq!(decoded.value["x"], json!(9_007_199_254_740_993u64));
+
+    let mut constant = Schema::any();
+    constant.constant = Some(json!(9_007_199_254_740_992u64));
+    let model = tool_x(constant);
+    let rejected = refuse_text(&model, r#"{"x": 9007199254740993.0}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Const)]));
+    let mut constant = Schema::integer();
+    constant.constant = Some(json!(9_007_199_254_740_992u64));
+    let rejected = refuse_text(&tool_x(constant), r#"{"x": 9007199254740993.0}"#);
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Const)]));
+}
+
+#[test]
+fn a_value_without_text_is_taken_as_serde_json_writes_it() {
+    // The float 2^63 is written `9.223372036854776e18`: those are its digits, on the value
+    // road as on the text road of the same JSON.
+    let model = tool_x(Schema::integer());
+    let float = json!({"x": 9_223_372_036_854_775_808.0f64});
+    let text = serde_json::to_string(&float).unwrap();
+    let by_value = accept(&model, float);
+    let by_text = accept_text(&model, &text);
+    assert_eq!(by_value.value, by_text.value);
+    assert_eq!(by_value.value["x"], json!(9_223_372_036_854_776_000u64));
+}
