@@ -125,6 +125,67 @@ pub fn decimal_integer(text: &str) -> Option<DecimalInteger> {
     })
 }
 
+/// The float `text` denotes, when that float keeps its digits: the float, written back as
+/// serde_json writes floats (its shortest text), is the same decimal number. `None` when
+/// the float would change the number (`18446744073709551617` becomes `1.8446744073709552e19`,
+/// `1.0000000000000001` becomes `1.0`), and for text that is not a finite decimal number.
+/// Lenient about spelling, as other libraries write numbers: a sign, leading zeros, `5.`
+/// and `.5` are read.
+///
+/// ```
+/// use toolgate_core::num::float_keeping_digits;
+///
+/// assert_eq!(float_keeping_digits("0.1"), Some(0.1));
+/// assert_eq!(float_keeping_digits("+2.50e3"), Some(2500.0));
+/// assert_eq!(float_keeping_digits("9007199254740992"), Some(9007199254740992.0));
+/// assert_eq!(float_keeping_digits("9007199254740993"), None);
+/// assert_eq!(float_keeping_digits("18446744073709551617"), None);
+/// assert_eq!(float_keeping_digits("1.0000000000000001"), None);
+/// assert_eq!(float_keeping_digits("inf"), None);
+/// ```
+pub fn float_keeping_digits(text: &str) -> Option<f64> {
+    let float: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
+    let written = ryu::Buffer::new().format_finite(float).to_owned();
+    (normal_decimal(text)? == normal_decimal(&written)?).then_some(float)
+}
+
+/// A decimal number as (negative, significant digits without leading or trailing zeros,
+/// the exponent of the last of them); zero is `(false, "", 0)`. Lenient spelling.
+fn normal_decimal(text: &str) -> Option<(bool, String, i128)> {
+    let (negative, unsigned) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits_only = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !digits_only(whole) || !digits_only(fraction) {
+        return None;
+    }
+    let exponent: i128 = match exponent {
+        None => 0,
+        Some(exponent) => exponent
+            .strip_prefix('+')
+            .unwrap_or(exponent)
+            .parse::<i64>()
+            .ok()?
+            .into(),
+    };
+    let all = format!("{whole}{fraction}");
+    let significant = all.trim_start_matches('0');
+    let trimmed = significant.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    let dropped = (significant.len() - trimmed.len()) as i128;
+    let exponent = exponent - fraction.len() as i128 + dropped;
+    Some((negative, trimmed.to_owned(), exponent))
+}
+
 /// A JSON number's text in parts.
 struct DecimalParts<'t> {
     negative: bool,

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 mod decimal;
-pub use decimal::{decimal_integer, DecimalInteger};
+pub use decimal::{decimal_integer, float_keeping_digits, DecimalInteger};
 
 /// Whether the decimal number `text` (JSON number syntax, an optional sign) denotes an
 /// integer exactly, judged on its digits: `5`, `5.0`, `1.2e1` and `1e400` are integers;
