@@ -450,3 +450,65 @@ fn wide_types_refuse_what_a_json_value_cannot_carry() {
         .value;
     assert_eq!(typed.n128, Some(u128::from(u64::MAX)));
 }
+
+/// The integer keyword of the schema that holds `n` in `form`.
+#[derive(Clone, Copy, Debug)]
+enum Keyword {
+    Default,
+    Const,
+    Enum,
+    Maximum,
+}
+
+fn keywords() -> impl Strategy<Value = Keyword> {
+    prop_oneof![
+        Just(Keyword::Default),
+        Just(Keyword::Const),
+        Just(Keyword::Enum),
+        Just(Keyword::Maximum),
+    ]
+}
+
+fn integer_field(keyword: Keyword, number: &str) -> DynamicTool {
+    let field = match keyword {
+        Keyword::Default => format!(r#"{{"type": "integer", "default": {number}}}"#),
+        Keyword::Const => format!(r#"{{"type": "integer", "const": {number}}}"#),
+        Keyword::Enum => format!(r#"{{"type": "integer", "enum": [{number}]}}"#),
+        Keyword::Maximum => format!(r#"{{"type": "integer", "maximum": {number}}}"#),
+    };
+    let schema = format!(r#"{{"title": "t", "type": "object", "properties": {{"x": {field}}}}}"#);
+    DynamicTool::from_model(ToolModel::from_json_schema(&schema).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// The schema's own integers (`default`, `const`, `enum`, `maximum`) written with a
+    /// fraction or an exponent are the integers their digits say: a default is handed on
+    /// as that integer, and `n` itself (sent as an integer) is accepted by `const`, `enum`
+    /// and `maximum` while `n + 1` is refused.
+    #[test]
+    fn schema_integers_are_their_digits(
+        n in integers().prop_filter("carried", |n| (CARRIED.0..CARRIED.1).contains(n)),
+        form in forms(),
+        keyword in keywords(),
+    ) {
+        let tool = integer_field(keyword, &written(n, form));
+        match keyword {
+            Keyword::Default => {
+                let value = tool.decode("{}").unwrap().value;
+                prop_assert_eq!(from_value(Place::Field("x", 0, 0), &value), Some(n));
+            }
+            _ => {
+                let value = tool.decode(&format!(r#"{{"x": {n}}}"#)).unwrap().value;
+                prop_assert_eq!(from_value(Place::Field("x", 0, 0), &value), Some(n));
+                let above = tool.decode(&format!(r#"{{"x": {}}}"#, n + 1));
+                prop_assert!(above.is_err(), "{:?} {} accepted {}", keyword, written(n, form), n + 1);
+            }
+        }
+    }
+}

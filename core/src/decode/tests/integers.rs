@@ -166,3 +166,43 @@ fn a_value_without_text_is_taken_as_serde_json_writes_it() {
     assert_eq!(by_value.value, by_text.value);
     assert_eq!(by_value.value["x"], json!(9_223_372_036_854_776_000u64));
 }
+
+#[test]
+fn schema_text_keeps_the_digits_of_its_integers() {
+    let model = ToolModel::from_json_schema(
+        r#"{"title": "t", "type": "object", "properties": {
+            "fixed": {"type": "integer", "const": 9007199254740993.0},
+            "picked": {"type": "integer", "enum": [9.007199254740993e15, 2]},
+            "capped": {"type": "integer", "maximum": 9007199254740993.0},
+            "given": {"type": "integer", "default": 90071992547409930e-1},
+            "plain": {"type": "integer", "default": 5.0}
+        }}"#,
+    )
+    .unwrap();
+    let decoded = accept_text(
+        &model,
+        r#"{"fixed": 9007199254740993, "picked": 9007199254740993, "capped": 9007199254740993}"#,
+    );
+    assert_eq!(decoded.value["given"], json!(9_007_199_254_740_993u64));
+    // An integer field's default written as a float is handed on as the integer.
+    assert_eq!(decoded.value["plain"], json!(5));
+    assert!(decoded.value["plain"].is_u64());
+    let rejected = refuse_text(
+        &model,
+        r#"{"fixed": 9007199254740992, "picked": 9007199254740992, "capped": 9007199254740994}"#,
+    );
+    assert_eq!(
+        issues(&rejected),
+        expect(&[
+            ("fixed", Constraint::Const),
+            ("picked", Constraint::Enum),
+            ("capped", Constraint::Maximum),
+        ])
+    );
+    // A float that keeps its digits stays a float in the schema written back.
+    assert!(
+        model.json_schema().contains(r#""default":5.0"#),
+        "{}",
+        model.json_schema()
+    );
+}

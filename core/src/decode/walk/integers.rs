@@ -134,6 +134,9 @@ impl<'m> Decoder<'m> {
         schema: &'m Schema,
         original: Value,
     ) {
+        if self.constant_differs(read, digits, schema, &original) {
+            return;
+        }
         let before = self.checker.issue_count();
         match read.to_i128() {
             // `Num::Int` compares exactly outside the range a `Value` holds.
@@ -159,6 +162,43 @@ impl<'m> Decoder<'m> {
             ))),
             Some(original),
         );
+    }
+
+    /// The `const` issue when the schema has a `const` other than this integer beyond
+    /// [`CARRIED`] (compared exactly: its float may equal the constant, its digits do not).
+    fn constant_differs(
+        &mut self,
+        read: DecimalInteger,
+        digits: &str,
+        schema: &'m Schema,
+        original: &Value,
+    ) -> bool {
+        let Some(constant) = self
+            .checker
+            .resolve(schema)
+            .and_then(|s| s.constant.as_ref())
+        else {
+            return false;
+        };
+        let exact = match read.to_i128() {
+            Some(integer) => Num::Int(integer),
+            None => Num::Float(digits.parse::<f64>().unwrap_or(f64::NAN)),
+        };
+        if constant
+            .as_number()
+            .is_some_and(|c| Num::from_json(c) == exact)
+        {
+            return false;
+        }
+        let shown = crate::issue::shorten_str(digits);
+        let message = format!(
+            "expected {constant}, got {}",
+            shown.as_str().unwrap_or(digits)
+        );
+        let expected = Some(constant.clone());
+        self.checker
+            .issue(Constraint::Const, message, expected, Some(original.clone()));
+        true
     }
 
     /// An integer beyond `u128` against the schema's bounds, compared as the nearest float
