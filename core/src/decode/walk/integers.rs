@@ -18,6 +18,7 @@
 //! writes it, its shortest text, so the value road and the text road of the same JSON agree.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use serde_json::{Number, Value};
 
@@ -216,48 +217,45 @@ impl<'m> Decoder<'m> {
         let approx = Num::Float(digits.parse::<f64>().unwrap_or(f64::NAN));
         let bounds = &integer.bounds;
         let negative = matches!(read, DecimalInteger::Huge { negative: true });
-        let passed = if negative {
+        type Fails = fn(Option<Ordering>) -> bool;
+        let checks: [(Option<Num>, Constraint, &str, Fails); 2] = if negative {
             [
                 (
                     bounds.minimum,
                     Constraint::Minimum,
                     "is less than the minimum",
+                    |o| !matches!(o, Some(Ordering::Greater | Ordering::Equal)),
                 ),
                 (
                     bounds.exclusive_minimum,
                     Constraint::ExclusiveMinimum,
                     "is not greater than",
+                    |o| o != Some(Ordering::Greater),
                 ),
             ]
-            .into_iter()
-            .find(|(bound, constraint, _)| {
-                bound.is_some_and(|bound| match constraint {
-                    Constraint::Minimum => !(approx >= bound),
-                    _ => !(approx > bound),
-                })
-            })
         } else {
             [
                 (
                     bounds.maximum,
                     Constraint::Maximum,
                     "is greater than the maximum",
+                    |o| !matches!(o, Some(Ordering::Less | Ordering::Equal)),
                 ),
                 (
                     bounds.exclusive_maximum,
                     Constraint::ExclusiveMaximum,
                     "is not less than",
+                    |o| o != Some(Ordering::Less),
                 ),
             ]
-            .into_iter()
-            .find(|(bound, constraint, _)| {
-                bound.is_some_and(|bound| match constraint {
-                    Constraint::Maximum => !(approx <= bound),
-                    _ => !(approx < bound),
-                })
-            })
         };
-        if let Some((Some(bound), constraint, words)) = passed {
+        let passed = checks
+            .into_iter()
+            .find_map(|(bound, constraint, words, fails)| {
+                let bound = bound?;
+                fails(approx.partial_cmp(&bound)).then_some((bound, constraint, words))
+            });
+        if let Some((bound, constraint, words)) = passed {
             let shown = crate::issue::shorten_str(digits);
             let message = format!("{} {words} {bound}", shown.as_str().unwrap_or(digits));
             self.checker.issue(
