@@ -206,3 +206,38 @@ fn schema_text_keeps_the_digits_of_its_integers() {
         model.json_schema()
     );
 }
+
+#[test]
+fn check_value_judges_the_integer_of_the_digits() {
+    let issues_of = |schema: Schema, value: Value| {
+        let model = tool_x(schema);
+        let mut checker = crate::Checker::new(&model);
+        checker.check_value(&json!({ "x": value }), model.input());
+        match checker.finish() {
+            Ok(()) => Vec::new(),
+            Err(report) => report
+                .issues()
+                .iter()
+                .map(|issue| issue.constraint)
+                .collect(),
+        }
+    };
+    // A float is the integer its shortest text says.
+    assert_eq!(issues_of(u64_schema(), json!(9_007_199_254_740_994.0)), []);
+    assert_eq!(issues_of(u64_schema(), json!(1e20)), [Constraint::Maximum]);
+    assert_eq!(
+        issues_of(Schema::integer(), json!(1e20)),
+        [Constraint::Limit]
+    );
+    assert_eq!(issues_of(u128_schema(), json!(-1.0)), [Constraint::Minimum]);
+    let mut constant = Schema::integer();
+    constant.constant = Some(json!(9_007_199_254_740_994u64));
+    assert_eq!(
+        issues_of(constant.clone(), json!(9_007_199_254_740_994.0)),
+        []
+    );
+    assert_eq!(
+        issues_of(constant, json!(9_007_199_254_740_996.0)),
+        [Constraint::Const]
+    );
+}
