@@ -66,7 +66,7 @@ pub(crate) fn read_text(
     text: &str,
     ignored: &[String],
 ) -> Result<Vec<ToolSource>, Error> {
-    let json: Json = serde_json::from_str(text).map_err(|error| Error::Json {
+    let json = Json::from_schema_text(text).map_err(|error| Error::Json {
         path: path.to_owned(),
         message: error.to_string(),
     })?;

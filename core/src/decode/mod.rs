@@ -33,6 +33,13 @@
 //!   integer, are not (a `type` issue where an integer is wanted; as a number they read as
 //!   the nearest float, as every JSON reader gives them). `-0` is the integer 0. A number
 //!   beyond a 64-bit float (`1e400`) is a `limit` issue.
+//! - An integer is made of the digits, never of the float (issue 27 §1): `9007199254740993.0`,
+//!   `9.007199254740993e15` and `"90071992547409930e-1"` are `9007199254740993` at an
+//!   integer, an integer `enum` and an integer `const` (a float without text, in a `Value`,
+//!   is taken at its shortest text). An integer outside the schema's bounds (a Rust width's
+//!   range) is refused with that bound; one beyond `i64::MIN..=u64::MAX`, which a
+//!   `serde_json::Value` cannot carry, with a `limit` issue, even for `u128`/`i128` fields
+//!   (see `walk/integers.rs`).
 //! - A string holding JSON that nests deeper than the room left is a `limit` issue, not a
 //!   `type` one.
 //! - `wrap_in_array` never wraps a string that starts with `{` or `[` (a failed collection

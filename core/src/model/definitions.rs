@@ -128,7 +128,7 @@ impl Definitions {
     /// assert!(matches!(schema.kind, Kind::Union(_)));
     /// ```
     pub fn schema_text(&mut self, text: &str) -> Schema {
-        let json: super::Json = match serde_json::from_str(text) {
+        let json = match super::Json::from_schema_text(text) {
             Ok(json) => json,
             Err(error) => panic!("toolgate: a field's schema is not JSON: {error}"),
         };

@@ -7,6 +7,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
+mod schema_text;
+
 /// A JSON value with object keys in document order (duplicates are kept, so the schema
 /// reader can refuse them).
 #[derive(Clone, Debug, PartialEq)]

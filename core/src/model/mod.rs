@@ -326,12 +326,14 @@ impl ToolModel {
     /// serde_json's `preserve_order` feature is on); [`ToolModel::from_definition_text`] and
     /// [`ToolModel::from_definition_json`] keep the order of the text.
     pub fn from_definition(definition: &Value) -> Result<ToolModel, SchemaErrors> {
-        read::read_definition(Json::from(definition))
+        let mut json = Json::from(definition);
+        json.integers_by_digits();
+        read::read_definition(json)
     }
 
     /// [`ToolModel::from_definition`] from text, keeping the order of properties.
     pub fn from_definition_text(text: &str) -> Result<ToolModel, SchemaErrors> {
-        let json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
+        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
         read::read_definition(json)
     }
 
@@ -344,7 +346,7 @@ impl ToolModel {
     /// `description` the description, its `$defs` the definitions. Every keyword the model
     /// cannot hold is an error with its JSON pointer; none is dropped.
     pub fn from_json_schema(text: &str) -> Result<ToolModel, SchemaErrors> {
-        let json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
+        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
         read::read_tool(&json)
     }
 }

@@ -16,6 +16,9 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+mod decimal;
+pub use decimal::{decimal_integer, float_keeping_digits, DecimalInteger};
+
 /// Whether the decimal number `text` (JSON number syntax, an optional sign) denotes an
 /// integer exactly, judged on its digits: `5`, `5.0`, `1.2e1` and `1e400` are integers;
 /// `5.5`, `1.0000000000000001` and `1e-400` are not, though a float rounds the last two to

@@ -261,6 +261,35 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Issue 27 §1: a bound beyond what a float holds keeps its digits (as text where a
+    /// JSON value cannot hold it as a number).
+    #[test]
+    fn bounds_keep_their_digits() {
+        use Constraint::*;
+        for (message, constraint, bound) in [
+            (
+                "must be at most 18446744073709551617",
+                Maximum,
+                json!("18446744073709551617"),
+            ),
+            ("must be <= 18446744073709551615", Maximum, json!(u64::MAX)),
+            (
+                "must be >= -9223372036854775809",
+                Minimum,
+                json!("-9223372036854775809"),
+            ),
+            (
+                "must be less than 9007199254740993.0",
+                ExclusiveMaximum,
+                json!("9007199254740993.0"),
+            ),
+            ("must be greater than 0.1", ExclusiveMinimum, json!(0.1)),
+            ("must be <= 2.5e3", Maximum, json!(2500.0)),
+        ] {
+            assert_eq!(says(message), (constraint, Some(bound)), "{message}");
+        }
+    }
+
     #[test]
     fn every_pattern_compiles() {
         assert!(!every_pattern().is_empty());

@@ -8,7 +8,10 @@ use toolgate_core::Path;
 /// Deepest literal read (a Python repr nested deeper is left unread).
 const MAX_LITERAL_DEPTH: usize = 16;
 
-/// A number as JSON: an integer when it is one, else a float; `None` when not a number.
+/// A number as JSON, keeping its digits: an integer when it is one a JSON value holds
+/// (`i64`, `u64`), a float when the float keeps the digits (`0.1`, `2.5e3`); any other
+/// number (`18446744073709551617`, `9007199254740993.5`) stays its text, a string, since
+/// a float would change it. `None` when not a number.
 pub(crate) fn number(text: &str) -> Option<Value> {
     let text = text.trim();
     if let Ok(integer) = text.parse::<i64>() {
@@ -17,8 +20,11 @@ pub(crate) fn number(text: &str) -> Option<Value> {
     if let Ok(integer) = text.parse::<u64>() {
         return Some(Value::from(integer));
     }
-    let float: f64 = text.parse().ok()?;
-    Number::from_f64(float).map(Value::Number)
+    let float: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
+    match toolgate_core::num::float_keeping_digits(text) {
+        Some(_) => Number::from_f64(float).map(Value::Number),
+        None => Some(Value::String(text.to_owned())),
+    }
 }
 
 /// A literal as Python's `repr` or JavaScript writes it: strings in single or double quotes,

@@ -11,6 +11,7 @@ use crate::{Constraint, Path};
 
 mod containers;
 mod hostile;
+mod integers;
 mod keys;
 mod limits;
 mod objects;

@@ -422,8 +422,26 @@ impl<'m> Decoder<'m> {
         let mut check = self.checker.fork();
         check.check_value(default, &field.schema);
         check.finish().ok()?;
+        let default = self
+            .default_integer(field)
+            .unwrap_or_else(|| default.clone());
         self.repair(Rule::Default, Value::Null, default.clone());
-        Some(default.clone())
+        Some(default)
+    }
+
+    /// An integer field's default written with a fraction or an exponent (`5.0`, `1e3`),
+    /// handed on as the integer its digits say, as a value sent so would be: the field is
+    /// an integer, never a float (issue 27 §1).
+    fn default_integer(&self, field: &'m Field) -> Option<Value> {
+        let resolved = self.model.resolve(&field.schema)?;
+        let Kind::Integer(_) = resolved.kind else {
+            return None;
+        };
+        let Some(Value::Number(number)) = &field.schema.default else {
+            return None;
+        };
+        super::integers::float_spelled_integer(&Json::Number(number.clone()))
+            .and_then(super::integers::carried)
     }
 
     fn unknown_key(

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 mod containers;
+mod integers;
 mod scalars;
 mod stream;
 mod unions;
@@ -435,6 +436,12 @@ impl<'m> Decoder<'m> {
                 return self.type_issue(resolved, Value::Null);
             }
         }
+        // A `const` is compared with a float-spelled integer as its digits say.
+        let exact = resolved
+            .constant
+            .as_ref()
+            .and_then(|_| integers::float_spelled_integer(&json))
+            .and_then(integers::carried);
         let value = match &resolved.kind {
             Kind::Any => self.any_value(json),
             Kind::Null | Kind::Never | Kind::Ref(_) => self.type_issue(resolved, json.into_value()),
@@ -453,7 +460,8 @@ impl<'m> Decoder<'m> {
             Kind::Boolean | Kind::Integer(_) | Kind::Number(_) | Kind::String(_)
         );
         if resolved.constant.is_some() && !checked_already {
-            self.checker.check_const(resolved, || value.clone());
+            self.checker
+                .check_const(resolved, || exact.unwrap_or_else(|| value.clone()));
         }
         Some(value)
     }

@@ -12,30 +12,38 @@ use crate::model::{EnumSchema, Json, Kind, Schema};
 use crate::num::Num;
 use crate::{suggest, Constraint};
 
-/// Largest integer a float holds exactly; integral floats beyond it are not turned into
-/// integers (the digits would be invented).
+/// Largest integer a float holds exactly: a float beyond it written as a string would
+/// invent digits.
 const EXACT_FLOAT_INTEGER: f64 = 9_007_199_254_740_992.0;
 
-/// A number read from a string, and whether its digits denote an integer (a float may
-/// round digits that do not into one: `"1.0000000000000001"`).
-struct ParsedNumber {
-    value: Num,
-    is_integral_text: bool,
+/// A string read as a number (for a `number` schema): trimmed, an optional `+`, then JSON
+/// number syntax, as its nearest float.
+fn parse_number(text: &str) -> Option<Num> {
+    let number: serde_json::Number = super::integers::string_digits(text).parse().ok()?;
+    let value = Num::from_json(&number);
+    value.is_finite().then_some(value)
 }
 
-/// A string read as a number: trimmed, an optional `+`, then JSON number syntax.
-fn parse_number(text: &str) -> Option<ParsedNumber> {
-    let trimmed = text.trim();
-    let unsigned = trimmed.strip_prefix('+').unwrap_or(trimmed);
-    if unsigned.starts_with(['+', '-']) && trimmed.starts_with('+') {
-        return None;
+/// The number a string sent for an enum value means, to compare with the allowed numbers:
+/// an integer exactly as its digits say (`"9007199254740993.0"`); another number as its
+/// nearest float, unless that float is an integer its digits are not
+/// (`"1.0000000000000001"`), which means no allowed value.
+fn enum_number(text: &str) -> Option<Num> {
+    let digits = super::integers::string_digits(text);
+    match crate::num::decimal_integer(digits)? {
+        crate::num::DecimalInteger::Fraction => {
+            parse_number(digits).filter(|number| !number.is_integral())
+        }
+        read => read.to_i128().map(Num::Int),
     }
-    let number: serde_json::Number = unsigned.parse().ok()?;
-    let value = Num::from_json(&number);
-    value.is_finite().then(|| ParsedNumber {
-        value,
-        is_integral_text: crate::num::decimal_is_integral(unsigned),
-    })
+}
+
+/// An enum's values as an issue's `expected` lists them.
+fn allowed_list(enumeration: &EnumSchema) -> Value {
+    crate::values::shorten_list(
+        enumeration.values.iter().map(|v| v.value.clone()),
+        enumeration.values.len(),
+    )
 }
 
 fn parse_bool(text: &str) -> Option<bool> {
@@ -51,7 +59,7 @@ fn number_value(number: Num) -> Value {
 }
 
 impl<'m> Decoder<'m> {
-    fn repair_if_accepted(
+    pub(super) fn repair_if_accepted(
         &mut self,
         rule: Option<Rule>,
         from: Value,
@@ -66,58 +74,18 @@ impl<'m> Decoder<'m> {
     }
 
     pub(super) fn number(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        let integer = matches!(schema.kind, Kind::Integer(_));
-        let (number, original, sent_as) = match json {
-            Json::Number(number) | Json::SpelledNumber(number, _) => {
+        if matches!(schema.kind, Kind::Integer(_)) {
+            return self.integer(json, schema);
+        }
+        let (number, original, rule) = match json {
+            Json::Number(number) | Json::SpelledNumber(number, _) | Json::RoundedNumber(number) => {
                 (Num::from_json(&number), Value::Number(number), None)
             }
-            // Its float is an integer, its digits are not: never an integer.
-            Json::RoundedNumber(number) if integer => {
-                return self.rounded_into_integer(Value::Number(number));
-            }
-            Json::RoundedNumber(number) => (Num::from_json(&number), Value::Number(number), None),
             Json::String(text) if self.allows(Rule::StringToNumber) => match parse_number(&text) {
-                Some(number)
-                    if integer
-                        && !number.is_integral_text
-                        && number.value.as_f64().fract() == 0.0 =>
-                {
-                    return self.rounded_into_integer(Value::String(text));
-                }
-                Some(number) => (
-                    number.value,
-                    Value::String(text),
-                    Some(Rule::StringToNumber),
-                ),
+                Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
                 None => return self.type_issue(schema, Value::String(text)),
             },
             other => return self.type_issue(schema, other.into_value()),
-        };
-        let (number, rule) = match number {
-            Num::Float(float) if integer => {
-                let rule = sent_as.unwrap_or(Rule::FloatToInteger);
-                if float.fract() != 0.0 || !self.allows(rule) {
-                    return self.type_issue(schema, original);
-                }
-                if float.abs() > EXACT_FLOAT_INTEGER {
-                    // Outside the integer's range, say which bound; inside it, the digits of a
-                    // float this large cannot be trusted.
-                    let before = self.checker.issue_count();
-                    self.checker.check_number(Num::Float(float), schema);
-                    if self.checker.issue_count() == before {
-                        let message = "an integer beyond 2^53 sent as a float cannot be read exactly; send it as an integer";
-                        self.checker.issue(
-                            Constraint::Type,
-                            message,
-                            Some(Value::from("integer")),
-                            Some(original),
-                        );
-                    }
-                    return None;
-                }
-                (Num::from_i128(float as i128), Some(rule))
-            }
-            number => (number, sent_as),
         };
         let value = match (&original, rule) {
             (Value::Number(_), None) => original.clone(),
@@ -131,7 +99,7 @@ impl<'m> Decoder<'m> {
 
     /// A `type` issue for a number whose digits are not an integer but whose float is
     /// (`1.0000000000000001`, `1e-400`): turning it into an integer would round it.
-    fn rounded_into_integer(&mut self, got: Value) -> Option<Value> {
+    pub(super) fn rounded_into_integer(&mut self, got: Value) -> Option<Value> {
         let message = format!(
             "expected integer, got {}: its digits have a fraction that a 64-bit float rounds away, and nothing is rounded into an integer",
             crate::issue::shorten(got.clone())
@@ -218,10 +186,7 @@ impl<'m> Decoder<'m> {
             let message = format!(
                 "{number} is not exactly one of the allowed values: its digits have a fraction that a 64-bit float rounds away"
             );
-            let expected = crate::values::shorten_list(
-                enumeration.values.iter().map(|v| v.value.clone()),
-                enumeration.values.len(),
-            );
+            let expected = allowed_list(enumeration);
             self.checker.issue(
                 Constraint::Enum,
                 message,
@@ -230,9 +195,17 @@ impl<'m> Decoder<'m> {
             );
             return None;
         }
+        // A float-spelled integer is compared as its digits say (never as its float).
+        let exact = super::integers::float_spelled_integer(&json);
         let value = json.into_value();
-        if self.model.enum_contains(enumeration, &value) {
-            return self.enum_integer_sent_as_float(value, enumeration);
+        match exact {
+            Some(integer) => {
+                if let Some(allowed) = self.enum_integer(integer, enumeration) {
+                    return self.enum_integer_sent_as_float(value, allowed, enumeration);
+                }
+            }
+            None if self.model.enum_contains(enumeration, &value) => return Some(value),
+            None => {}
         }
         let index = self.model.enum_index(enumeration);
         // A declared alias is part of the schema, as serde takes it: no repair to log.
@@ -250,65 +223,86 @@ impl<'m> Decoder<'m> {
             self.repair(rule, value, canonical.clone());
             return Some(canonical);
         }
-        self.checker.check_enum(&value, enumeration);
+        match exact {
+            Some(integer) => self.enum_integer_refused(value, integer, enumeration),
+            None => self.checker.check_enum(&value, enumeration),
+        }
         None
     }
 
-    /// An allowed value as sent, but `1.0` for the integer `1`: normalised and logged
-    /// `float_to_integer`, as for a plain integer (issue 11 §4: an integer field whose
-    /// schema also has an integer `enum` took `1.0` unchanged and unlogged). With the rule
-    /// off, refused as the integer would be.
+    /// The allowed value equal to the integer `integer` (never to its float).
+    fn enum_integer(&self, integer: i128, enumeration: &'m EnumSchema) -> Option<&'m Value> {
+        let exact = Num::Int(integer);
+        enumeration
+            .values
+            .iter()
+            .map(|allowed| &allowed.value)
+            .find(|allowed| {
+                allowed
+                    .as_number()
+                    .is_some_and(|n| Num::from_json(n) == exact)
+            })
+    }
+
+    /// A number sent with a fraction or an exponent whose digits are the `allowed` value:
+    /// an allowed integer is normalised and logged `float_to_integer`, as for a plain
+    /// integer (issue 11 §4: an integer field whose schema also has an integer `enum` took
+    /// `1.0` unchanged and unlogged); with the rule off, refused as the integer would be. An
+    /// allowed float (`5.0`) is taken as sent.
     fn enum_integer_sent_as_float(
         &mut self,
         value: Value,
+        allowed: &'m Value,
         enumeration: &EnumSchema,
     ) -> Option<Value> {
-        let Value::Number(number) = &value else {
-            return Some(value);
-        };
-        if number.is_i64() || number.is_u64() {
+        let is_integer = allowed
+            .as_number()
+            .is_some_and(|n| n.is_i64() || n.is_u64());
+        if !is_integer {
             return Some(value);
         }
-        let integer = enumeration.values.iter().find(|allowed| {
-            allowed.value.as_number().is_some_and(|n| {
-                (n.is_i64() || n.is_u64()) && crate::values::json_equal(&allowed.value, &value)
-            })
-        });
-        let Some(integer) = integer else {
-            return Some(value);
-        };
         if !self.allows(Rule::FloatToInteger) {
             let message = format!(
-                "{value} is not one of the allowed values as sent: the integer {} is written without a fraction",
-                integer.value
+                "{value} is not one of the allowed values as sent: the integer {allowed} is written without a fraction"
             );
-            let expected = crate::values::shorten_list(
-                enumeration.values.iter().map(|v| v.value.clone()),
-                enumeration.values.len(),
-            );
+            let expected = allowed_list(enumeration);
             self.checker
                 .issue(Constraint::Enum, message, Some(expected), Some(value));
             return None;
         }
-        let integer = integer.value.clone();
-        self.repair(Rule::FloatToInteger, value, integer.clone());
-        Some(integer)
+        self.repair(Rule::FloatToInteger, value, allowed.clone());
+        Some(allowed.clone())
+    }
+
+    /// The enum's issue for a float-spelled integer equal to no allowed value, with the
+    /// integer its digits say as `got` where a `Value` carries it.
+    fn enum_integer_refused(&mut self, value: Value, integer: i128, enumeration: &EnumSchema) {
+        let before = self.checker.issue_count();
+        let got = super::integers::carried(integer).unwrap_or(value);
+        self.checker.check_enum(&got, enumeration);
+        if self.checker.issue_count() == before && !self.checker.skip_when_full(Constraint::Enum) {
+            // Beyond what a `Value` carries, and its float is allowed: its digits are not.
+            let message = format!(
+                "{integer} is not one of the allowed values: a 64-bit float rounds it to one, its digits are not"
+            );
+            let expected = allowed_list(enumeration);
+            self.checker
+                .issue(Constraint::Enum, message, Some(expected), Some(got));
+        }
     }
 
     /// The one allowed value `value` means, and by which rule.
     fn enum_repair(&self, value: &Value, enumeration: &EnumSchema) -> Option<(Rule, Value)> {
         match value {
             Value::String(text) => {
-                if let Some(number) = parse_number(text).filter(|number| {
-                    self.allows(Rule::StringToNumber)
-                        && (number.is_integral_text || number.value.as_f64().fract() != 0.0)
-                }) {
-                    let as_number = number_value(number.value);
-                    if let Some(found) = enumeration
-                        .values
-                        .iter()
-                        .find(|v| crate::values::json_equal(&v.value, &as_number))
-                    {
+                let number = enum_number(text).filter(|_| self.allows(Rule::StringToNumber));
+                if let Some(number) = number {
+                    let found = enumeration.values.iter().find(|v| {
+                        v.value
+                            .as_number()
+                            .is_some_and(|n| Num::from_json(n) == number)
+                    });
+                    if let Some(found) = found {
                         return Some((Rule::StringToNumber, found.value.clone()));
                     }
                 }
@@ -332,6 +326,14 @@ impl<'m> Decoder<'m> {
                     .next()
                     .is_none()
                     .then(|| (Rule::EnumCase, first.value.clone()))
+            }
+            // A float this large was rounded when it was read: its text would invent digits.
+            Value::Number(number)
+                if number
+                    .as_f64()
+                    .is_some_and(|f| number.is_f64() && f.abs() >= EXACT_FLOAT_INTEGER) =>
+            {
+                None
             }
             Value::Number(_) | Value::Bool(_) if self.allows(Rule::ScalarToString) => {
                 let text = value.to_string();

@@ -91,6 +91,17 @@ impl Reader {
                         .any(|name| name == declared || (name == "number" && declared == "integer"))
                 })
         };
+        // An integral float is an integer to JSON Schema (`5.0`, `9.223372036854775808e18`):
+        // at an `integer`, it is that integer (issue 27 §1).
+        let integers_only = type_names.iter().any(|name| name == "integer")
+            && !type_names.iter().any(|name| name == "number");
+        if integers_only {
+            for value in &mut enumeration.values {
+                if let Some(integer) = integral_float(&value.value) {
+                    value.value = integer;
+                }
+            }
+        }
         let (kept, ruled_out): (Vec<EnumValue>, Vec<EnumValue>) =
             std::mem::take(&mut enumeration.values)
                 .into_iter()
@@ -448,4 +459,19 @@ fn is_type_or_union(key: &str) -> bool {
         key,
         "type" | "$ref" | "anyOf" | "oneOf" | "allOf" | "not" | "const"
     )
+}
+
+/// An integral float as the integer it is, where a `serde_json::Value` holds it (`i64`,
+/// `u64`); `None` for any other value.
+fn integral_float(value: &serde_json::Value) -> Option<serde_json::Value> {
+    let number = value.as_number().filter(|n| n.is_f64())?;
+    let float = number
+        .as_f64()
+        .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(64))?;
+    // Exact: an integral float below 2^64 is an integer of at most 64 bits.
+    let integer = Num::from_i128(float as i128);
+    integer
+        .to_json()
+        .filter(|n| n.is_i64() || n.is_u64())
+        .map(serde_json::Value::Number)
 }
