@@ -99,7 +99,9 @@ impl fmt::Display for Rule {
 /// One repair: where, by which rule, from what to what.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Repair {
-    /// Where the repaired value is.
+    /// Where the repaired value is (keys shortened as an issue's are, and written as
+    /// [`Path::shown`] writes it).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
     pub path: Path,
     /// The rule applied.
     pub rule: Rule,
@@ -114,7 +116,7 @@ impl fmt::Display for Repair {
         let path = if self.path.is_root() {
             "(arguments)".to_owned()
         } else {
-            self.path.to_string()
+            self.path.shown().to_string()
         };
         write!(f, "{path}: {} {} -> {}", self.rule, self.from, self.to)
     }

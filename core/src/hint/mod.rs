@@ -27,6 +27,51 @@ pub const MAX_FIELDS: usize = 3;
 pub const MAX_ALLOWED_VALUES: usize = 5;
 /// Longest clarifying question, in characters.
 pub const MAX_QUESTION_CHARS: usize = 300;
+/// Longest field `description`, in characters (then cut, ending in `…`): the schema's text,
+/// which may be of any length.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
+
+/// Most bytes of JSON text of a text of `chars` characters and `…`, each escaped at its
+/// longest (`\u001f`).
+const fn text_bytes(chars: usize) -> usize {
+    (chars + 1) * 6 + 2
+}
+
+/// Most bytes of JSON text of one [`FieldHint`]: its path, description, expected type,
+/// allowed values and alternatives, bounds, pattern, format and "did you mean", each kept
+/// short.
+const FIELD_MAX_BYTES: usize = {
+    use crate::issue::{EXPECTED_MAX_BYTES, PATH_MAX_BYTES, VALUE_MAX_BYTES};
+    let listed = (MAX_ALLOWED_VALUES + 1) * (VALUE_MAX_BYTES + 1) + 2;
+    256 + PATH_MAX_BYTES
+        + text_bytes(MAX_DESCRIPTION_CHARS)
+        + EXPECTED_MAX_BYTES
+        + 2 * listed
+        + 2 * 48
+        + 2 * VALUE_MAX_BYTES
+        + text_bytes(MAX_MESSAGE_CHARS)
+};
+
+/// Most bytes of JSON text of a [`RetryHint`] ([`RetryHint::to_json`]), whatever the schema
+/// and the issues (about 150 KiB; a hint of usual names and values is a few hundred bytes):
+/// the tool's name, the message, [`MAX_MISSING_FIELDS`] paths, [`MAX_FIELDS`] field entries,
+/// the question and an example of at most [`MAX_MISSING_FIELDS`] placeholders, each nested at
+/// most [`crate::path::SHOWN_SEGMENTS`] deep.
+pub const HINT_MAX_BYTES: usize = {
+    use crate::issue::{PATH_MAX_BYTES, VALUE_MAX_BYTES};
+    let example = MAX_MISSING_FIELDS
+        * (crate::path::SHOWN_SEGMENTS * (VALUE_MAX_BYTES + 4) + text_bytes(MAX_MESSAGE_CHARS))
+        + 2;
+    256 + VALUE_MAX_BYTES
+        + text_bytes(MAX_MESSAGE_CHARS)
+        + MAX_MISSING_FIELDS * (PATH_MAX_BYTES + 1)
+        + 2
+        + MAX_FIELDS * (FIELD_MAX_BYTES + 1)
+        + 2
+        + 24
+        + text_bytes(MAX_QUESTION_CHARS)
+        + example
+};
 
 /// Why the hint was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +89,8 @@ pub enum HintReason {
 /// What to fix at one path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldHint {
-    /// Where.
+    /// Where (written as [`Path::shown`] writes it).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
     pub path: Path,
     /// The rule that failed.
     pub constraint: Constraint,
@@ -154,29 +200,30 @@ impl RetryHint {
         let others = &others[..others.len().min(MAX_FIELDS)];
 
         let message = match (others.first(), missing) {
-            (Some(first), _) => crate::issue::shorten_text(&first.to_string(), MAX_MESSAGE_CHARS),
-            (None, [only]) => format!("missing required field {}", only.path),
+            (Some(first), _) => first.to_string(),
+            (None, [only]) => format!("missing required field {}", only.path.shown()),
             (None, []) => "the value was refused".to_owned(),
             (None, several) => format!(
                 "missing required fields {}",
                 several
                     .iter()
-                    .map(|i| i.path.to_string())
+                    .map(|i| i.path.shown().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         };
+        let message = crate::issue::shorten_text(&message, MAX_MESSAGE_CHARS);
         let fields: Vec<FieldHint> = others
             .iter()
-            .map(|issue| field_hint(model, issue))
+            .map(|issue| field_hint(model, issue).bounded())
             .collect();
         let clarifying_question = question(model, missing, others.first().copied(), fields.first());
         let example_input = example_input(model, missing);
         RetryHint {
-            tool: model.name().to_owned(),
+            tool: crate::issue::shorten_name(model.name()),
             reason,
             message,
-            missing_fields: missing.iter().map(|i| i.path.to_string()).collect(),
+            missing_fields: missing.iter().map(|i| i.path.shown().to_string()).collect(),
             fields,
             omitted,
             clarifying_question,
@@ -213,13 +260,49 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
+/// At most [`MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then `"…"`
+/// when there are more.
 fn capped_values(values: Vec<Value>) -> Vec<Value> {
-    if values.len() <= MAX_ALLOWED_VALUES {
-        return values;
+    let more = values.len() > MAX_ALLOWED_VALUES;
+    let mut shown: Vec<Value> = values
+        .into_iter()
+        .take(MAX_ALLOWED_VALUES)
+        .map(crate::issue::shorten)
+        .collect();
+    if more {
+        shown.push(Value::String("…".into()));
     }
-    let mut shown: Vec<Value> = values.into_iter().take(MAX_ALLOWED_VALUES).collect();
-    shown.push(Value::String("…".into()));
     shown
+}
+
+impl FieldHint {
+    /// This entry with everything it echoes of the schema or the issue kept short: the
+    /// description (at most [`MAX_DESCRIPTION_CHARS`] characters), the pattern, the format
+    /// and the "did you mean" (as a name is, [`crate::issue::shorten_name`]; a separated
+    /// list read as an array, at most [`MAX_MESSAGE_CHARS`]), the values listed (as
+    /// `expected` is, [`crate::issue::shorten_expected`], and each allowed value or
+    /// alternative as `got` is). A hint's size so does not grow with the schema's.
+    fn bounded(mut self) -> Self {
+        let long = |text: &mut String, max: usize| {
+            if text.len() > max {
+                *text = crate::issue::shorten_text(text, max);
+            }
+        };
+        if let Some(description) = &mut self.description {
+            long(description, MAX_DESCRIPTION_CHARS);
+        }
+        if let Some(pattern) = &mut self.pattern {
+            long(pattern, crate::issue::GOT_MAX_CHARS);
+        }
+        if let Some(format) = &mut self.format {
+            long(format, crate::issue::GOT_MAX_CHARS);
+        }
+        if let Some(Some(near)) = &mut self.did_you_mean {
+            long(near, MAX_MESSAGE_CHARS);
+        }
+        self.expected_type = self.expected_type.map(crate::issue::shorten_expected);
+        self
+    }
 }
 
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
@@ -253,7 +336,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         };
         hint.did_you_mean = Some(match &issue.did_you_mean {
             Some(found) => found.clone(),
-            None => suggest::nearest(got, keys).map(str::to_owned),
+            None => suggest::nearest(got, keys).map(crate::issue::shorten_name),
         });
         return hint;
     }
@@ -297,7 +380,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
                     None => {
                         let names = values.iter().filter_map(Value::as_str);
                         let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-                        suggest::nearest(got, names).map(str::to_owned)
+                        suggest::nearest(got, names).map(crate::issue::shorten_name)
                     }
                 });
             }
@@ -508,7 +591,7 @@ impl fmt::Display for RetryHint {
             write!(f, "\nmissing: {}", self.missing_fields.join(", "))?;
         }
         for field in &self.fields {
-            write!(f, "\n- {} ({})", field.path, field.constraint)?;
+            write!(f, "\n- {} ({})", field.path.shown(), field.constraint)?;
             let mut parts = Vec::new();
             if let Some(expected) = &field.expected_type {
                 parts.push(format!("expected {}", type_list(expected)));
