@@ -195,13 +195,30 @@ pub const MAX_UNION_TRIALS: usize = 10_000;
 /// reads the value it tries): the work of trials is bounded, not only their count.
 pub const MAX_TRIAL_NODES: usize = 2_000_000;
 
+/// Most repairs a decoding logs: the first ones, in document order; the rest are only
+/// counted (`repairs_left_out` of [`Decoded`] and [`Rejected`]), as issues past their cap
+/// ([`Report::DEFAULT_CAP`], the same hundred) are. With each repair at most
+/// [`crate::issue::REPAIR_MAX_BYTES`] of JSON, a repair log does not grow with the arguments
+/// past this count: an argument of 100,000 items each repaired logs the first 100 and
+/// counts 99,900. Every repair is still made; only its log entry is left out.
+pub const MAX_REPAIRS: usize = 100;
+
+/// Keeps the first [`MAX_REPAIRS`] repairs of a finished decoding; how many it left out.
+pub(crate) fn cap_repairs(repairs: &mut Vec<Repair>) -> usize {
+    let left_out = repairs.len().saturating_sub(MAX_REPAIRS);
+    repairs.truncate(MAX_REPAIRS);
+    left_out
+}
+
 /// Arguments accepted: the value, and every repair made to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decoded<T> {
     /// The arguments, repaired.
     pub value: T,
-    /// The repairs, in document order.
+    /// The repairs, in document order (at most [`MAX_REPAIRS`]).
     pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
 }
 
 /// Arguments refused: every issue, the repairs made on the way, and the retry hint.
@@ -215,8 +232,10 @@ pub struct Decoded<T> {
 pub struct Rejected {
     /// Every issue, in document order.
     pub report: Report,
-    /// The repairs made before the issues were found.
+    /// The repairs made before the issues were found (at most [`MAX_REPAIRS`]).
     pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
     model: Option<HintModel>,
     hint: OnceLock<Box<RetryHint>>,
 }
@@ -235,6 +254,7 @@ pub(crate) enum HintModel {
 pub(crate) struct Refused {
     pub(crate) report: Report,
     pub(crate) repairs: Vec<Repair>,
+    pub(crate) repairs_left_out: usize,
 }
 
 impl Refused {
@@ -243,6 +263,7 @@ impl Refused {
         Rejected {
             report: self.report,
             repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
             model: Some(model),
             hint: OnceLock::new(),
         }
@@ -254,6 +275,7 @@ impl Refused {
         Rejected {
             report: self.report,
             repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
             model: None,
             hint: OnceLock::from(Box::new(hint)),
         }
@@ -281,7 +303,10 @@ impl Rejected {
 /// Two refusals are equal when their issues, repairs and hints are (which builds the hints).
 impl PartialEq for Rejected {
     fn eq(&self, other: &Self) -> bool {
-        self.report == other.report && self.repairs == other.repairs && self.hint() == other.hint()
+        self.report == other.report
+            && self.repairs == other.repairs
+            && self.repairs_left_out == other.repairs_left_out
+            && self.hint() == other.hint()
     }
 }
 
@@ -476,7 +501,12 @@ fn stream_road(
         Streamed::Accepted(Decoded {
             value: walk::Walked(Some(value)),
             repairs,
-        }) => Ok(Ok(Decoded { value, repairs })),
+            repairs_left_out,
+        }) => Ok(Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        })),
         Streamed::Refused(refused) => Ok(Err(refused)),
         Streamed::Unreadable(error) => Err(Some(error)),
         Streamed::Accepted(_) | Streamed::Stopped => Err(None),
@@ -496,7 +526,11 @@ pub(crate) fn tree_road(
     match read_text(text, options, known, &mut repairs, &mut report) {
         // Both readers bound the depth while they read: no second pass to measure it.
         Some(json) => walk_json(model, json, options, repairs),
-        None => Err(Refused { report, repairs }),
+        None => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        }),
     }
 }
 
@@ -520,6 +554,7 @@ pub(crate) fn decode_value_refused(
         return Err(Refused {
             report,
             repairs: Vec::new(),
+            repairs_left_out: 0,
         });
     }
     walk_json(model, Json::from(value), options, Vec::new())
@@ -545,7 +580,11 @@ pub(crate) fn decode_json_refused(
     repairs: Vec<Repair>,
 ) -> Result<Decoded<Value>, Refused> {
     if let Err(report) = within_depth(json.depth(), options) {
-        return Err(Refused { report, repairs });
+        return Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        });
     }
     walk_json(model, json, options, repairs)
 }
@@ -571,10 +610,19 @@ pub(crate) fn walk_json(
 ) -> Result<Decoded<Value>, Refused> {
     let mut decoder = walk::Decoder::new(model, options, repairs);
     let value = decoder.root(json);
-    let (report, repairs) = decoder.finish();
+    let (report, mut repairs) = decoder.finish();
+    let repairs_left_out = cap_repairs(&mut repairs);
     match value {
-        Some(value) if report.is_empty() => Ok(Decoded { value, repairs }),
-        _ => Err(Refused { report, repairs }),
+        Some(value) if report.is_empty() => Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        }),
+        _ => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out,
+        }),
     }
 }
 
