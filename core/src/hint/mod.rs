@@ -5,6 +5,12 @@
 //! path is shown, later ones at the same path are counted as omitted), at most 5
 //! `allowed_values` and at most 5 union `alternatives` (then `"…"`). `omitted` counts the issues the caps left out, including
 //! those a capped [`Report`] itself left out.
+//!
+//! Everything a hint echoes of the schema or the arguments is shortened as an issue's `got`
+//! is (`crate::issue`): the tool's name, each path's keys (a deep path shown by its ends),
+//! values, patterns, formats and "did you mean" (80 characters), descriptions, the message,
+//! the question and the example's placeholders (300). A hint's JSON is so at most
+//! [`HINT_MAX_BYTES`], whatever the schema.
 
 use std::fmt;
 
