@@ -10,7 +10,7 @@ use crate::values::LISTED_VALUES;
 /// Longest compact JSON text of a `got` value kept as it is.
 pub const GOT_MAX_CHARS: usize = 80;
 
-/// Shortens a value for [`Issue::got`]: a string longer than [`GOT_MAX_CHARS`] characters is
+/// Shortens a value for [`Issue::got`](super::Issue::got): a string longer than [`GOT_MAX_CHARS`] characters is
 /// cut there and ends in `…`; an array or object whose JSON text is longer becomes that text,
 /// cut the same way, as a string. Everything else is kept.
 ///
