@@ -69,7 +69,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-pub use rules::{Options, Repair, Rule, UnknownKeys};
+pub(crate) use rules::cap_repairs;
+pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
 pub(crate) use walk::{stream_text, Decoder, Streamed};
@@ -194,21 +195,6 @@ pub const MAX_UNION_TRIALS: usize = 10_000;
 /// Most values read again by union trials while decoding or checking one value (each trial
 /// reads the value it tries): the work of trials is bounded, not only their count.
 pub const MAX_TRIAL_NODES: usize = 2_000_000;
-
-/// Most repairs a decoding logs: the first ones, in document order; the rest are only
-/// counted (`repairs_left_out` of [`Decoded`] and [`Rejected`]), as issues past their cap
-/// ([`Report::DEFAULT_CAP`], the same hundred) are. With each repair at most
-/// [`crate::issue::REPAIR_MAX_BYTES`] of JSON, a repair log does not grow with the arguments
-/// past this count: an argument of 100,000 items each repaired logs the first 100 and
-/// counts 99,900. Every repair is still made; only its log entry is left out.
-pub const MAX_REPAIRS: usize = 100;
-
-/// Keeps the first [`MAX_REPAIRS`] repairs of a finished decoding; how many it left out.
-pub(crate) fn cap_repairs(repairs: &mut Vec<Repair>) -> usize {
-    let left_out = repairs.len().saturating_sub(MAX_REPAIRS);
-    repairs.truncate(MAX_REPAIRS);
-    left_out
-}
 
 /// Arguments accepted: the value, and every repair made to it.
 #[derive(Clone, Debug, PartialEq)]

@@ -23,7 +23,11 @@ use crate::path::Segment;
 use crate::values::list_values;
 use crate::{suggest, Constraint, Issue, Path, Report};
 
+mod bounds;
 mod expected;
+
+use bounds::capped_values;
+pub use bounds::HINT_MAX_BYTES;
 
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
@@ -36,48 +40,6 @@ pub const MAX_QUESTION_CHARS: usize = 300;
 /// Longest field `description`, in characters (then cut, ending in `…`): the schema's text,
 /// which may be of any length.
 pub const MAX_DESCRIPTION_CHARS: usize = 300;
-
-/// Most bytes of JSON text of a text of `chars` characters and `…`, each escaped at its
-/// longest (`\u001f`).
-const fn text_bytes(chars: usize) -> usize {
-    (chars + 1) * 6 + 2
-}
-
-/// Most bytes of JSON text of one [`FieldHint`]: its path, description, expected type,
-/// allowed values and alternatives, bounds, pattern, format and "did you mean", each kept
-/// short.
-const FIELD_MAX_BYTES: usize = {
-    use crate::issue::{EXPECTED_MAX_BYTES, PATH_MAX_BYTES, VALUE_MAX_BYTES};
-    let listed = (MAX_ALLOWED_VALUES + 1) * (VALUE_MAX_BYTES + 1) + 2;
-    256 + PATH_MAX_BYTES
-        + text_bytes(MAX_DESCRIPTION_CHARS)
-        + EXPECTED_MAX_BYTES
-        + 2 * listed
-        + 2 * 48
-        + 2 * VALUE_MAX_BYTES
-        + text_bytes(MAX_MESSAGE_CHARS)
-};
-
-/// Most bytes of JSON text of a [`RetryHint`] ([`RetryHint::to_json`]), whatever the schema
-/// and the issues (about 150 KiB; a hint of usual names and values is a few hundred bytes):
-/// the tool's name, the message, [`MAX_MISSING_FIELDS`] paths, [`MAX_FIELDS`] field entries,
-/// the question and an example of at most [`MAX_MISSING_FIELDS`] placeholders, each nested at
-/// most [`crate::path::SHOWN_SEGMENTS`] deep.
-pub const HINT_MAX_BYTES: usize = {
-    use crate::issue::{PATH_MAX_BYTES, VALUE_MAX_BYTES};
-    let example = MAX_MISSING_FIELDS
-        * (crate::path::SHOWN_SEGMENTS * (VALUE_MAX_BYTES + 4) + text_bytes(MAX_MESSAGE_CHARS))
-        + 2;
-    256 + VALUE_MAX_BYTES
-        + text_bytes(MAX_MESSAGE_CHARS)
-        + MAX_MISSING_FIELDS * (PATH_MAX_BYTES + 1)
-        + 2
-        + MAX_FIELDS * (FIELD_MAX_BYTES + 1)
-        + 2
-        + 24
-        + text_bytes(MAX_QUESTION_CHARS)
-        + example
-};
 
 /// Why the hint was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -265,51 +227,6 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 /// Longest `message`, in characters: a path or value of a megabyte stays in the issue (the
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
-
-/// At most [`MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then `"…"`
-/// when there are more.
-fn capped_values(values: Vec<Value>) -> Vec<Value> {
-    let more = values.len() > MAX_ALLOWED_VALUES;
-    let mut shown: Vec<Value> = values
-        .into_iter()
-        .take(MAX_ALLOWED_VALUES)
-        .map(crate::issue::shorten)
-        .collect();
-    if more {
-        shown.push(Value::String("…".into()));
-    }
-    shown
-}
-
-impl FieldHint {
-    /// This entry with everything it echoes of the schema or the issue kept short: the
-    /// description (at most [`MAX_DESCRIPTION_CHARS`] characters), the pattern, the format
-    /// and the "did you mean" (as a name is, [`crate::issue::shorten_name`]; a separated
-    /// list read as an array, at most [`MAX_MESSAGE_CHARS`]), the values listed (as
-    /// `expected` is, [`crate::issue::shorten_expected`], and each allowed value or
-    /// alternative as `got` is). A hint's size so does not grow with the schema's.
-    fn bounded(mut self) -> Self {
-        let long = |text: &mut String, max: usize| {
-            if text.len() > max {
-                *text = crate::issue::shorten_text(text, max);
-            }
-        };
-        if let Some(description) = &mut self.description {
-            long(description, MAX_DESCRIPTION_CHARS);
-        }
-        if let Some(pattern) = &mut self.pattern {
-            long(pattern, crate::issue::GOT_MAX_CHARS);
-        }
-        if let Some(format) = &mut self.format {
-            long(format, crate::issue::GOT_MAX_CHARS);
-        }
-        if let Some(Some(near)) = &mut self.did_you_mean {
-            long(near, MAX_MESSAGE_CHARS);
-        }
-        self.expected_type = self.expected_type.map(crate::issue::shorten_expected);
-        self
-    }
-}
 
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let mut hint = FieldHint {
