@@ -29,7 +29,7 @@ const FIELD_MAX_BYTES: usize = {
         + text_bytes(MAX_MESSAGE_CHARS)
 };
 
-/// Most bytes of JSON text of a [`RetryHint`] ([`RetryHint::to_json`]), whatever the schema
+/// Most bytes of JSON text of a [`RetryHint`](super::RetryHint) ([`RetryHint::to_json`](super::RetryHint::to_json)), whatever the schema
 /// and the issues (about 150 KiB; a hint of usual names and values is a few hundred bytes):
 /// the tool's name, the message, [`MAX_MISSING_FIELDS`] paths, [`MAX_FIELDS`] field entries,
 /// the question and an example of at most [`MAX_MISSING_FIELDS`] placeholders, each nested at
