@@ -258,6 +258,7 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
             return Err(refuse(crate::decode::Refused {
                 report,
                 repairs: decoded.repairs,
+                repairs_left_out: decoded.repairs_left_out,
             }));
         }
     };
@@ -266,6 +267,7 @@ pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
         Decoded {
             value,
             repairs: decoded.repairs,
+            repairs_left_out: decoded.repairs_left_out,
         },
         options,
     )
@@ -287,6 +289,7 @@ fn finish_typed<T: Tool>(
             let refused = crate::decode::Refused {
                 report,
                 repairs: decoded.repairs,
+                repairs_left_out: decoded.repairs_left_out,
             };
             return Err(refused.with_model(HintModel::Static(model)));
         }

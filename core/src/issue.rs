@@ -8,6 +8,15 @@ use serde_json::Value;
 
 use crate::Path;
 
+mod shorten;
+
+pub(crate) use shorten::{compact_json_text, is_long_name, push_json, shorten_json, shorten_str};
+pub use shorten::{
+    report_max_bytes, shorten, shorten_expected, shorten_name, shorten_ref, shorten_text,
+    EXPECTED_MAX_BYTES, GOT_MAX_CHARS, ISSUE_MAX_BYTES, MESSAGE_MAX_CHARS, PATH_MAX_BYTES,
+    REPAIR_MAX_BYTES, VALUE_MAX_BYTES,
+};
+
 /// The rule an [`Issue`] broke, named by its JSON Schema keyword.
 ///
 /// Besides the JSON Schema keywords there are three of toolgate's own: `syntax` (the text is
@@ -167,6 +176,9 @@ pub struct UnknownConstraint(pub String);
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Issue {
     /// Where the offending value is (for `required`, where the missing one should be).
+    /// Written as [`Path::shown`] writes it (a path deeper than
+    /// [`crate::path::SHOWN_SEGMENTS`] shows its ends).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
     pub path: Path,
     /// The rule that failed.
     pub constraint: Constraint,
@@ -217,9 +229,36 @@ impl Issue {
         self
     }
 
-    /// Sets what the rule wanted.
+    /// Sets what the rule wanted, shortened when long (see [`shorten_expected`]).
     pub fn with_expected(mut self, expected: Value) -> Self {
-        self.expected = Some(expected);
+        self.expected = Some(shorten_expected(expected));
+        self
+    }
+
+    /// This issue with everything it echoes kept short, whoever made it: every key of its
+    /// path ([`Path::with_short_keys`]), `expected` ([`shorten_expected`]), `got`
+    /// ([`shorten`]), the message (at most [`MESSAGE_MAX_CHARS`] characters) and the "did
+    /// you mean" ([`shorten_name`]). [`Report::push`] keeps every issue so: an issue's JSON is
+    /// then at most [`ISSUE_MAX_BYTES`], whatever the schema and the value.
+    pub fn bounded(mut self) -> Self {
+        if self
+            .path
+            .segments()
+            .iter()
+            .any(|segment| matches!(segment, crate::path::Segment::Key(key) if is_long_name(key)))
+        {
+            self.path = self.path.with_short_keys();
+        }
+        self.expected = self.expected.map(shorten_expected);
+        self.got = self.got.map(shorten);
+        if self.message.len() > MESSAGE_MAX_CHARS {
+            self.message = shorten_text(&self.message, MESSAGE_MAX_CHARS);
+        }
+        if let Some(Some(near)) = &mut self.did_you_mean {
+            if is_long_name(near) {
+                *near = shorten_name(near);
+            }
+        }
         self
     }
 
@@ -235,153 +274,9 @@ impl fmt::Display for Issue {
         if self.path.is_root() {
             f.write_str(&self.message)
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", self.path.shown(), self.message)
         }
     }
-}
-
-/// Longest compact JSON text of a `got` value kept as it is.
-pub const GOT_MAX_CHARS: usize = 80;
-
-/// Shortens a value for [`Issue::got`]: a string longer than [`GOT_MAX_CHARS`] characters is
-/// cut there and ends in `…`; an array or object whose JSON text is longer becomes that text,
-/// cut the same way, as a string. Everything else is kept.
-///
-/// ```
-/// use serde_json::json;
-/// use toolgate_core::issue::shorten;
-///
-/// assert_eq!(shorten(json!("short")), json!("short"));
-/// let long = shorten(json!("x".repeat(200)));
-/// assert_eq!(long.as_str().unwrap().chars().count(), 81);
-/// ```
-pub fn shorten(value: Value) -> Value {
-    match &value {
-        Value::String(text) => cut(text).map(Value::String).unwrap_or(value),
-        Value::Array(_) | Value::Object(_) => match capped_json_text(&value) {
-            Some(long) => Value::String(long),
-            None => value,
-        },
-        _ => value,
-    }
-}
-
-/// Appends `value` as JSON text to `out`, as `Value`'s `Display` writes it; a string with
-/// nothing to escape (nearly every name and enum value) is copied between its quotes
-/// without going through the serializer.
-pub(crate) fn push_json(out: &mut String, value: &Value) {
-    match value {
-        Value::String(text) if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
-            out.reserve(text.len() + 2);
-            out.push('"');
-            out.push_str(text);
-            out.push('"');
-        }
-        _ => {
-            use std::fmt::Write as _;
-            let _ = write!(out, "{value}");
-        }
-    }
-}
-
-/// [`shorten`] of a string, without copying more of it than is kept.
-pub(crate) fn shorten_str(text: &str) -> Value {
-    Value::String(cut(text).unwrap_or_else(|| text.to_owned()))
-}
-
-/// [`shorten`] of an order-keeping tree, without writing more of it than is kept: the tree
-/// as a value when its text is short, else that text cut.
-pub(crate) fn shorten_json(json: &crate::model::Json) -> Value {
-    match json {
-        crate::model::Json::Array(_) | crate::model::Json::Object(_) => {
-            match capped_json_text(json) {
-                Some(long) => Value::String(long),
-                None => json.to_value(),
-            }
-        }
-        crate::model::Json::String(text) => shorten_str(text),
-        scalar => scalar.to_value(),
-    }
-}
-
-/// The compact JSON text of `value`, longer than [`GOT_MAX_CHARS`], cut there and ending in
-/// `…`; `None` when the text is that short. At most a few hundred bytes are written, however
-/// large the value (a repair of a megabyte array does not print the megabyte to log it).
-pub(crate) fn capped_json_text(value: &impl serde::Serialize) -> Option<String> {
-    cut(CappedText::of(value).text())
-}
-
-/// The compact JSON text of `value`, cut as [`capped_json_text`] cuts it when it is long,
-/// whole when it is short: written once either way.
-pub(crate) fn compact_json_text(value: &impl serde::Serialize) -> String {
-    let written = CappedText::of(value);
-    let text = written.text();
-    cut(text).unwrap_or_else(|| text.to_owned())
-}
-
-/// The start of a value's compact JSON text: bytes until there are enough for
-/// `GOT_MAX_CHARS + 1` characters, then the writing stops. Shorter, it is the whole text.
-struct CappedText(Vec<u8>);
-
-impl CappedText {
-    const CAP: usize = (GOT_MAX_CHARS + 1) * 4;
-
-    fn of(value: &impl serde::Serialize) -> Self {
-        let mut capped = CappedText(Vec::with_capacity(GOT_MAX_CHARS + 1));
-        // An error only says the cap was reached: what was written is the start of the text.
-        let _ = serde_json::to_writer(&mut capped, value);
-        capped
-    }
-
-    fn text(&self) -> &str {
-        match std::str::from_utf8(&self.0) {
-            Ok(text) => text,
-            // Cut inside a character at the cap: its start is whole.
-            Err(error) => std::str::from_utf8(&self.0[..error.valid_up_to()]).unwrap_or_default(),
-        }
-    }
-}
-
-impl std::io::Write for CappedText {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let room = Self::CAP - self.0.len();
-        if room == 0 {
-            return Err(std::io::Error::other("long enough"));
-        }
-        let taken = room.min(bytes.len());
-        self.0.extend_from_slice(&bytes[..taken]);
-        Ok(taken)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// `text` cut after [`GOT_MAX_CHARS`] characters, ending in `…`; `None` when it is that short.
-/// `text` cut at `max` characters, ending in `…` when cut: how a message, a name or an error
-/// text is kept within a bound.
-///
-/// ```
-/// use toolgate_core::issue::shorten_text;
-///
-/// assert_eq!(shorten_text("abc", 3), "abc");
-/// assert_eq!(shorten_text("abcd", 3), "abc…");
-/// ```
-pub fn shorten_text(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
-
-fn cut(text: &str) -> Option<String> {
-    // No more bytes than the characters kept: no more characters either.
-    if text.len() <= GOT_MAX_CHARS {
-        return None;
-    }
-    let (end, _) = text.char_indices().nth(GOT_MAX_CHARS)?;
-    Some(format!("{}…", &text[..end]))
 }
 
 /// Every issue of one value, in document order, up to a cap.
@@ -433,10 +328,11 @@ impl Report {
         }
     }
 
-    /// Adds an issue, or counts it in the closing `limit` issue once the cap is reached.
+    /// Adds an issue, [`Issue::bounded`], or counts it in the closing `limit` issue once the
+    /// cap is reached.
     pub fn push(&mut self, issue: Issue) {
         if self.issues.len() < self.cap {
-            self.issues.push(issue);
+            self.issues.push(issue.bounded());
             return;
         }
         self.left_out += 1;

@@ -100,6 +100,61 @@ impl Path {
     }
 }
 
+/// Most segments a path shows in an answer (an issue, a repair, a hint): a deeper path shows
+/// its first [`SHOWN_SEGMENTS`]` / 2` segments, one `"…"` key standing for those left out,
+/// and its last segments, [`SHOWN_SEGMENTS`] in all. The path itself is kept whole; only
+/// what is written is shortened.
+pub const SHOWN_SEGMENTS: usize = 16;
+
+impl Path {
+    /// This path with every key longer than [`crate::issue::GOT_MAX_CHARS`] characters cut
+    /// there, ending in `…` ([`crate::issue::shorten_name`]): how the path of an issue or a
+    /// repair is kept, so that a key of a megabyte is not copied into every issue below it.
+    pub fn with_short_keys(mut self) -> Path {
+        for segment in &mut self.segments {
+            if let Segment::Key(key) = segment {
+                if crate::issue::is_long_name(key) {
+                    *key = crate::issue::shorten_name(key);
+                }
+            }
+        }
+        self
+    }
+
+    /// The path as an answer shows it: itself when it has at most [`SHOWN_SEGMENTS`]
+    /// segments, else its first and last segments around one `"…"` key.
+    ///
+    /// ```
+    /// use toolgate_core::Path;
+    ///
+    /// let deep: Path = (0..40).map(toolgate_core::Segment::Index).collect();
+    /// let shown = deep.shown();
+    /// assert_eq!(shown.segments().len(), toolgate_core::path::SHOWN_SEGMENTS);
+    /// assert_eq!(shown.to_string(), "[0][1][2][3][4][5][6][7][\"…\"][33][34][35][36][37][38][39]");
+    /// ```
+    pub fn shown(&self) -> std::borrow::Cow<'_, Path> {
+        if self.segments.len() <= SHOWN_SEGMENTS {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let head = SHOWN_SEGMENTS / 2;
+        let tail = SHOWN_SEGMENTS - head - 1;
+        let mut segments = Vec::with_capacity(SHOWN_SEGMENTS);
+        segments.extend_from_slice(&self.segments[..head]);
+        segments.push(Segment::Key("…".to_owned()));
+        segments.extend_from_slice(&self.segments[self.segments.len() - tail..]);
+        std::borrow::Cow::Owned(Path { segments })
+    }
+}
+
+/// Serialises a path as [`Path::shown`] writes it: the `path` of an issue, a repair and a
+/// hint's field.
+pub(crate) fn serialize_shown<S: Serializer>(
+    path: &Path,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    path.shown().serialize(serializer)
+}
+
 impl From<Vec<Segment>> for Path {
     fn from(segments: Vec<Segment>) -> Self {
         Path { segments }

@@ -89,7 +89,8 @@ pub const LISTED_VALUES: usize = 20;
 
 /// `expected` for a list of `count` values: all of them when there are at most
 /// [`LISTED_VALUES`], else the first ones and a last string entry `"… N more"`, as the retry
-/// hint's `allowed_values` ends with `"…"`.
+/// hint's `allowed_values` ends with `"…"`. Each value is shortened as an issue's `got` is
+/// ([`crate::issue::shorten`]).
 ///
 /// ```
 /// use toolgate_core::values::shorten_list;
@@ -100,7 +101,11 @@ pub const LISTED_VALUES: usize = 20;
 /// assert_eq!(listed[20], "… 5 more");
 /// ```
 pub fn shorten_list(values: impl IntoIterator<Item = Value>, count: usize) -> Value {
-    let mut listed: Vec<Value> = values.into_iter().take(LISTED_VALUES).collect();
+    let mut listed: Vec<Value> = values
+        .into_iter()
+        .take(LISTED_VALUES)
+        .map(crate::issue::shorten)
+        .collect();
     if count > LISTED_VALUES {
         listed.push(Value::String(format!("… {} more", count - LISTED_VALUES)));
     }

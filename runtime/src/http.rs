@@ -88,7 +88,7 @@ impl Refusal {
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         let errors: Vec<Value> = issues
             .iter()
-            .map(|issue| json!({"detail": issue.message, "pointer": format!("#{}", issue.path.to_json_pointer())}))
+            .map(|issue| json!({"detail": issue.message, "pointer": format!("#{}", issue.path.shown().to_json_pointer())}))
             .collect();
         let detail = hint.map_or_else(
             || issues.first().map_or_else(String::new, ToString::to_string),

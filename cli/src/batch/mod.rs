@@ -28,7 +28,14 @@
 //!   <message>`, once per distinct definition (up to [`WARNED_TOOLS`] definitions, then the
 //!   memory of them starts again); stdout stays the protocol. With `--deny-warnings` such a
 //!   tool is refused like a schema that cannot be used, one `schema` issue per warning.
+//! - An answer line is at most [`ANSWER_MAX_BYTES`] besides its `id` (echoed as sent: it is
+//!   the caller's own, within the line cap) and, when the call is accepted, its `value` (the
+//!   arguments as decoded): whatever the tool's schema and the arguments, every issue, repair
+//!   and hint entry is shortened and counted as `toolgate_core::issue` and
+//!   `toolgate_core::hint` say.
 
+#[cfg(test)]
+mod bounds_tests;
 mod lines;
 #[cfg(test)]
 mod tests;
@@ -65,6 +72,18 @@ const ROOM_FOR_TOOL: usize = 2 << 20;
 /// The most definitions whose warnings `check --batch` remembers having printed.
 pub const WARNED_TOOLS: usize = 1 << 16;
 
+/// Most bytes of an answer line besides its `id` and its `value`: the members' names, at
+/// most [`toolgate_core::decode::MAX_REPAIRS`] repairs, the report of at most the default
+/// issue cap and the hint, each within its bound (about 3.6 MiB, whatever the schema and
+/// the arguments; a usual answer is a few hundred bytes).
+// The documented bound: the command never needs it, its tests hold every answer to it.
+#[cfg_attr(not(test), allow(dead_code))]
+pub const ANSWER_MAX_BYTES: usize = 128
+    + 2
+    + toolgate_core::decode::MAX_REPAIRS * (toolgate_core::issue::REPAIR_MAX_BYTES + 1)
+    + toolgate_core::issue::report_max_bytes(Report::DEFAULT_CAP)
+    + toolgate_core::hint::HINT_MAX_BYTES;
+
 /// The UTF-8 byte order mark, skipped at the start of a line.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
@@ -84,8 +103,15 @@ pub struct Answer<'a> {
     pub ok: bool,
     pub value: Value,
     pub repairs: &'a [Repair],
+    /// Repairs made past `toolgate_core::decode::MAX_REPAIRS`, not listed (absent when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub repairs_left_out: usize,
     pub issues: &'a [Issue],
     pub hint: Option<&'a RetryHint>,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// The answer to one decoding.
@@ -96,6 +122,7 @@ pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
             ok: true,
             value: decoded.value.clone(),
             repairs: &decoded.repairs,
+            repairs_left_out: decoded.repairs_left_out,
             issues: &[],
             hint: None,
         },
@@ -104,6 +131,7 @@ pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
             ok: false,
             value: Value::Null,
             repairs: &rejected.repairs,
+            repairs_left_out: rejected.repairs_left_out,
             issues: rejected.report.issues(),
             hint: Some(rejected.hint()),
         },
@@ -118,6 +146,7 @@ pub fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
         ok: false,
         value: Value::Null,
         repairs: &[],
+        repairs_left_out: 0,
         issues: report.issues(),
         hint,
     };

@@ -90,12 +90,14 @@ impl<'m> Checker<'m> {
         self.model
     }
 
-    /// The path of the value being checked.
+    /// The path of the value being checked, every key longer than
+    /// [`crate::issue::GOT_MAX_CHARS`] characters cut there as [`Path::with_short_keys`]
+    /// cuts it: the path of an issue or a repair, which echo it.
     pub fn path(&self) -> Path {
         self.path
             .iter()
             .map(|step| match step {
-                Step::Key(key) => crate::path::Segment::Key(key.to_string()),
+                Step::Key(key) => crate::path::Segment::Key(crate::issue::shorten_name(key)),
                 Step::Index(index) => crate::path::Segment::Index(*index),
             })
             .collect()
@@ -261,13 +263,15 @@ impl<'m> Checker<'m> {
         if json_equal(constant, &value) {
             return true;
         }
+        // The constant as it is echoed: a const of a megabyte is not copied per issue.
+        let shown = crate::issue::shorten_ref(constant);
         self.issue(
             Constraint::Const,
             format!(
-                "expected {constant}, got {}",
+                "expected {shown}, got {}",
                 crate::issue::shorten(value.clone())
             ),
-            Some(constant.clone()),
+            Some(shown),
             Some(value),
         );
         false
@@ -411,24 +415,22 @@ impl<'m> Checker<'m> {
             match pattern.is_match(value) {
                 Some(true) => {}
                 Some(false) => {
+                    // The pattern is echoed as a value is: shortened when long.
+                    let pattern = crate::issue::shorten_name(pattern.as_str());
                     let mut message = shown();
                     message.push_str(" does not match the pattern ");
-                    message.push_str(pattern.as_str());
+                    message.push_str(&pattern);
                     self.issue(
                         Constraint::Pattern,
                         message,
-                        Some(pattern.as_str().into()),
+                        Some(pattern.into()),
                         Some(got()),
                     );
                 }
                 None => {
-                    let message = format!("the pattern {} does not compile", pattern.as_str());
-                    self.issue(
-                        Constraint::Schema,
-                        message,
-                        Some(pattern.as_str().into()),
-                        None,
-                    );
+                    let pattern = crate::issue::shorten_name(pattern.as_str());
+                    let message = format!("the pattern {pattern} does not compile");
+                    self.issue(Constraint::Schema, message, Some(pattern.into()), None);
                 }
             }
         }
@@ -479,7 +481,7 @@ impl<'m> Checker<'m> {
             if at > 0 {
                 message.push_str(", ");
             }
-            crate::issue::push_json(&mut message, shown);
+            crate::issue::push_json(&mut message, &crate::issue::shorten_ref(shown));
         }
         if enumeration.values.len() > LISTED_VALUES {
             let _ = write!(message, ", … ({} values in all)", enumeration.values.len());
@@ -488,7 +490,9 @@ impl<'m> Checker<'m> {
             let names = allowed().filter_map(Value::as_str);
             crate::suggest::nearest(text, names)
         });
-        if let Some(near) = near {
+        // A name of the schema, echoed: shortened when long.
+        let near = near.map(crate::issue::shorten_name);
+        if let Some(near) = &near {
             let _ = write!(message, " (did you mean {near:?}?)");
         }
         let issue = Issue::new(self.path(), Constraint::Enum, message)
@@ -496,7 +500,7 @@ impl<'m> Checker<'m> {
             .with_got(value.clone());
         // Only a string has a nearest name; for another value the hint looks for none either.
         let issue = if value.is_string() {
-            issue.with_did_you_mean(near)
+            issue.with_did_you_mean(near.as_deref())
         } else {
             issue
         };

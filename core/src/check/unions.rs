@@ -340,7 +340,11 @@ impl<'m> Checker<'m> {
         }
         let alternatives = union_alternatives(self.model(), union);
         let count = alternatives.len();
-        let shown: Vec<Value> = alternatives.iter().take(LISTED_VALUES).cloned().collect();
+        let shown: Vec<Value> = alternatives
+            .iter()
+            .take(LISTED_VALUES)
+            .map(crate::issue::shorten_ref)
+            .collect();
         let more = if count > LISTED_VALUES { ", …" } else { "" };
         let total = union.variants.len();
         let message = format!(

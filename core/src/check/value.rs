@@ -47,10 +47,11 @@ impl<'m> Checker<'m> {
         if self.skip_when_full(Constraint::AdditionalProperties) {
             return;
         }
-        let shown_key = crate::issue::shorten(Value::String(key.to_owned()));
+        let shown_key = crate::issue::shorten_str(key);
         let mut message = format!("unknown field {shown_key}");
-        let near = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str()));
-        if let Some(near) = near {
+        let near = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str()))
+            .map(crate::issue::shorten_name);
+        if let Some(near) = &near {
             message.push_str(&format!(" (did you mean {near:?}?)"));
         }
         let names = object.fields.iter().map(|f| Value::String(f.name.clone()));
@@ -59,7 +60,7 @@ impl<'m> Checker<'m> {
         let issue = Issue::new(self.path(), Constraint::AdditionalProperties, message)
             .with_expected(expected)
             .with_got(shown_key)
-            .with_did_you_mean(near);
+            .with_did_you_mean(near.as_deref());
         self.report.push(issue);
         self.path_pop();
     }

@@ -82,7 +82,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-pub use rules::{Options, Repair, Rule, UnknownKeys};
+pub(crate) use rules::cap_repairs;
+pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
 pub(crate) use walk::{stream_text, Decoder, Streamed};
@@ -215,8 +216,10 @@ pub const MAX_TRIAL_NODES: usize = 2_000_000;
 pub struct Decoded<T> {
     /// The arguments, repaired.
     pub value: T,
-    /// The repairs, in document order.
+    /// The repairs, in document order (at most [`MAX_REPAIRS`]).
     pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
 }
 
 /// Arguments refused: every issue, the repairs made on the way, and the retry hint.
@@ -230,8 +233,10 @@ pub struct Decoded<T> {
 pub struct Rejected {
     /// Every issue, in document order.
     pub report: Report,
-    /// The repairs made before the issues were found.
+    /// The repairs made before the issues were found (at most [`MAX_REPAIRS`]).
     pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
     model: Option<HintModel>,
     hint: OnceLock<Box<RetryHint>>,
 }
@@ -250,6 +255,7 @@ pub(crate) enum HintModel {
 pub(crate) struct Refused {
     pub(crate) report: Report,
     pub(crate) repairs: Vec<Repair>,
+    pub(crate) repairs_left_out: usize,
 }
 
 impl Refused {
@@ -258,6 +264,7 @@ impl Refused {
         Rejected {
             report: self.report,
             repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
             model: Some(model),
             hint: OnceLock::new(),
         }
@@ -269,6 +276,7 @@ impl Refused {
         Rejected {
             report: self.report,
             repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
             model: None,
             hint: OnceLock::from(Box::new(hint)),
         }
@@ -296,7 +304,10 @@ impl Rejected {
 /// Two refusals are equal when their issues, repairs and hints are (which builds the hints).
 impl PartialEq for Rejected {
     fn eq(&self, other: &Self) -> bool {
-        self.report == other.report && self.repairs == other.repairs && self.hint() == other.hint()
+        self.report == other.report
+            && self.repairs == other.repairs
+            && self.repairs_left_out == other.repairs_left_out
+            && self.hint() == other.hint()
     }
 }
 
@@ -491,7 +502,12 @@ fn stream_road(
         Streamed::Accepted(Decoded {
             value: walk::Walked(Some(value)),
             repairs,
-        }) => Ok(Ok(Decoded { value, repairs })),
+            repairs_left_out,
+        }) => Ok(Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        })),
         Streamed::Refused(refused) => Ok(Err(refused)),
         Streamed::Unreadable(error) => Err(Some(error)),
         Streamed::Accepted(_) | Streamed::Stopped => Err(None),
@@ -511,7 +527,11 @@ pub(crate) fn tree_road(
     match read_text(text, options, known, &mut repairs, &mut report) {
         // Both readers bound the depth while they read: no second pass to measure it.
         Some(json) => walk_json(model, json, options, repairs),
-        None => Err(Refused { report, repairs }),
+        None => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        }),
     }
 }
 
@@ -535,6 +555,7 @@ pub(crate) fn decode_value_refused(
         return Err(Refused {
             report,
             repairs: Vec::new(),
+            repairs_left_out: 0,
         });
     }
     walk_json(model, Json::from(value), options, Vec::new())
@@ -560,7 +581,11 @@ pub(crate) fn decode_json_refused(
     repairs: Vec<Repair>,
 ) -> Result<Decoded<Value>, Refused> {
     if let Err(report) = within_depth(json.depth(), options) {
-        return Err(Refused { report, repairs });
+        return Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        });
     }
     walk_json(model, json, options, repairs)
 }
@@ -586,10 +611,19 @@ pub(crate) fn walk_json(
 ) -> Result<Decoded<Value>, Refused> {
     let mut decoder = walk::Decoder::new(model, options, repairs);
     let value = decoder.root(json);
-    let (report, repairs) = decoder.finish();
+    let (report, mut repairs) = decoder.finish();
+    let repairs_left_out = cap_repairs(&mut repairs);
     match value {
-        Some(value) if report.is_empty() => Ok(Decoded { value, repairs }),
-        _ => Err(Refused { report, repairs }),
+        Some(value) if report.is_empty() => Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        }),
+        _ => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out,
+        }),
     }
 }
 

@@ -96,10 +96,27 @@ impl fmt::Display for Rule {
     }
 }
 
+/// Most repairs a decoding logs: the first ones, in document order; the rest are only
+/// counted (`repairs_left_out` of [`Decoded`](super::Decoded) and [`Rejected`](super::Rejected)), as issues past their cap
+/// ([`Report::DEFAULT_CAP`](crate::Report::DEFAULT_CAP), the same hundred) are. With each repair at most
+/// [`crate::issue::REPAIR_MAX_BYTES`] of JSON, a repair log does not grow with the arguments
+/// past this count: an argument of 100,000 items each repaired logs the first 100 and
+/// counts 99,900. Every repair is still made; only its log entry is left out.
+pub const MAX_REPAIRS: usize = 100;
+
+/// Keeps the first [`MAX_REPAIRS`] repairs of a finished decoding; how many it left out.
+pub(crate) fn cap_repairs(repairs: &mut Vec<Repair>) -> usize {
+    let left_out = repairs.len().saturating_sub(MAX_REPAIRS);
+    repairs.truncate(MAX_REPAIRS);
+    left_out
+}
+
 /// One repair: where, by which rule, from what to what.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Repair {
-    /// Where the repaired value is.
+    /// Where the repaired value is (keys shortened as an issue's are, and written as
+    /// [`Path::shown`] writes it).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
     pub path: Path,
     /// The rule applied.
     pub rule: Rule,
@@ -114,7 +131,7 @@ impl fmt::Display for Repair {
         let path = if self.path.is_root() {
             "(arguments)".to_owned()
         } else {
-            self.path.to_string()
+            self.path.shown().to_string()
         };
         write!(f, "{path}: {} {} -> {}", self.rule, self.from, self.to)
     }

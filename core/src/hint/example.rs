@@ -24,10 +24,15 @@ fn placeholder(model: &ToolModel, path: &Path) -> Value {
         .description
         .as_ref()
         .or(resolved.description.as_ref());
-    Value::String(match description {
+    let placeholder = match description {
         Some(description) => format!("<{kind}: {}>", phrase(description)),
         None => format!("<{kind}>"),
-    })
+    };
+    // The schema's description and values, echoed: kept as short as the hint's message.
+    Value::String(crate::issue::shorten_text(
+        &placeholder,
+        super::MAX_MESSAGE_CHARS,
+    ))
 }
 
 /// Puts `value` at `parents.last`, making the parent objects on the way, each member in
@@ -80,10 +85,15 @@ fn field_position(model: &ToolModel, path: &Path, key: &str) -> usize {
 }
 
 /// Placeholders for the missing fields, nested as the arguments nest, members in the
-/// order of the schema's fields.
+/// order of the schema's fields. A field deeper than [`crate::path::SHOWN_SEGMENTS`] gets
+/// none (its path is shown shortened, and an example nested that deep helps no one): the
+/// example's size does not grow with the arguments' depth.
 pub(super) fn example_input(model: &ToolModel, missing: &[&Issue]) -> Option<Json> {
     let mut root = Vec::new();
     for issue in missing {
+        if issue.path.segments().len() > crate::path::SHOWN_SEGMENTS {
+            continue;
+        }
         let keys: Option<Vec<&str>> = issue
             .path
             .segments()

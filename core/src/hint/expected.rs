@@ -38,7 +38,7 @@ fn allowed_values(hint: &mut FieldHint, issue: &Issue) {
         hint.allowed_values = capped_values(listed(values));
         let names = hint.allowed_values.iter().filter_map(Value::as_str);
         let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-        hint.did_you_mean = Some(suggest::nearest(got, names).map(str::to_owned));
+        hint.did_you_mean = Some(suggest::nearest(got, names).map(crate::issue::shorten_name));
     }
 }
 

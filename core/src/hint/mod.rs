@@ -5,6 +5,12 @@
 //! path is shown, later ones at the same path are counted as omitted), at most 5
 //! `allowed_values` and at most 5 union `alternatives` (then `"…"`). `omitted` counts the issues the caps left out, including
 //! those a capped [`Report`] itself left out.
+//!
+//! Everything a hint echoes of the schema or the arguments is shortened as an issue's `got`
+//! is (`crate::issue`): the tool's name, each path's keys (a deep path shown by its ends),
+//! values, patterns, formats and "did you mean" (80 characters), descriptions, the message,
+//! the question and the example's placeholders (300). A hint's JSON is so at most
+//! [`HINT_MAX_BYTES`], whatever the schema.
 
 use std::fmt;
 
@@ -17,7 +23,11 @@ use crate::path::Segment;
 use crate::values::list_values;
 use crate::{suggest, Constraint, Issue, Path, Report};
 
+mod bounds;
 mod expected;
+
+use bounds::capped_values;
+pub use bounds::HINT_MAX_BYTES;
 
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
@@ -27,6 +37,9 @@ pub const MAX_FIELDS: usize = 3;
 pub const MAX_ALLOWED_VALUES: usize = 5;
 /// Longest clarifying question, in characters.
 pub const MAX_QUESTION_CHARS: usize = 300;
+/// Longest field `description`, in characters (then cut, ending in `…`): the schema's text,
+/// which may be of any length.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
 
 /// Why the hint was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +57,8 @@ pub enum HintReason {
 /// What to fix at one path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldHint {
-    /// Where.
+    /// Where (written as [`Path::shown`] writes it).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
     pub path: Path,
     /// The rule that failed.
     pub constraint: Constraint,
@@ -154,29 +168,30 @@ impl RetryHint {
         let others = &others[..others.len().min(MAX_FIELDS)];
 
         let message = match (others.first(), missing) {
-            (Some(first), _) => crate::issue::shorten_text(&first.to_string(), MAX_MESSAGE_CHARS),
-            (None, [only]) => format!("missing required field {}", only.path),
+            (Some(first), _) => first.to_string(),
+            (None, [only]) => format!("missing required field {}", only.path.shown()),
             (None, []) => "the value was refused".to_owned(),
             (None, several) => format!(
                 "missing required fields {}",
                 several
                     .iter()
-                    .map(|i| i.path.to_string())
+                    .map(|i| i.path.shown().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         };
+        let message = crate::issue::shorten_text(&message, MAX_MESSAGE_CHARS);
         let fields: Vec<FieldHint> = others
             .iter()
-            .map(|issue| field_hint(model, issue))
+            .map(|issue| field_hint(model, issue).bounded())
             .collect();
         let clarifying_question = question(model, missing, others.first().copied(), fields.first());
         let example_input = example_input(model, missing);
         RetryHint {
-            tool: model.name().to_owned(),
+            tool: crate::issue::shorten_name(model.name()),
             reason,
             message,
-            missing_fields: missing.iter().map(|i| i.path.to_string()).collect(),
+            missing_fields: missing.iter().map(|i| i.path.shown().to_string()).collect(),
             fields,
             omitted,
             clarifying_question,
@@ -213,15 +228,6 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
-fn capped_values(values: Vec<Value>) -> Vec<Value> {
-    if values.len() <= MAX_ALLOWED_VALUES {
-        return values;
-    }
-    let mut shown: Vec<Value> = values.into_iter().take(MAX_ALLOWED_VALUES).collect();
-    shown.push(Value::String("…".into()));
-    shown
-}
-
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
     let mut hint = FieldHint {
         path: issue.path.clone(),
@@ -253,7 +259,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         };
         hint.did_you_mean = Some(match &issue.did_you_mean {
             Some(found) => found.clone(),
-            None => suggest::nearest(got, keys).map(str::to_owned),
+            None => suggest::nearest(got, keys).map(crate::issue::shorten_name),
         });
         return hint;
     }
@@ -297,7 +303,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
                     None => {
                         let names = values.iter().filter_map(Value::as_str);
                         let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-                        suggest::nearest(got, names).map(str::to_owned)
+                        suggest::nearest(got, names).map(crate::issue::shorten_name)
                     }
                 });
             }
@@ -508,7 +514,7 @@ impl fmt::Display for RetryHint {
             write!(f, "\nmissing: {}", self.missing_fields.join(", "))?;
         }
         for field in &self.fields {
-            write!(f, "\n- {} ({})", field.path, field.constraint)?;
+            write!(f, "\n- {} ({})", field.path.shown(), field.constraint)?;
             let mut parts = Vec::new();
             if let Some(expected) = &field.expected_type {
                 parts.push(format!("expected {}", type_list(expected)));

@@ -1,5 +1,6 @@
 use serde_json::json;
 
+use super::shorten::cut;
 use super::*;
 
 #[test]

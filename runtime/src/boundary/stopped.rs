@@ -15,7 +15,7 @@ pub(crate) const MAX_TOOL_ERROR_CHARS: usize = 1_000;
 /// A call (or its result) a hook denied.
 pub(crate) fn denied(name: &str, by: &str, message: String) -> Envelope {
     let mut failure = Failure::new(Reason::Denied, shorten_text(&message, MAX_TOOL_ERROR_CHARS));
-    failure.denied_by = Some(by.to_owned());
+    failure.denied_by = Some(shorten_text(by, MAX_ECHOED_NAME_CHARS));
     Envelope::failure(shorten_text(name, MAX_ECHOED_NAME_CHARS), failure, None)
 }
 
@@ -32,7 +32,8 @@ pub(crate) fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
     };
     let failure = Failure::new(Reason::InvalidArguments, message)
         .with_issues(rejected.report.issues().to_vec());
-    let mut envelope = Envelope::failure(name, failure, Some(hint));
+    let shown = shorten_text(name, MAX_ECHOED_NAME_CHARS);
+    let mut envelope = Envelope::failure(shown, failure, Some(hint));
     envelope.repairs = rejected.repairs.clone();
     envelope
 }
@@ -49,6 +50,7 @@ fn times(count: u32) -> String {
 /// A call a spent budget stopped.
 pub(crate) fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
     let Exceeded { budget, limit } = exceeded;
+    let name: &str = &shorten_text(name, MAX_ECHOED_NAME_CHARS);
     let message = match budget {
         Budget::CallsPerTool => {
             format!("{name} may be called at most {} in this run", times(limit))

@@ -594,7 +594,10 @@ impl Toolbox {
 
     fn unknown_tool(&self, name: &str) -> Envelope {
         let names = self.tools.keys().map(String::as_str);
-        let did_you_mean = suggest::nearest(name, names).map(str::to_owned);
+        // Names echoed are shortened: a registry filled from another server's tool list may
+        // hold names of any length.
+        let did_you_mean =
+            suggest::nearest(name, names).map(|near| shorten_text(near, MAX_ECHOED_NAME_CHARS));
         let shown = shorten_text(name, MAX_ECHOED_NAME_CHARS);
         let message = match &did_you_mean {
             Some(nearest) => format!("there is no tool named {shown:?}; did you mean {nearest:?}?"),
@@ -602,7 +605,12 @@ impl Toolbox {
         };
         let mut failure = Failure::new(Reason::UnknownTool, message);
         failure.did_you_mean = did_you_mean;
-        failure.tools = self.tools.keys().take(MAX_LISTED_TOOLS).cloned().collect();
+        failure.tools = self
+            .tools
+            .keys()
+            .take(MAX_LISTED_TOOLS)
+            .map(|tool| shorten_text(tool, MAX_ECHOED_NAME_CHARS))
+            .collect();
         failure.tools_omitted = self.tools.len().saturating_sub(MAX_LISTED_TOOLS);
         Envelope::failure(shown, failure, None)
     }

@@ -35,5 +35,6 @@ fn typed<T: Tool + DeserializeOwned>(
     T::decode(arguments).map(|decoded| Decoded {
         value: decoded.value.to_json_value(),
         repairs: decoded.repairs,
+        repairs_left_out: decoded.repairs_left_out,
     })
 }

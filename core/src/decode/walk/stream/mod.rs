@@ -97,11 +97,20 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     if let Err(error) = reader.end() {
         return Streamed::Unreadable(StrictError::of_reader(error));
     }
-    let (report, repairs) = stream.decoder.finish();
+    let (report, mut repairs) = stream.decoder.finish();
+    let repairs_left_out = crate::decode::cap_repairs(&mut repairs);
     if report.is_empty() {
-        Streamed::Accepted(Decoded { value, repairs })
+        Streamed::Accepted(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        })
     } else {
-        Streamed::Refused(Refused { report, repairs })
+        Streamed::Refused(Refused {
+            report,
+            repairs,
+            repairs_left_out,
+        })
     }
 }
 
