@@ -110,8 +110,13 @@ impl Walk<'_> {
                 self.differ(at, "description", od, gd);
             }
         }
-        if o.nullable != g.nullable {
-            self.differ(at, "nullable", o.nullable, g.nullable);
+        // `null` is taken where the reference or its target says so.
+        let (on, gn) = (
+            original.nullable || o.nullable,
+            generated.nullable || g.nullable,
+        );
+        if on != gn {
+            self.differ(at, "nullable", on, gn);
         }
         match (&o.constant, &g.constant) {
             (Some(a), Some(b)) if json_equal(a, b) => {}

@@ -32,6 +32,7 @@ use syn::DeriveInput;
 
 pub(crate) use attrs::doc_description;
 pub(crate) use check::{valid_tool_name, TOOL_NAME_RULE};
+pub(crate) use shape::reads_by_name;
 
 /// Expands `#[derive(Tool)]` on `input`; errors become `compile_error!`s at their spans.
 pub fn derive_tool(input: TokenStream) -> TokenStream {
