@@ -50,6 +50,10 @@ pub struct RawField {
     /// `#[tool(schema = "...")]` on a `serde_json::Value` field: its JSON Schema, checked as
     /// JSON (see `checked.rs`).
     pub schema: Option<syn::LitStr>,
+    /// `#[tool(no_description)]`: the doc comment is for readers only, the field has no
+    /// description (a `description = "..."` still gives one). The schema compiler writes it
+    /// where a field's doc comment holds only its notes.
+    pub no_description: Flag,
 }
 
 /// One unit variant and its `#[tool(...)]` attributes.
@@ -295,6 +299,10 @@ fn json_number(number: &NumberLiteral) -> Value {
 
 /// The doc comment as a description: lines trimmed, joined with spaces within a paragraph,
 /// paragraphs separated by a blank line. `None` without one.
+///
+/// A blank `///` line is `#[doc = ""]`, which holds no line (`"".lines()` is empty) but is
+/// one: each attribute's text is split at every `\n`, so an empty one separates paragraphs
+/// too (issue 27 §5: `two` + `///` + `paragraphs` was read as `"two paragraphs"`).
 pub fn doc_description(attrs: &[Attribute]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -309,7 +317,7 @@ pub fn doc_description(attrs: &[Attribute]) -> Option<String> {
         else {
             continue;
         };
-        for line in text.value().lines() {
+        for line in text.value().split('\n') {
             let line = line.trim();
             if line.is_empty() {
                 if !current.is_empty() {

@@ -410,7 +410,13 @@ impl Planner<'_> {
                     &divisor.value.expr,
                     "`multiple_of` must be greater than 0",
                 ));
-            } else if self.bound_fits(&divisor.value, value, "multiple_of") {
+            } else if (matches!(value, Shape::Integer { .. }) && divisor.value.integer.is_none())
+                || self.bound_fits(&divisor.value, value, "multiple_of")
+            {
+                // A divisor that is not a whole number is taken on an integer field as on
+                // a float one (`multiple_of = 0.5`: every integer passes; `1.5`: the
+                // multiples of 3): JSON Schema allows it, and a generated type keeps its
+                // schema's `multipleOf` exactly (issue 27 §5).
                 setters.push(Setter::MultipleOf(Bound::of(&divisor.value)));
             }
         }

@@ -162,6 +162,7 @@ pub(super) fn plan_member(
         default,
         // With `schema`, the text holds the description: the doc comment is for readers.
         description: match (&description, &schema_text) {
+            (None, None) if raw.no_description.is_present() => None,
             (None, None) => doc_description(&raw.attrs),
             _ => description,
         },
