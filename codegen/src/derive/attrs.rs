@@ -182,6 +182,18 @@ pub struct NumberLiteral {
 }
 
 impl NumberLiteral {
+    /// The value when it is a whole number an `i128` holds, written as an integer (`100`) or
+    /// as a float (`100.0`, `1e20`): a bound of an integer field may be either, and keeps the
+    /// spelling it was written with (issue 27 §5: a schema's `maximum: 100.0` reads back so).
+    pub fn whole(&self) -> Option<i128> {
+        // 2^127: the first float above every i128.
+        const ABOVE_I128: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+        self.integer.or_else(|| {
+            (self.value.fract() == 0.0 && self.value.abs() < ABOVE_I128)
+                .then_some(self.value as i128)
+        })
+    }
+
     /// The literal as written (`-1`, `1e39`).
     pub fn text(&self) -> String {
         self.expr.to_token_stream().to_string().replace(' ', "")

@@ -3,6 +3,7 @@
 
 use super::{Builder, Error};
 
+mod fidelity;
 mod held_as_json;
 pub(crate) mod hostile;
 pub(crate) mod markdown;

@@ -8,7 +8,8 @@
 //!   a `format`, a bound outside that type's range is refused.
 //! - A bound of an integer that is not a whole number (`maximum: 10.5`) is refused: the
 //!   derive takes whole-number bounds on integer fields. A whole number written as a float
-//!   (`100.0`, `1e20`) is written as the integer it is.
+//!   (`100.0`, `1e20`) stays a float literal, which the derive keeps as written (issue 27
+//!   §5), so the type's model spells it as the schema did.
 //! - `multipleOf` of an integer is written as the schema says, a whole number or not
 //!   (`multiple_of = 0.5`: every integer passes; `1.5`: the multiples of 3), so the type's
 //!   model keeps it (issue 27 §5); only a whole-number divisor counts in the choice of width.
@@ -100,10 +101,9 @@ pub(super) fn integer(
         return Lowered::plain(quote!(i64));
     }
     let ty = format_ident!("{}", rust_type(width));
-    let mut constraints = bounds(
-        &without_range(&own_bounds, Some(width.range())),
-        integer_literal,
-    );
+    // Written as the schema spells them (`100.0` stays a float literal, which the derive
+    // takes on an integer field when it is whole, and keeps).
+    let mut constraints = bounds(&without_range(&own_bounds, Some(width.range())), number);
     if let Some(divisor) = divisor {
         // As written: `2.0` stays a float literal, which the derive keeps as `2.0`.
         let divisor = number(divisor);
@@ -346,10 +346,6 @@ fn no_value_fits(bounds: &Bounds, nothing: &str) -> String {
 }
 
 /// A whole number as the integer literal the derive reads (`100`, not `100.0`).
-fn integer_literal(value: Num) -> TokenStream {
-    whole_literal(value).expect("checked to be a whole number in range")
-}
-
 /// A whole number in `i128`'s range as an integer literal; `None` for any other number.
 pub(super) fn whole_literal(value: Num) -> Option<TokenStream> {
     let value = to_i128(value)?;

@@ -40,9 +40,10 @@ fn an_integer_type_holds_every_bound() {
         field(r#"{"type": "integer", "exclusiveMaximum": -9223372036854775808}"#),
         "    #[tool(exclusive_range(max = -9223372036854775808))]\n    pub n: ::std::option::Option<i128>,"
     );
+    // A whole number written as a float stays one: the model spells it as the schema did.
     assert_eq!(
         field(r#"{"type": "integer", "minimum": -1e20, "maximum": 100.0}"#),
-        "    #[tool(range(min = -100000000000000000000, max = 100))]\n    pub n: ::std::option::Option<i128>,"
+        "    #[tool(range(min = -100000000000000000000.0, max = 100.0))]\n    pub n: ::std::option::Option<i128>,"
     );
     // A `format` is its type, whatever its range.
     for (format, ty) in [

@@ -57,6 +57,13 @@ fn get_mut<'a>(members: &'a mut [(String, Json)], key: &str) -> Option<&'a mut J
 
 /// Rewrites a schema (and its subschemas) from the older dialects into 2020-12.
 pub fn normalize(json: Json) -> Json {
+    rewrite(json, true)
+}
+
+/// [`normalize`]; `declare_required` adds a property for each `required` name without one.
+/// Not in an `allOf` member: there a name may be declared by another member (the merge
+/// joins them, `all_of.rs`), and an added `{}` would declare it differently.
+fn rewrite(json: Json, declare_required: bool) -> Json {
     let Json::Object(mut members) = json else {
         return json;
     };
@@ -157,7 +164,7 @@ pub fn normalize(json: Json) -> Json {
             .collect(),
         _ => Vec::new(),
     };
-    if !required.is_empty() {
+    if declare_required && !required.is_empty() {
         if get_mut(&mut members, "properties").is_none() {
             members.push(("properties".to_owned(), Json::Object(Vec::new())));
         }
@@ -185,9 +192,11 @@ pub fn normalize(json: Json) -> Json {
                 schema => normalize(schema),
             };
         } else if SCHEMA_LIST_KEYWORDS.contains(&key.as_str()) {
+            let declare_required = key != "allOf";
             if let Json::Array(schemas) = sub {
                 for schema in schemas.iter_mut() {
-                    *schema = normalize(std::mem::replace(schema, Json::Null));
+                    let schema_json = std::mem::replace(schema, Json::Null);
+                    *schema = rewrite(schema_json, declare_required);
                 }
             }
         } else if SCHEMA_MAP_KEYWORDS.contains(&key.as_str()) {

@@ -104,6 +104,13 @@ fn a_draft_07_reference_inside_all_of_is_read() {
     assert_eq!(model, ToolModel::from_definition_text(same).unwrap());
     let bfcl = r#"{"type":"dict","properties":{"x":{"allOf":[{"type":"dict","properties":{"n":{"type":"float"}}}]}}}"#;
     assert!(ToolModel::from_definition_text(bfcl).is_ok());
+    // An `allOf` member may require what another member declares: the rewrite adds no
+    // property for it there (the merge would see it declared twice, differently).
+    let split = r#"{"type":"object","allOf":[{"properties":{"body":{"type":"string"}}},{"required":["body"]}]}"#;
+    let model = ToolModel::from_definition_text(split).unwrap();
+    assert!(model.json_schema().ends_with(
+        r#""type":"object","properties":{"body":{"type":"string"}},"required":["body"]}"#
+    ));
 }
 
 proptest! {
