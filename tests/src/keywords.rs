@@ -16,7 +16,8 @@
 //! - `default`: a default that is not applied (it does not fit, or the field is required;
 //!   the doc comment says so), or written as the Rust type writes it (`5.0` of an integer
 //!   is `5`);
-//! - `const-type`: `{"const": "a"}` written with the constant's `type`.
+//! - `const-type`: `{"const": "a"}` written with the constant's `type`;
+//! - `map`: `properties: {}` not written (an object without properties is a Rust map).
 
 use serde_json::{Map, Value};
 use toolgate::values::json_equal;
@@ -247,6 +248,9 @@ impl Walk {
     }
 
     fn properties(&mut self, value: &Value, found: Option<&Value>, at: &str) {
+        if found.is_none() && *value == Value::Object(Map::new()) {
+            return self.known("map", at, "properties {} not written".to_owned());
+        }
         let (Value::Object(a), Some(Value::Object(b))) = (value, found) else {
             return self.lost(at, format!("properties became {found:?}"));
         };

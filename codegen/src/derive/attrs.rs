@@ -50,6 +50,12 @@ pub struct RawField {
     /// `#[tool(schema = "...")]` on a `serde_json::Value` field: its JSON Schema, checked as
     /// JSON (see `checked.rs`).
     pub schema: Option<syn::LitStr>,
+    /// `#[tool(annotations = r#"{"title": "Region"}"#)]`: annotation keywords of the field's
+    /// schema as a JSON object, kept in the model as written, in order; they constrain
+    /// nothing (`title`, `$comment`, `deprecated`, `readOnly`, `writeOnly`,
+    /// `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format` toolgate does
+    /// not know). The schema compiler writes them, so a generated type keeps its schema's.
+    pub annotations: Option<syn::LitStr>,
     /// `#[tool(no_description)]`: the doc comment is for readers only, the field has no
     /// description (a `description = "..."` still gives one). The schema compiler writes it
     /// where a field's doc comment holds only its notes.

@@ -6,8 +6,9 @@ use serde_json::Value;
 use toolgate::model::ToolModel;
 use toolgate::values::json_equal;
 use toolgate::DynamicTool;
+use toolgate_tests::keywords::keyword_differences;
 use toolgate_tests::tools_dev::{corpus_lines, tool_definition};
-use toolgate_tools_dev_gen::{decode, LINE_TOOLS, REFUSED, TOOLS};
+use toolgate_tools_dev_gen::{decode, model, LINE_TOOLS, REFUSED, TOOLS};
 
 /// Issue 11 §5: every real schema compiles; a refusal is left only for what no road can
 /// enforce (a remote reference), and the corpus has none.
@@ -65,5 +66,42 @@ fn generated_types_read_valid_arguments_as_dynamic_tool_does() {
         "{} of {compared} valid cases read differently, first ones:\n{:#?}",
         differences.len(),
         &differences[..differences.len().min(10)]
+    );
+}
+
+/// Issue 27 §5: every compiled tool's written schema against the schema as read, keyword
+/// for keyword and byte for byte (`toolgate_tests::keywords`): nothing lost, changed or
+/// added but the kinds of difference that module documents, counted here.
+#[test]
+fn generated_schemas_match_keyword_for_keyword() {
+    let mut compared = std::collections::BTreeSet::new();
+    let mut lost = Vec::new();
+    let mut known = std::collections::BTreeMap::<&str, usize>::new();
+    for (line, text) in corpus_lines().iter().enumerate() {
+        let Some(tool) = LINE_TOOLS[line] else {
+            continue;
+        };
+        if !compared.insert(tool) {
+            continue;
+        }
+        let original = ToolModel::from_definition_json(tool_definition(text)).unwrap();
+        let generated = model(tool).expect("every compiled tool has a model");
+        let found = keyword_differences(original.json_schema(), generated.json_schema());
+        lost.extend(
+            found
+                .lost
+                .iter()
+                .map(|d| format!("{}: {d}", original.name())),
+        );
+        for (kind, _) in found.known {
+            *known.entry(kind).or_default() += 1;
+        }
+    }
+    println!("{} tools compared; by design: {known:?}", compared.len());
+    assert!(
+        lost.is_empty(),
+        "{} lost, changed or added, first ones:\n{}",
+        lost.len(),
+        lost.join("\n")
     );
 }

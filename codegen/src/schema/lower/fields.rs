@@ -202,6 +202,16 @@ impl Lowering<'_> {
                 None if noted => tool_keys.push(quote!(no_description)),
                 _ => {}
             }
+            // `title`, `$comment`, an unknown `format`...: kept as written (issue 27 §5).
+            if !schema.annotations.is_empty() {
+                let members: Vec<String> = schema
+                    .annotations
+                    .iter()
+                    .map(|(key, value)| format!("{}:{value}", Value::from(key.as_str())))
+                    .collect();
+                let text = format!("{{{}}}", members.join(","));
+                tool_keys.push(quote!(annotations = #text));
+            }
             if !tool_keys.is_empty() {
                 attrs.push(quote!(#[tool(#(#tool_keys),*)]));
             }
