@@ -18,9 +18,8 @@
 //!   again gives the same bytes.
 //!
 //! `TOOLGATE_FUZZ_GEN_KEEP=<dir>`: every generated file that passes the checks is also
-//! written to `<dir>` (named by a hash of the code, with the schema file beside it; those
-//! with a known derive error to `<dir>/known/`), for compiling a sample afterwards
-//! (fuzz/README.md, "Compiling generated code").
+//! written to `<dir>` (named by a hash of the code, with the schema file beside it), for
+//! compiling a sample afterwards (fuzz/README.md, "Compiling generated code").
 
 #![no_main]
 
@@ -86,23 +85,11 @@ fuzz_target!(|data: &[u8]| {
             listed.join("\n")
         );
     }
-    // What rustc would say through `#[derive(Tool)]` on each generated type.
-    // Findings G3 (an enum value written twice gives two variants of one wire name), G4 (an
-    // `examples` value that does not fit its schema becomes an example the derive refuses)
-    // and G5 (a type named like one the derive reads by name: `Box`, `Vec`, `Option`,
-    // `HashMap`, `Arc`, `Duration`...) are skipped unless TOOLGATE_FUZZ_KNOWN=1.
-    let known = |message: &str| {
-        !check_known()
-            && (message.starts_with("another variant already has the wire name")
-                || message.starts_with("this example does not fit")
-                || message.contains("` takes one type argument here")
-                || message.contains("` takes a key and a value type")
-                || message.contains("` cannot be a tool argument"))
-    };
-    let derive_errors: Vec<(String, String)> = derive_errors(&parsed)
-        .into_iter()
-        .filter(|(_, message)| !known(message))
-        .collect();
+    // What rustc would say through `#[derive(Tool)]` on each generated type. Findings G3
+    // (an enum value written twice), G4 (an `examples` value that does not fit its schema)
+    // and G5 (a type named like one the derive reads by name: `Box`, `Vec`, `Option`...)
+    // are fixed by issue 27 §9: no skip.
+    let derive_errors: Vec<(String, String)> = derive_errors(&parsed);
     if !derive_errors.is_empty() {
         let listed: Vec<String> = derive_errors
             .iter()
@@ -121,14 +108,8 @@ fuzz_target!(|data: &[u8]| {
         "generating twice gives different code\nschema file: {file}"
     );
     if let Some(dir) = keep_dir() {
-        // Only code that passed every check; code with a known derive error (G3, G4) goes
-        // to `known/`, so a compiled sample shows what the checks cannot see.
-        let dir = if derive_errors_known(&parsed) {
-            dir.join("known")
-        } else {
-            dir.clone()
-        };
-        std::fs::create_dir_all(&dir).expect("keep folder");
+        // Only code that passed every check.
+        std::fs::create_dir_all(dir).expect("keep folder");
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         code.hash(&mut hasher);
         let stem = format!("{:016x}", hasher.finish());
@@ -136,7 +117,3 @@ fuzz_target!(|data: &[u8]| {
         std::fs::write(dir.join(format!("{stem}.json")), &file).expect("keep the schema");
     }
 });
-
-fn derive_errors_known(parsed: &syn::File) -> bool {
-    !derive_errors(parsed).is_empty()
-}

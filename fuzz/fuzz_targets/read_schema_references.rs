@@ -15,8 +15,8 @@
 //! - a built graph with a cycle without progress (through references, union alternatives,
 //!   `allOf` and nullable wrappers only) is refused;
 //! - the same graph written in draft-07 (`definitions`, `#/definitions/...`) reads to the
-//!   same result (both refused, or equal models) — except where a reference sits inside an
-//!   `allOf` (finding R1, see fuzz/README.md), unless `TOOLGATE_FUZZ_KNOWN=1`;
+//!   same result (both refused, or equal models), references inside `allOf` included
+//!   (finding R1, fixed by issue 27 §9);
 //! - a read model's `json_schema()` reads back to an equal model, and writes the same text;
 //! - every argument text decodes without panic; `Ok` re-encodes and decodes again to an
 //!   equal value with no repair but `default`; `Err` meets the report/hint invariants.
@@ -90,12 +90,9 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     let read07 = ToolModel::from_definition_text(&draft07);
-    // Finding R1 (reported, not fixed here): the draft-07 rewrite does not reach into `allOf`
-    // members, so `#/definitions/...` there is refused. Skipped while it stands, so the run
-    // goes on to other findings; set TOOLGATE_FUZZ_KNOWN=1 to check it again.
-    let known_r1 = graph.has_reference_in_all_of() && !check_known();
+    // Finding R1 (the draft-07 rewrite did not reach into `allOf` members) is fixed by
+    // issue 27 §9: no skip.
     match (&read, &read07) {
-        (Ok(_), Err(_)) if known_r1 => {}
         (Ok(model), Ok(model07)) => assert!(
             model == model07,
             "draft-07 reads into another model\n2020-12: {definition}\ndraft-07: {draft07}"

@@ -226,6 +226,18 @@ pub mod __private {
         definitions.schema_text(text)
     }
 
+    /// The annotations of `#[tool(annotations = "...")]`, keyword and value in the order of
+    /// the text. The derive checked that the text is a JSON object.
+    pub fn annotations(json: &str) -> Vec<(String, serde_json::Value)> {
+        match serde_json::from_str::<crate::model::Json>(json) {
+            Ok(crate::model::Json::Object(members)) => members
+                .into_iter()
+                .map(|(key, value)| (key, value.to_value()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The default of a field written by the schema compiler, read from its JSON. The
     /// compiler checked the value against the field's schema, and serde reads the type the
     /// same way, so this does not fail on generated code.

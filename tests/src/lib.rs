@@ -8,6 +8,7 @@ use toolgate::model::ToolModel;
 use toolgate::{Constraint, Report, Tool};
 
 pub mod corpus;
+pub mod keywords;
 pub mod roundtrip;
 pub mod tools_dev;
 

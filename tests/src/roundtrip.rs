@@ -9,15 +9,14 @@
 //! doc comments when the derive cannot take them), and defaults of required fields (never
 //! applied).
 //!
-//! Three differences are reported apart, as [`Differences::known`], so a test can count them
+//! Two differences are reported apart, as [`Differences::known`], so a test can count them
 //! without failing: a default that does not fit its own schema (neither road applies it; the
-//! generated field is an `Option` and its doc comment keeps the default), `oneOf` written as
-//! `anyOf` where the alternatives exclude each other, and an integer's `multipleOf` that is
-//! not a whole number but divides 1 (`0.5`), which the generated type drops: every integer
-//! passes it.
+//! generated field is an `Option` and its doc comment keeps the default), and `oneOf`
+//! written as `anyOf` where the alternatives exclude each other. (An integer's `multipleOf`
+//! that is not a whole number is kept since issue 27 §5.)
 
 use serde_json::Value;
-use toolgate::model::{Additional, Kind, Num, Schema, ToolModel};
+use toolgate::model::{Additional, Kind, Schema, ToolModel};
 use toolgate::values::json_equal;
 
 /// What the generated model lacks or changes, one line each, with the path.
@@ -110,8 +109,13 @@ impl Walk<'_> {
                 self.differ(at, "description", od, gd);
             }
         }
-        if o.nullable != g.nullable {
-            self.differ(at, "nullable", o.nullable, g.nullable);
+        // `null` is taken where the reference or its target says so.
+        let (on, gn) = (
+            original.nullable || o.nullable,
+            generated.nullable || g.nullable,
+        );
+        if on != gn {
+            self.differ(at, "nullable", on, gn);
         }
         match (&o.constant, &g.constant) {
             (Some(a), Some(b)) if json_equal(a, b) => {}
@@ -121,16 +125,8 @@ impl Walk<'_> {
         match (&o.kind, &g.kind) {
             (Kind::Integer(a), Kind::Integer(b)) => {
                 self.bounds(at, &a.bounds, &b.bounds);
-                match (a.multiple_of, b.multiple_of) {
-                    (Some(divisor), None)
-                        if !divisor.is_integral() && Num::Int(1).is_multiple_of(divisor) =>
-                    {
-                        self.known.push(format!("{at}: multipleOf {divisor} of an integer divides 1: every integer passes, the generated type has none"));
-                    }
-                    (Some(_), _) if a.multiple_of != b.multiple_of => {
-                        self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
-                    }
-                    _ => {}
+                if a.multiple_of.is_some() && a.multiple_of != b.multiple_of {
+                    self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
                 }
                 if a.width.is_some() && a.width != b.width {
                     self.differ(at, "format", a.width, b.width);

@@ -151,3 +151,30 @@ fn recursive_types_use_defs() {
         toolgate::model::Kind::Object(_)
     ));
 }
+
+/// Issue 27 §5: `multiple_of` on an integer field may be a number that is not whole, as
+/// JSON Schema's `multipleOf` may (`0.5`: every integer passes; `1.5`: the multiples of 3),
+/// and the model keeps it as written.
+#[test]
+fn an_integer_multiple_of_need_not_be_whole() {
+    #[derive(Tool, serde::Deserialize, Debug)]
+    struct Steps {
+        #[tool(multiple_of = 0.5)]
+        half: u32,
+        #[tool(multiple_of = 1.5)]
+        three: i64,
+        #[tool(multiple_of = 2.0)]
+        even: i16,
+    }
+    let schema = Steps::json_schema();
+    for written in [
+        r#""half":{"type":"integer","format":"uint32","minimum":0,"maximum":4294967295,"multipleOf":0.5}"#,
+        r#""multipleOf":1.5}"#,
+        r#""multipleOf":2.0}"#,
+    ] {
+        assert!(schema.contains(written), "{schema}");
+    }
+    assert!(Steps::decode(r#"{"half": 7, "three": -6, "even": 4}"#).is_ok());
+    let refused = Steps::decode(r#"{"half": 7, "three": 4, "even": 3}"#).unwrap_err();
+    assert_eq!(refused.report.len(), 2, "{}", refused.report);
+}

@@ -141,6 +141,16 @@ fn main() {
         writeln!(index, "        {number} => typed::<{path}>(arguments),").unwrap();
     }
     index.push_str("        _ => return None,\n    })\n}\n");
+    index.push_str("/// The model of the generated type of tool `tool`.\n");
+    index.push_str("pub fn model(tool: usize) -> Option<&'static ::toolgate::model::ToolModel> {\n    Some(match tool {\n");
+    for (number, path) in &typed {
+        writeln!(
+            index,
+            "        {number} => <{path} as ::toolgate::Tool>::model(),"
+        )
+        .unwrap();
+    }
+    index.push_str("        _ => return None,\n    })\n}\n");
     toolgate_codegen::schema::write_if_changed(
         &Path::new(&out_dir).join("tools_dev_index.rs"),
         &index,

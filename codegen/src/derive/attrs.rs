@@ -50,6 +50,16 @@ pub struct RawField {
     /// `#[tool(schema = "...")]` on a `serde_json::Value` field: its JSON Schema, checked as
     /// JSON (see `checked.rs`).
     pub schema: Option<syn::LitStr>,
+    /// `#[tool(annotations = r#"{"title": "Region"}"#)]`: annotation keywords of the field's
+    /// schema as a JSON object, kept in the model as written, in order; they constrain
+    /// nothing (`title`, `$comment`, `deprecated`, `readOnly`, `writeOnly`,
+    /// `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format` toolgate does
+    /// not know). The schema compiler writes them, so a generated type keeps its schema's.
+    pub annotations: Option<syn::LitStr>,
+    /// `#[tool(no_description)]`: the doc comment is for readers only, the field has no
+    /// description (a `description = "..."` still gives one). The schema compiler writes it
+    /// where a field's doc comment holds only its notes.
+    pub no_description: Flag,
 }
 
 /// One unit variant and its `#[tool(...)]` attributes.
@@ -178,6 +188,18 @@ pub struct NumberLiteral {
 }
 
 impl NumberLiteral {
+    /// The value when it is a whole number an `i128` holds, written as an integer (`100`) or
+    /// as a float (`100.0`, `1e20`): a bound of an integer field may be either, and keeps the
+    /// spelling it was written with (issue 27 §5: a schema's `maximum: 100.0` reads back so).
+    pub fn whole(&self) -> Option<i128> {
+        // 2^127: the first float above every i128.
+        const ABOVE_I128: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+        self.integer.or_else(|| {
+            (self.value.fract() == 0.0 && self.value.abs() < ABOVE_I128)
+                .then_some(self.value as i128)
+        })
+    }
+
     /// The literal as written (`-1`, `1e39`).
     pub fn text(&self) -> String {
         self.expr.to_token_stream().to_string().replace(' ', "")
@@ -295,6 +317,10 @@ fn json_number(number: &NumberLiteral) -> Value {
 
 /// The doc comment as a description: lines trimmed, joined with spaces within a paragraph,
 /// paragraphs separated by a blank line. `None` without one.
+///
+/// A blank `///` line is `#[doc = ""]`, which holds no line (`"".lines()` is empty) but is
+/// one: each attribute's text is split at every `\n`, so an empty one separates paragraphs
+/// too (issue 27 §5: `two` + `///` + `paragraphs` was read as `"two paragraphs"`).
 pub fn doc_description(attrs: &[Attribute]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -309,7 +335,7 @@ pub fn doc_description(attrs: &[Attribute]) -> Option<String> {
         else {
             continue;
         };
-        for line in text.value().lines() {
+        for line in text.value().split('\n') {
             let line = line.trim();
             if line.is_empty() {
                 if !current.is_empty() {

@@ -204,7 +204,7 @@ impl Planner<'_> {
     fn bound_fits(&mut self, literal: &NumberLiteral, shape: &Shape, key: &str) -> bool {
         match shape {
             Shape::Integer { bits, signed } => {
-                let Some(value) = literal.integer else {
+                let Some(value) = literal.whole() else {
                     self.errors.push(error_at(
                         &literal.expr,
                         format!(
@@ -295,7 +295,7 @@ impl Planner<'_> {
 
     /// For integers, whether any value is left between all the bounds.
     fn integers_left(&mut self, constraints: &RawConstraints, bits: u8, signed: bool) {
-        let integer = |bound: &Option<NumberLiteral>| bound.as_ref().and_then(|b| b.integer);
+        let integer = |bound: &Option<NumberLiteral>| bound.as_ref().and_then(|b| b.whole());
         let (mut low, mut high) = integer_range(bits, signed);
         if let Some(range) = &constraints.range {
             low = low.max(integer(&range.value.min).unwrap_or(low));
@@ -410,7 +410,13 @@ impl Planner<'_> {
                     &divisor.value.expr,
                     "`multiple_of` must be greater than 0",
                 ));
-            } else if self.bound_fits(&divisor.value, value, "multiple_of") {
+            } else if (matches!(value, Shape::Integer { .. }) && divisor.value.whole().is_none())
+                || self.bound_fits(&divisor.value, value, "multiple_of")
+            {
+                // A divisor that is not a whole number is taken on an integer field as on
+                // a float one (`multiple_of = 0.5`: every integer passes; `1.5`: the
+                // multiples of 3): JSON Schema allows it, and a generated type keeps its
+                // schema's `multipleOf` exactly (issue 27 §5).
                 setters.push(Setter::MultipleOf(Bound::of(&divisor.value)));
             }
         }

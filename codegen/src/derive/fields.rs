@@ -104,6 +104,10 @@ pub(super) fn plan_member(
         .schema
         .as_ref()
         .and_then(|text| checked::plan_field(text, &setters, &raw, errors));
+    let annotations = raw
+        .annotations
+        .as_ref()
+        .and_then(|text| annotations_text(text, errors));
     let field_schema = constraints::apply(constraints::base_schema(shape.value()), &setters);
     for example in &raw.example {
         for misfit in literals::misfits(&example.value, &field_schema) {
@@ -162,6 +166,7 @@ pub(super) fn plan_member(
         default,
         // With `schema`, the text holds the description: the doc comment is for readers.
         description: match (&description, &schema_text) {
+            (None, None) if raw.no_description.is_present() => None,
             (None, None) => doc_description(&raw.attrs),
             _ => description,
         },
@@ -170,7 +175,37 @@ pub(super) fn plan_member(
         nullable,
         absent_apart,
         schema_text,
+        annotations,
     })))
+}
+
+/// The text of `annotations = "..."` when it is a JSON object of annotation keywords (the
+/// model keeps them as written; a `format` is one only when toolgate does not know it).
+fn annotations_text(
+    text: &syn::LitStr,
+    errors: &mut darling::error::Accumulator,
+) -> Option<String> {
+    use toolgate_core::model::read::keywords::ANNOTATIONS;
+    let value = text.value();
+    let problem = match serde_json::from_str::<toolgate_core::model::Json>(&value) {
+        Ok(toolgate_core::model::Json::Object(members)) => members.iter().find_map(|(key, v)| {
+            let unknown_format = key == "format"
+                && v.as_str()
+                    .is_some_and(|f| toolgate_core::model::Format::from_name(f).is_none());
+            (!ANNOTATIONS.contains(&key.as_str()) && !unknown_format).then(|| {
+                format!("`{key}` is not an annotation the model keeps as written ({}, or a `format` toolgate does not know)", ANNOTATIONS.join(", "))
+            })
+        }),
+        Ok(_) => Some("`annotations` is a JSON object of annotation keywords".to_owned()),
+        Err(error) => Some(format!("`annotations` is not JSON: {error}")),
+    };
+    match problem {
+        Some(message) => {
+            errors.push(error_at(text, message));
+            None
+        }
+        None => Some(value),
+    }
 }
 
 pub(super) fn plan_variant(

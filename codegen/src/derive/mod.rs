@@ -32,6 +32,7 @@ use syn::DeriveInput;
 
 pub(crate) use attrs::doc_description;
 pub(crate) use check::{valid_tool_name, TOOL_NAME_RULE};
+pub(crate) use shape::reads_by_name;
 
 /// Expands `#[derive(Tool)]` on `input`; errors become `compile_error!`s at their spans.
 pub fn derive_tool(input: TokenStream) -> TokenStream {
@@ -43,4 +44,42 @@ pub fn derive_tool(input: TokenStream) -> TokenStream {
         Ok(plan) => emit::emit(&plan),
         Err(errors) => errors.write_errors(),
     }
+}
+
+/// What the derive's front end (parse and check, no emit) makes of one generated struct's
+/// fields, for the schema compiler's tests: wire name, description, and the schema
+/// of the field's own type with its `#[tool(...)]` constraints (`None` for a field held as
+/// JSON, whose schema is its text); every error as text.
+#[cfg(test)]
+pub(crate) fn front_end_fields(item: &syn::ItemStruct) -> Result<Vec<FrontEndField>, String> {
+    let input: DeriveInput =
+        syn::parse2(quote::ToTokens::to_token_stream(item)).map_err(|error| error.to_string())?;
+    let plan = check::plan(&input).map_err(|error| error.to_string())?;
+    let plan::Body::Struct { fields, .. } = plan.body else {
+        return Ok(Vec::new());
+    };
+    Ok(fields
+        .into_iter()
+        .map(|field| FrontEndField {
+            schema: match &field.schema_text {
+                Some(_) => None,
+                None => shape::classify(&field.described).ok().map(|shape| {
+                    constraints::apply(constraints::base_schema(shape.value()), &field.setters)
+                }),
+            },
+            wire_name: field.wire_name,
+            description: field.description,
+            schema_text: field.schema_text,
+        })
+        .collect())
+}
+
+/// One field as [`front_end_fields`] reads it.
+#[cfg(test)]
+pub(crate) struct FrontEndField {
+    pub wire_name: String,
+    pub description: Option<String>,
+    pub schema: Option<toolgate_core::model::Schema>,
+    /// The text of `#[tool(schema = "...")]`, which holds the description then.
+    pub schema_text: Option<String>,
 }

@@ -69,6 +69,8 @@ pub(super) struct FieldPlan {
     pub(super) absent_apart: bool,
     /// `#[tool(schema = "...")]`: the field's whole schema, as JSON Schema text.
     pub(super) schema_text: Option<String>,
+    /// `annotations = "..."`: a JSON object, checked.
+    pub(super) annotations: Option<String>,
 }
 
 impl FieldPlan {

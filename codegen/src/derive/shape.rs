@@ -6,6 +6,12 @@
 //! `serde_json::Value`. Any other path is taken to be a type that implements `ToolArg` (a
 //! nested `#[derive(Tool)]` type); the compiler checks that, and only `description`, `alias`
 //! and `example` may be written on such fields (constraints belong on the type itself).
+//!
+//! Types are known by their last name (`Option`, `std::option::Option` and
+//! `::core::option::Option` alike). A path that starts with `self`, `super` or `crate` names
+//! a type of this crate, never one of those: `self::Box` is a type called `Box` that derives
+//! Tool (the schema compiler writes its types so when their names are ones read here, see
+//! [`reads_by_name`]).
 
 use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
@@ -160,6 +166,9 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
     let Some(last) = path.segments.last() else {
         return Err(unsupported("an empty path", ""));
     };
+    if is_local(path) {
+        return Ok(Shape::Named);
+    }
     let name = last.ident.to_string();
     let arguments = type_arguments(&last.arguments);
     let one = |wrap: fn(Box<Shape>) -> Shape| -> syn::Result<Shape> {
@@ -214,6 +223,28 @@ pub fn classify(ty: &Type) -> syn::Result<Shape> {
     }
 }
 
+/// The names [`classify`] reads as a type it knows (or refuses) wherever the path comes from.
+const READ_BY_NAME: [&str; 24] = [
+    "bool", "i8", "i16", "i32", "i64", "isize", "i128", "u8", "u16", "u32", "u64", "usize", "u128",
+    "f32", "f64", "String", "Value", "Option", "Nullable", "Box", "Vec", "HashMap", "BTreeMap",
+    "str",
+];
+
+/// Whether a type called `name` would be read by its name as a known (or refused) type:
+/// such a type of this crate must be written with a path from `self`, `super` or `crate`.
+pub fn reads_by_name(name: &str) -> bool {
+    READ_BY_NAME.contains(&name) || UNSUPPORTED.iter().any(|(known, _)| *known == name)
+}
+
+/// Whether `path` starts with `self`, `super` or `crate`: a type of this crate.
+fn is_local(path: &syn::Path) -> bool {
+    path.leading_colon.is_none()
+        && path.segments.len() > 1
+        && path.segments.first().is_some_and(|first| {
+            first.ident == "self" || first.ident == "super" || first.ident == "crate"
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +278,27 @@ mod tests {
         assert!(matches!(shape("serde_json::Value").unwrap(), Shape::Any));
         assert!(matches!(shape("Contact").unwrap(), Shape::Named));
         assert!(matches!(shape("(f64, f64)").unwrap(), Shape::Named));
+    }
+
+    /// Issue 27 §9 (G5): a type of this crate called like a std type is a named type when
+    /// its path says it is local, and every such name is one `reads_by_name` reports.
+    #[test]
+    fn local_paths_name_types_of_this_crate() {
+        for name in READ_BY_NAME
+            .iter()
+            .chain(UNSUPPORTED.iter().map(|(name, _)| name))
+        {
+            assert!(reads_by_name(name), "{name}");
+            for prefix in ["self", "super", "crate", "crate::tools"] {
+                let source = format!("{prefix}::{name}");
+                assert!(matches!(shape(&source), Ok(Shape::Named)), "{source}");
+            }
+        }
+        assert!(!reads_by_name("Place"));
+        assert!(matches!(
+            shape("::std::boxed::Box<u8>").unwrap(),
+            Shape::Box(_)
+        ));
     }
 
     #[test]

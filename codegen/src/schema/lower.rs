@@ -72,6 +72,19 @@ use references::{
     oversized_in_place, recursive_definitions, shared_definitions, MOST_WRITTEN_SCHEMAS,
 };
 
+/// The path by which generated code names its type `name`: the name, or `self::Name` where
+/// the derive would read the bare name as a std type (`Box`, `Vec`, `Option`, `HashMap`,
+/// `Duration`...: issue 27 §9, G5). The type keeps the schema's name; every std type the
+/// generated code uses is written by its absolute path, so no std name is shadowed either.
+pub(crate) fn type_path(name: &str) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    if crate::derive::reads_by_name(name) {
+        quote!(self::#ident)
+    } else {
+        quote!(#ident)
+    }
+}
+
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
 pub(crate) type LowerError = (String, String);
 
@@ -423,8 +436,7 @@ impl<'s> Lowering<'s> {
             Kind::Enum(enumeration) => {
                 let name = self.types.claim(hint, "");
                 self.enumeration(scope, &name, enumeration, None, pointer);
-                let ident = format_ident!("{}", name);
-                Lowered::plain(quote!(#ident))
+                Lowered::plain(type_path(&name))
             }
             Kind::Array(array) if !array.prefix_items.is_empty() => {
                 self.tuple(scope, array, hint, pointer)
@@ -486,8 +498,7 @@ impl<'s> Lowering<'s> {
                     .iter()
                     .any(|(key, _)| scope.recursive.contains(key));
                 if let Some(name) = scope.loop_objects.get(pointer).filter(|_| in_loop) {
-                    let ident = format_ident!("{}", name);
-                    return Lowered::plain(quote!(#ident));
+                    return Lowered::plain(type_path(name));
                 }
                 let name = self.types.claim(hint, "");
                 if in_loop {
@@ -501,8 +512,7 @@ impl<'s> Lowering<'s> {
                     None,
                     pointer,
                 );
-                let ident = format_ident!("{}", name);
-                Lowered::plain(quote!(#ident))
+                Lowered::plain(type_path(&name))
             }
             Kind::Ref(key) => self.reference(scope, key, direct),
         }

@@ -4,6 +4,7 @@
 use super::{Builder, Error};
 
 mod collisions;
+mod fidelity;
 mod held_as_json;
 pub(crate) mod hostile;
 pub(crate) mod markdown;

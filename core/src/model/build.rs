@@ -156,6 +156,21 @@ impl Schema {
         self
     }
 
+    /// Sets the description to the empty text: a schema's `"description": ""`, kept as
+    /// written ([`Schema::with_description`] clears it).
+    pub fn with_empty_description(mut self) -> Self {
+        self.description = Some(String::new());
+        self
+    }
+
+    /// Adds annotations, keyword and value, in order (see [`Schema::annotations`]): what a
+    /// generated type's `#[tool(annotations = "...")]` keeps of its schema (`title`,
+    /// `$comment`, `deprecated`, an unknown `format`...).
+    pub fn with_annotations(mut self, annotations: Vec<(String, Value)>) -> Self {
+        self.annotations.extend(annotations);
+        self
+    }
+
     /// Sets the default value.
     pub fn with_default(mut self, default: Value) -> Self {
         self.default = Some(default);

@@ -346,6 +346,17 @@ fn in_place(mut body: Schema, site: Schema) -> Schema {
         body.constant = site.constant;
     }
     body.examples.extend(site.examples);
+    // The use's annotations (`title`...) win over the type's own, keyword by keyword.
+    for (keyword, value) in site.annotations {
+        match body
+            .annotations
+            .iter_mut()
+            .find(|(known, _)| *known == keyword)
+        {
+            Some((_, old)) => *old = value,
+            None => body.annotations.push((keyword, value)),
+        }
+    }
     body
 }
 

@@ -1,16 +1,7 @@
-//! What the target asks of a built graph: where references sit, and how long a chain of
-//! union trials can nest at one value.
+//! What the target asks of a built graph: how long a chain of union trials can nest at one
+//! value.
 
 use super::*;
-
-impl Graph {
-    /// Whether a reference (resolvable or not) sits inside an `allOf` member, at any depth.
-    pub fn has_reference_in_all_of(&self) -> bool {
-        std::iter::once(&self.root)
-            .chain(&self.definitions)
-            .any(|node| all_of_reference(node, false))
-    }
-}
 
 impl Graph {
     /// The most union trials (and wraps of one item in an array, which the decoder counts
@@ -84,22 +75,6 @@ impl Graph {
             _ => 0,
         };
         length.min(CYCLE)
-    }
-}
-
-fn all_of_reference(node: &Node, inside: bool) -> bool {
-    match node {
-        Node::Ref { .. } | Node::Dangling(_) => inside,
-        Node::Leaf(_) | Node::Unsupported(_) => false,
-        Node::Object { fields, additional } => {
-            fields.iter().any(|(_, n, _)| all_of_reference(n, inside))
-                || matches!(additional, Additional::Schema(n) if all_of_reference(n, inside))
-        }
-        Node::Array { items, .. } => all_of_reference(items, inside),
-        Node::Map(values) => all_of_reference(values, inside),
-        Node::Union { variants, .. } => variants.iter().any(|v| all_of_reference(v, inside)),
-        Node::AllOf(members) => members.iter().any(|m| all_of_reference(m, true)),
-        Node::Nullable(inner) => all_of_reference(inner, inside),
     }
 }
 

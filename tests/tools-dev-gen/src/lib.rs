@@ -17,7 +17,7 @@ mod index {
     include!(concat!(env!("OUT_DIR"), "/tools_dev_index.rs"));
 }
 
-pub use index::{decode, LINE_TOOLS, REFUSED, TOOLS};
+pub use index::{decode, model, LINE_TOOLS, REFUSED, TOOLS};
 
 /// Decodes with `T` and gives the value back as JSON, so every tool answers alike.
 fn typed<T: Tool + DeserializeOwned>(

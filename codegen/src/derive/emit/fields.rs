@@ -12,7 +12,9 @@ use crate::derive::plan::{FieldDefault, FieldPlan};
 use crate::derive::serde_attrs::DefaultValue;
 
 pub(super) fn with_description(description: &Option<String>) -> TokenStream {
-    match description {
+    match description.as_deref() {
+        // `description = ""` is kept as written (`with_description` clears an empty one).
+        Some("") => quote!(.with_empty_description()),
         Some(text) => quote!(.with_description(#text)),
         None => quote!(),
     }
@@ -41,6 +43,9 @@ pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
         schema.extend(quote!(.nullable()));
     }
     schema.extend(with_description(&field.description));
+    if let Some(text) = &field.annotations {
+        schema.extend(quote!(.with_annotations(::toolgate::__private::annotations(#text))));
+    }
     for example in &field.examples {
         let example = crate::derive::literals::json(example);
         schema.extend(quote!(.with_example(#example)));

@@ -75,10 +75,23 @@ fn is_list_item(line: &str) -> bool {
 /// Whether the derive reads `text` back unchanged from [`doc_attr`]'s doc comment (it trims
 /// lines and joins them); if not, the description is also given as
 /// `#[tool(description = ...)]`.
+///
+/// Read as the derive gets it: from the code as written to the file (formatted by
+/// prettyplease, which writes `#[doc = " "]` as a bare `///`, and read again), not from the
+/// tokens: the two once differed on blank lines (issue 27 §5).
 pub(crate) fn doc_reproduces(text: &str) -> bool {
-    let attrs = syn::parse::Parser::parse2(syn::Attribute::parse_outer, doc_attr(text))
-        .expect("doc_attr writes attributes");
-    crate::derive::doc_description(&attrs).as_deref() == Some(text)
+    let attrs = doc_attr(text);
+    let item: syn::File =
+        syn::parse2(quote!(#attrs struct S;)).expect("doc_attr writes attributes");
+    let written = prettyplease::unparse(&item);
+    let Ok(read) = syn::parse_file(&written) else {
+        return false;
+    };
+    let attrs = match read.items.first() {
+        Some(syn::Item::Struct(item)) => &item.attrs[..],
+        _ => &[],
+    };
+    crate::derive::doc_description(attrs).as_deref() == Some(text)
 }
 
 /// The lines of `text` as they go into a doc comment: a line break is `\n`, `\r\n` or `\r`.

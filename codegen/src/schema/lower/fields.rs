@@ -112,15 +112,31 @@ impl Lowering<'_> {
                 quote!(::toolgate::Nullable<#value_ty>)
             };
             let mut option_is_null = nullable;
-            tool_keys.extend(schema.examples.iter().filter_map(example_literal));
-            let other_examples: Vec<&Value> = schema
+            // The derive takes an example written as a literal that fits the field (it
+            // refuses one that does not: issue 27 §9, G4). JSON Schema does not require
+            // examples to be valid, so the others are shown in the doc comment: those the
+            // derive cannot write, and, said apart, those that do not fit.
+            let fits = |example: &Value| scope.model.check_against(schema, example).is_ok();
+            let (taken, shown): (Vec<&Value>, Vec<&Value>) = schema
                 .examples
                 .iter()
-                .filter(|e| example_literal(e).is_none())
-                .collect();
+                .partition(|e| fits(e) && example_literal(e).is_some());
+            tool_keys.extend(taken.into_iter().filter_map(example_literal));
+            let (other_examples, unfit): (Vec<&Value>, Vec<&Value>) =
+                shown.into_iter().partition(|e| fits(e));
+            let list = |examples: &[&Value]| {
+                let shown: Vec<String> = examples.iter().map(|e| e.to_string()).collect();
+                shown.join(", ")
+            };
             if !other_examples.is_empty() {
-                let shown: Vec<String> = other_examples.iter().map(|e| e.to_string()).collect();
-                attrs.push(doc_attr(&format!("\nExamples: {}", shown.join(", "))));
+                attrs.push(doc_attr(&format!("\nExamples: {}", list(&other_examples))));
+                noted = true;
+            }
+            if !unfit.is_empty() {
+                attrs.push(doc_attr(&format!(
+                    "\nExamples that do not fit the schema (left out of the model): {}",
+                    list(&unfit)
+                )));
                 noted = true;
             }
             let ty = lowered.ty;
@@ -178,10 +194,23 @@ impl Lowering<'_> {
             if option_is_null {
                 tool_keys.insert(0, quote!(nullable));
             }
-            if let Some(text) = &schema.description {
-                if noted || !doc_reproduces(text) {
+            match &schema.description {
+                Some(text) if noted || !doc_reproduces(text) => {
                     tool_keys.push(quote!(description = #text));
                 }
+                // The doc comment holds only notes: they are not the field's description.
+                None if noted => tool_keys.push(quote!(no_description)),
+                _ => {}
+            }
+            // `title`, `$comment`, an unknown `format`...: kept as written (issue 27 §5).
+            if !schema.annotations.is_empty() {
+                let members: Vec<String> = schema
+                    .annotations
+                    .iter()
+                    .map(|(key, value)| format!("{}:{value}", Value::from(key.as_str())))
+                    .collect();
+                let text = format!("{{{}}}", members.join(","));
+                tool_keys.push(quote!(annotations = #text));
             }
             if !tool_keys.is_empty() {
                 attrs.push(quote!(#[tool(#(#tool_keys),*)]));

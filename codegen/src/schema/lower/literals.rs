@@ -34,12 +34,19 @@ pub(super) fn without_range(
     bounds: &toolgate_core::model::Bounds,
     range: Option<(Num, Num)>,
 ) -> toolgate_core::model::Bounds {
+    // Only a bound spelled as the type writes its range: `maximum: 127.0` on an `int8`
+    // stays, so the model writes it as the schema did (issue 27 §5).
+    let same = |bound: Option<Num>, edge: Num| {
+        bound.is_some_and(|bound| {
+            bound == edge && matches!(bound, Num::Int(_)) == matches!(edge, Num::Int(_))
+        })
+    };
     let mut bounds = bounds.clone();
     if let Some((low, high)) = range {
-        if bounds.minimum == Some(low) {
+        if same(bounds.minimum, low) {
             bounds.minimum = None;
         }
-        if bounds.maximum == Some(high) {
+        if same(bounds.maximum, high) {
             bounds.maximum = None;
         }
     }

@@ -8,9 +8,11 @@
 //!   a `format`, a bound outside that type's range is refused.
 //! - A bound of an integer that is not a whole number (`maximum: 10.5`) is refused: the
 //!   derive takes whole-number bounds on integer fields. A whole number written as a float
-//!   (`100.0`, `1e20`) is written as the integer it is.
-//! - `multipleOf` of an integer that is not a whole number: dropped when it divides 1 (`0.5`,
-//!   `0.25`: every integer is a multiple of it, so nothing is lost), else refused.
+//!   (`100.0`, `1e20`) stays a float literal, which the derive keeps as written (issue 27
+//!   §5), so the type's model spells it as the schema did.
+//! - `multipleOf` of an integer is written as the schema says, a whole number or not
+//!   (`multiple_of = 0.5`: every integer passes; `1.5`: the multiples of 3), so the type's
+//!   model keeps it (issue 27 §5); only a whole-number divisor counts in the choice of width.
 //! - Bounds that no value meets (`minimum` above `maximum`, `exclusiveMinimum` not below
 //!   `exclusiveMaximum`, `minLength` above `maxLength`, `minItems` above `maxItems`) are
 //!   refused: a schema no value fits is a mistake in the schema.
@@ -61,11 +63,15 @@ pub(super) fn integer(
             ));
         }
     }
-    // The divisor is read by the derive as a value of the type too.
+    // A whole-number divisor is read by the derive as a value of the type too.
     let divisor = integer
         .multiple_of
         .and_then(|divisor| integer_divisor(divisor, pointer, errors));
-    values.extend(divisor.map(|divisor| ("multipleOf", divisor)));
+    values.extend(
+        divisor
+            .filter(|divisor| divisor.is_integral())
+            .map(|divisor| ("multipleOf", divisor)),
+    );
     let width = match integer.width {
         Some(width) => {
             let (low, high) = integer_range(width);
@@ -95,12 +101,12 @@ pub(super) fn integer(
         return Lowered::plain(quote!(i64));
     }
     let ty = format_ident!("{}", rust_type(width));
-    let mut constraints = bounds(
-        &without_range(&own_bounds, Some(width.range())),
-        integer_literal,
-    );
+    // Written as the schema spells them (`100.0` stays a float literal, which the derive
+    // takes on an integer field when it is whole, and keeps).
+    let mut constraints = bounds(&without_range(&own_bounds, Some(width.range())), number);
     if let Some(divisor) = divisor {
-        let divisor = integer_literal(divisor);
+        // As written: `2.0` stays a float literal, which the derive keeps as `2.0`.
+        let divisor = number(divisor);
         constraints.push(quote!(multiple_of = #divisor));
     }
     Lowered {
@@ -222,26 +228,19 @@ fn written_bounds(bounds: &Bounds) -> Vec<(&'static str, Num)> {
     .collect()
 }
 
-/// The `multipleOf` of an integer as the derive takes it: a whole number, or none when it
-/// divides 1 (every integer is a multiple of it); anything else is an error.
+/// The `multipleOf` of an integer, as written; an error when it is not above 0.
 fn integer_divisor(divisor: Num, pointer: &str, errors: &mut Vec<LowerError>) -> Option<Num> {
-    let at = format!("{pointer}/multipleOf");
     if divisor <= Num::Int(0) {
         errors.push((
-            at,
+            format!("{pointer}/multipleOf"),
             format!(
                 "`multipleOf` must be greater than 0, not {}",
                 shown(divisor)
             ),
         ));
         None
-    } else if divisor.is_integral() {
-        Some(divisor)
-    } else if Num::Int(1).is_multiple_of(divisor) {
-        None
     } else {
-        errors.push((at, format!("`multipleOf` {} of an integer is not a whole number (nor does it divide 1, which would let every integer pass): the generated field takes a whole-number `multiple_of` only", shown(divisor))));
-        None
+        Some(divisor)
     }
 }
 
@@ -347,10 +346,6 @@ fn no_value_fits(bounds: &Bounds, nothing: &str) -> String {
 }
 
 /// A whole number as the integer literal the derive reads (`100`, not `100.0`).
-fn integer_literal(value: Num) -> TokenStream {
-    whole_literal(value).expect("checked to be a whole number in range")
-}
-
 /// A whole number in `i128`'s range as an integer literal; `None` for any other number.
 pub(super) fn whole_literal(value: Num) -> Option<TokenStream> {
     let value = to_i128(value)?;

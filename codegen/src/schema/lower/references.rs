@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use quote::{format_ident, quote};
+use quote::quote;
 use toolgate_core::model::{Additional, Kind, Schema, ToolModel};
 use toolgate_core::path::escape_pointer_token;
 
@@ -66,12 +66,12 @@ impl Lowering<'_> {
                 name
             }
         };
-        let ident = format_ident!("{}", name);
+        let path = super::type_path(&name);
         let boxed = scope.recursive.contains(key) || scope.shared.contains(key);
         let ty = if direct && boxed {
-            quote!(::std::boxed::Box<#ident>)
+            quote!(::std::boxed::Box<#path>)
         } else {
-            quote!(#ident)
+            path
         };
         Lowered::plain(ty)
     }

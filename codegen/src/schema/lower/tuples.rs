@@ -55,6 +55,6 @@ impl Lowering<'_> {
             #derives
             pub struct #ident(#(#elements),*);
         };
-        Lowered::plain(quote!(#ident))
+        Lowered::plain(super::type_path(&name))
     }
 }

@@ -196,7 +196,7 @@ impl Lowering<'_> {
                 #(#variants,)*
             }
         };
-        Lowered::plain(quote!(#ident))
+        Lowered::plain(super::type_path(name))
     }
 }
 

@@ -33,7 +33,7 @@ fn generate(definition: &str) -> String {
 
 /// The description the derive reads from `attrs`: `#[tool(description = "...")]`, else the
 /// doc comment.
-fn described(attrs: &[syn::Attribute]) -> Option<String> {
+pub(crate) fn described(attrs: &[syn::Attribute]) -> Option<String> {
     use syn::punctuated::Punctuated;
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("tool")) {
         let keys = attr

@@ -40,9 +40,10 @@ fn an_integer_type_holds_every_bound() {
         field(r#"{"type": "integer", "exclusiveMaximum": -9223372036854775808}"#),
         "    #[tool(exclusive_range(max = -9223372036854775808))]\n    pub n: ::std::option::Option<i128>,"
     );
+    // A whole number written as a float stays one: the model spells it as the schema did.
     assert_eq!(
         field(r#"{"type": "integer", "minimum": -1e20, "maximum": 100.0}"#),
-        "    #[tool(range(min = -100000000000000000000, max = 100))]\n    pub n: ::std::option::Option<i128>,"
+        "    #[tool(range(min = -100000000000000000000.0, max = 100.0))]\n    pub n: ::std::option::Option<i128>,"
     );
     // A `format` is its type, whatever its range.
     for (format, ty) in [
@@ -84,30 +85,36 @@ fn integer_bounds_no_rust_type_takes_are_refused() {
     );
 }
 
-/// F19: `multipleOf` of an integer.
+/// F19: `multipleOf` of an integer, and issue 27 §5: kept as written, whole or not.
 #[test]
-fn an_integer_multiple_of_is_whole_or_divides_one() {
-    // Every integer is a multiple of 0.5 and of 0.25: nothing to check, nothing lost.
-    for divisor in ["0.5", "0.25", "0.001"] {
+fn an_integer_multiple_of_is_kept_as_written() {
+    // Every integer is a multiple of 0.5; the multiples of 1.5 are those of 3: the model
+    // keeps the divisor either way.
+    for divisor in ["0.5", "0.25", "0.001", "1.5", "2.0", "2", "1e2"] {
+        let code = field(&format!(
+            r#"{{"type": "integer", "multipleOf": {divisor}}}"#
+        ));
+        let written: f64 = divisor.parse().unwrap();
+        let attribute = code.lines().next().unwrap();
+        let literal = attribute
+            .strip_prefix("    #[tool(multiple_of = ")
+            .and_then(|rest| rest.strip_suffix(")]"))
+            .unwrap_or_else(|| panic!("{divisor}: {code}"));
+        assert_eq!(literal.parse::<f64>().unwrap(), written, "{code}");
         assert_eq!(
-            field(&format!(
-                r#"{{"type": "integer", "multipleOf": {divisor}}}"#
-            )),
-            "    pub n: ::std::option::Option<i64>,"
+            literal.contains(['.', 'e']),
+            divisor.contains(['.', 'e']),
+            "{code}"
+        );
+        assert!(
+            code.ends_with("pub n: ::std::option::Option<i64>,"),
+            "{code}"
         );
     }
-    assert_eq!(
-        field(r#"{"type": "integer", "multipleOf": 2.0}"#),
-        "    #[tool(multiple_of = 2)]\n    pub n: ::std::option::Option<i64>,"
-    );
     // A number keeps its divisor as written.
     assert_eq!(
         field(r#"{"type": "number", "multipleOf": 0.5}"#),
         "    #[tool(multiple_of = 0.5)]\n    pub n: ::std::option::Option<f64>,"
-    );
-    assert_eq!(
-        refused(r#"{"type": "integer", "multipleOf": 1.5}"#),
-        ["/parameters/properties/n/multipleOf: `multipleOf` 1.5 of an integer is not a whole number (nor does it divide 1, which would let every integer pass): the generated field takes a whole-number `multiple_of` only"]
     );
     assert_eq!(
         refused(r#"{"type": "integer", "format": "uint8", "multipleOf": 300}"#),

@@ -57,6 +57,13 @@ fn get_mut<'a>(members: &'a mut [(String, Json)], key: &str) -> Option<&'a mut J
 
 /// Rewrites a schema (and its subschemas) from the older dialects into 2020-12.
 pub fn normalize(json: Json) -> Json {
+    rewrite(json, true)
+}
+
+/// [`normalize`]; `declare_required` adds a property for each `required` name without one.
+/// Not in an `allOf` member: there a name may be declared by another member (the merge
+/// joins them, `all_of.rs`), and an added `{}` would declare it differently.
+fn rewrite(json: Json, declare_required: bool) -> Json {
     let Json::Object(mut members) = json else {
         return json;
     };
@@ -157,7 +164,7 @@ pub fn normalize(json: Json) -> Json {
             .collect(),
         _ => Vec::new(),
     };
-    if !required.is_empty() {
+    if declare_required && !required.is_empty() {
         if get_mut(&mut members, "properties").is_none() {
             members.push(("properties".to_owned(), Json::Object(Vec::new())));
         }
@@ -171,26 +178,67 @@ pub fn normalize(json: Json) -> Json {
             }
         }
     }
-    // Subschemas.
-    for key in ["items", "additionalProperties"] {
-        if let Some(sub) = get_mut(&mut members, key) {
-            *sub = normalize(std::mem::replace(sub, Json::Null));
-        }
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Json::Array(variants)) = get_mut(&mut members, key) {
-            for variant in variants.iter_mut() {
-                *variant = normalize(std::mem::replace(variant, Json::Null));
+    // Subschemas: every keyword whose value is a schema, a list of schemas or a map of
+    // them (issue 27 §9, R1: `allOf` members were not rewritten, so a draft-07
+    // `#/definitions/...` or a BFCL `dict` inside one was refused). Values that are data
+    // (`default`, `examples`, `const`, `enum`) are not schemas and stay as written.
+    for (key, sub) in members.iter_mut() {
+        if SCHEMA_KEYWORDS.contains(&key.as_str()) {
+            *sub = match std::mem::replace(sub, Json::Null) {
+                // draft-07's tuple form of `items` (and `additionalItems` never is one).
+                Json::Array(schemas) if key == "items" => {
+                    Json::Array(schemas.into_iter().map(normalize).collect())
+                }
+                schema => normalize(schema),
+            };
+        } else if SCHEMA_LIST_KEYWORDS.contains(&key.as_str()) {
+            let declare_required = key != "allOf";
+            if let Json::Array(schemas) = sub {
+                for schema in schemas.iter_mut() {
+                    let schema_json = std::mem::replace(schema, Json::Null);
+                    *schema = rewrite(schema_json, declare_required);
+                }
             }
-        }
-    }
-    if let Some(Json::Object(definitions)) = get_mut(&mut members, "$defs") {
-        for (_, definition) in definitions.iter_mut() {
-            *definition = normalize(std::mem::replace(definition, Json::Null));
+        } else if SCHEMA_MAP_KEYWORDS.contains(&key.as_str()) {
+            if let Json::Object(schemas) = sub {
+                for (_, schema) in schemas.iter_mut() {
+                    // draft-07 `dependencies` also maps names to lists of names: no schema.
+                    if matches!(schema, Json::Object(_) | Json::Bool(_)) {
+                        *schema = normalize(std::mem::replace(schema, Json::Null));
+                    }
+                }
+            }
         }
     }
     Json::Object(members)
 }
+
+/// Keywords whose value is one schema (`items` also a list of them, in draft-07).
+const SCHEMA_KEYWORDS: [&str; 11] = [
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+];
+
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LIST_KEYWORDS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Keywords whose value maps names to schemas (`properties` is rewritten above, with BFCL's
+/// `optional`).
+const SCHEMA_MAP_KEYWORDS: [&str; 4] = [
+    "$defs",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+];
 
 /// A tool definition taken apart: see [`unwrap_definition`].
 #[derive(Clone, Debug, PartialEq)]
@@ -263,3 +311,6 @@ pub fn unwrap_definition(json: Json) -> Unwrapped {
     }
     bare(Json::Object(members))
 }
+
+#[cfg(test)]
+mod tests;

@@ -74,10 +74,18 @@ impl Reader {
         for value in values {
             match value {
                 Json::Null => nullable = true,
-                other => enumeration.values.push(EnumValue {
-                    value: other.to_value(),
-                    aliases: Vec::new(),
-                }),
+                // A value written twice (`["a", "a"]`, `[1, 1.0]`) is one value: `enum` is a
+                // set, so the model holds each value once, the first spelling (issue 27 §9,
+                // G3: the schema compiler would write two variants of one wire name).
+                other => {
+                    let value = other.to_value();
+                    if !enumeration.contains(&value) {
+                        enumeration.values.push(EnumValue {
+                            value,
+                            aliases: Vec::new(),
+                        });
+                    }
+                }
             }
         }
         // A value `type` rules out can never be valid: the schema contradicts itself. The

@@ -1,9 +1,0 @@
-use toolgate::Tool;
-
-#[derive(Tool)]
-struct Round {
-    #[tool(multiple_of = 0.5)]
-    step: u32,
-}
-
-fn main() {}
