@@ -105,7 +105,6 @@ fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
         "tools.json",
         r#"[{"name": "dup", "parameters": {"type": "object", "properties": {
                 "n": {"type": "integer", "minimum": 10, "maximum": 1},
-                "m": {"type": "integer", "multipleOf": 1.5},
                 "s": {"type": "string", "minLength": 5, "maxLength": 2}}}},
             {"name": "dup", "parameters": {"type": "object", "properties": {}}}]"#,
     );
@@ -121,7 +120,6 @@ fn refusals_of_numbers_and_names_name_the_file_and_pointer() {
     assert!(!held_stderr.contains("no `i64` fits"), "{held_stderr}");
     for expected in [
         format!("{shown}: /0/parameters/properties/n: no `i64` fits these bounds (`minimum` 10, `maximum` 1)"),
-        format!("{shown}: /0/parameters/properties/m/multipleOf: `multipleOf` 1.5 of an integer is not a whole number"),
         format!("{shown}: /0/parameters/properties/s: `minLength` 5 is greater than `maxLength` 2: no value fits"),
         format!("{shown}: /1/parameters: the tool name \"dup\" is also the name of the tool at {shown}: /0/parameters"),
     ] {

@@ -6,6 +6,24 @@ use serde_json::Value;
 
 use crate::num::Num;
 
+/// The length in bytes of a value's compact JSON text, counted without writing it anywhere.
+pub(crate) fn compact_json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing into a counter cannot fail, and a JSON value always serializes.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 /// The JSON type of a value, as issue messages say it.
 pub fn json_type(value: &Value) -> &'static str {
     match value {

@@ -183,24 +183,12 @@ fn corpus_definitions() -> Vec<(String, String)> {
     found
 }
 
-/// Fuzz seeds of issue 27 §9 (G4: an `examples` value that does not fit; G5: `$defs` named
-/// like the types the derive reads by name), fixed on their own branch: the derive refuses
-/// what gen writes for them until then. Remove each once its fix is in.
-const OWNED_ELSEWHERE: [&str; 3] = [
-    "crash-example-does-not-fit.json#0",
-    "crash-type-named-box.json#0",
-    "prelude-type-names.json#0",
-];
-
 #[test]
 fn gen_refuses_exactly_what_the_reader_refuses_over_the_corpora() {
     let definitions = corpus_definitions();
     assert!(definitions.len() > 1_000, "{}", definitions.len());
     let mut disagreements = Vec::new();
     for (from, text) in &definitions {
-        if OWNED_ELSEWHERE.iter().any(|seed| from.ends_with(seed)) {
-            continue;
-        }
         if let Some(why) = disagreement(text) {
             disagreements.push(format!("{from}: {why:.1500}"));
         }

@@ -180,7 +180,10 @@ pub(super) fn plan_member(
 }
 
 /// The text of `annotations = "..."` when it is a JSON object of annotation keywords (the
-/// model keeps them as written; a `format` is one only when toolgate does not know it).
+/// model keeps them as written). A `format` string is one too: the schema compiler writes
+/// one there when the reader kept it as written (a format toolgate does not know, or a known
+/// one on a type it does not apply to, `{"type": "integer", "format": "uuid"}`); a format
+/// toolgate checks is the field's `format = ...` key.
 fn annotations_text(
     text: &syn::LitStr,
     errors: &mut darling::error::Accumulator,
@@ -189,11 +192,9 @@ fn annotations_text(
     let value = text.value();
     let problem = match serde_json::from_str::<toolgate_core::model::Json>(&value) {
         Ok(toolgate_core::model::Json::Object(members)) => members.iter().find_map(|(key, v)| {
-            let unknown_format = key == "format"
-                && v.as_str()
-                    .is_some_and(|f| toolgate_core::model::Format::from_name(f).is_none());
-            (!ANNOTATIONS.contains(&key.as_str()) && !unknown_format).then(|| {
-                format!("`{key}` is not an annotation the model keeps as written ({}, or a `format` toolgate does not know)", ANNOTATIONS.join(", "))
+            let kept_format = key == "format" && v.as_str().is_some();
+            (!ANNOTATIONS.contains(&key.as_str()) && !kept_format).then(|| {
+                format!("`{key}` is not an annotation the model keeps as written ({}, or a `format` string)", ANNOTATIONS.join(", "))
             })
         }),
         Ok(_) => Some("`annotations` is a JSON object of annotation keywords".to_owned()),

@@ -308,20 +308,7 @@ const FLAVOURED_BYTES: &str = "bytes of schema";
 
 /// The length of a value's compact JSON, counted without writing it anywhere.
 pub(crate) fn json_bytes(value: &Json) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing into a counter cannot fail: a `Json` always serializes.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
+    crate::values::compact_json_len(value)
 }
 
 /// A tool's schema in a flavour, with what the flavour dropped.

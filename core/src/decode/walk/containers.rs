@@ -413,10 +413,11 @@ impl<'m> Decoder<'m> {
     }
 
     /// The default an absent optional field gets (logged `default`), when it has one that
-    /// fits its schema and the rule is on.
+    /// fits its schema and the rule is on, within what a call's defaults may add
+    /// ([`Decoder::spend_default`]).
     pub(super) fn default_value(&mut self, field: &'m Field) -> Option<Value> {
         let default = field.schema.default.as_ref()?;
-        if !self.allows(Rule::Default) {
+        if !self.allows(Rule::Default) || !self.spend_default(&field.name, default) {
             return None;
         }
         let mut check = self.checker.fork();

@@ -62,15 +62,21 @@ struct SharedTrials {
     nesting_exceeded: Cell<bool>,
     /// The `schema` issue's message once the cap was hit (made once: it looks for cycles).
     nesting_message: OnceCell<String>,
+    /// Bytes of JSON the defaults filled in may still add to the value (see
+    /// [`Decoder::spend_default`]), and whether they already ran out (said once).
+    default_bytes_left: Cell<usize>,
+    defaults_ran_out: Cell<bool>,
 }
 
 impl SharedTrials {
-    fn new() -> Self {
+    fn new(default_bytes: usize) -> Self {
         SharedTrials {
             trials_left: Cell::new(MAX_UNION_TRIALS),
             nodes_left: Cell::new(MAX_TRIAL_NODES),
             nesting_exceeded: Cell::new(false),
             nesting_message: OnceCell::new(),
+            default_bytes_left: Cell::new(default_bytes),
+            defaults_ran_out: Cell::new(false),
         }
     }
 
@@ -196,10 +202,39 @@ impl<'m> Decoder<'m> {
 
     /// What this decoder shares with its trials (made now if no trial was made before).
     fn shared(&mut self) -> Rc<SharedTrials> {
+        let default_bytes = self.options.max_bytes;
         let shared = self
             .shared
-            .get_or_insert_with(|| Rc::new(SharedTrials::new()));
+            .get_or_insert_with(|| Rc::new(SharedTrials::new(default_bytes)));
         Rc::clone(shared)
+    }
+
+    /// Spends the bytes of the member a default about to be filled in makes (its field's
+    /// name and the default) from what the defaults of one call may add: as many bytes of JSON as the argument text may have
+    /// ([`Options::max_bytes`], 1 MiB by default). A default is copied into the value once
+    /// per absent field, so without this an 8 KB text of two thousand `{}` items whose
+    /// schema gives each a 100 KB default would become 200 MB: the value a call decodes to
+    /// is at most its text and this much more. Past it, one `limit` issue (the call is
+    /// refused, never handed on without the defaults its schema promises) and `false`.
+    pub(super) fn spend_default(&mut self, name: &str, default: &Value) -> bool {
+        let shared = self.shared();
+        if shared.defaults_ran_out.get() {
+            return false;
+        }
+        // The member it makes: `"name":default,` (a long name filled many times counts too).
+        let bytes =
+            crate::values::compact_json_len(name) + crate::values::compact_json_len(default) + 2;
+        if SharedTrials::spend(&shared.default_bytes_left, bytes) {
+            return true;
+        }
+        shared.defaults_ran_out.set(true);
+        let most = self.options.max_bytes;
+        let message = format!(
+            "the defaults of the fields left out would add more than {most} bytes to the arguments"
+        );
+        self.checker
+            .issue(Constraint::Limit, message, Some(most.into()), None);
+        false
     }
 
     /// Whether some trial nested past [`MAX_NESTED_TRIALS`].
