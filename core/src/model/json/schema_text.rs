@@ -8,7 +8,7 @@ use crate::num::Num;
 
 impl Json {
     /// Reads schema text (a tool definition, a JSON Schema) keeping the integers its
-    /// digits say ([`Json::integers_by_digits`]): an integral number written with a fraction
+    /// digits say (`Json::integers_by_digits`): an integral number written with a fraction
     /// or an exponent whose float is not exactly that integer, or is written back as another
     /// (`"default": 9007199254740993.0`, whose float is `9007199254740992.0`;
     /// `9223372036854775808.0`, whose float is written `9.223372036854776e18`), becomes the
