@@ -80,11 +80,18 @@ fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
         .map(|b| b.to_ascii_lowercase())
 }
 
+/// The most candidates [`nearest`] measures: a longer list (an enum of 100,000 values) gets
+/// no suggestion, so the work of "did you mean" stays at most this much per issue, however
+/// long the schema's lists (100 issues against a 100,000-value enum would otherwise measure
+/// ten million names). The answer's allowed values still list the first of them.
+pub const MOST_SUGGESTION_CANDIDATES: usize = 1_000;
+
 /// The candidate nearest to `got` when it is close: at most a third of the candidate's
 /// length in edits (so names shorter than 3 characters must match up to case and
 /// separators), after [`fold`]ing both. An edit is an
 /// insertion, a deletion, a substitution or a swap of two neighbours (`emial` → `email` is one). The first of equally
-/// near candidates wins, so the answer follows the candidates' order.
+/// near candidates wins, so the answer follows the candidates' order. More than
+/// [`MOST_SUGGESTION_CANDIDATES`] candidates give no answer.
 ///
 /// ```
 /// use toolgate_core::suggest::nearest;
@@ -104,7 +111,10 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
     let got_chars = got.chars().count();
     let got_is_short = short_got.is_some();
     let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
+    for (measured, candidate) in candidates.into_iter().enumerate() {
+        if measured == MOST_SUGGESTION_CANDIDATES {
+            return None;
+        }
         let short = got_is_short.then(|| short_ascii_fold(candidate)).flatten();
         let length = match &short {
             Some((_, length)) => *length,
@@ -231,6 +241,16 @@ mod tests {
         assert_eq!(fold(" Premium-Economy "), "premiumeconomy");
         assert_eq!(fold("PremiumEconomy"), fold("premium_economy"));
         assert_eq!(nearest("emial", ["email", "uri"]), Some("email"));
+    }
+
+    #[test]
+    fn a_list_longer_than_the_most_measured_gets_no_suggestion() {
+        let names: Vec<String> = (0..=MOST_SUGGESTION_CANDIDATES)
+            .map(|i| format!("value_{i}"))
+            .collect();
+        let within = names[..MOST_SUGGESTION_CANDIDATES].iter().map(String::as_str);
+        assert_eq!(nearest("value_12x", within), Some("value_12"));
+        assert_eq!(nearest("value_12x", names.iter().map(String::as_str)), None);
     }
 
     /// The length filter of `nearest` only skips candidates that are too far anyway: the

@@ -71,15 +71,18 @@ impl Reader {
         };
         let mut nullable = false;
         let mut enumeration = EnumSchema::default();
+        // A value written twice (`["a", "a"]`, `[1, 1.0]`) is one value: `enum` is a set, so
+        // the model holds each value once, the first spelling (issue 27 §9, G3: the schema
+        // compiler would write two variants of one wire name). Repeats are found by each
+        // value's canonical text, in linear time: a list of 100,000 values is read at once,
+        // not compared pair by pair.
+        let mut seen = std::collections::HashSet::new();
         for value in values {
             match value {
                 Json::Null => nullable = true,
-                // A value written twice (`["a", "a"]`, `[1, 1.0]`) is one value: `enum` is a
-                // set, so the model holds each value once, the first spelling (issue 27 §9,
-                // G3: the schema compiler would write two variants of one wire name).
                 other => {
                     let value = other.to_value();
-                    if !enumeration.contains(&value) {
+                    if seen.insert(crate::values::canonical(&value)) {
                         enumeration.values.push(EnumValue {
                             value,
                             aliases: Vec::new(),
