@@ -17,7 +17,8 @@ time is kept: what a change to the types costs, without the dependencies. With `
 the script also times a clean build of each crate with all its dependencies.
 
     python3 benches/compile/compile_cost.py            # cargo check and cargo build --release
-    python3 benches/compile/compile_cost.py --types 5  # a quick run (CI: it builds and runs)
+    python3 benches/compile/compile_cost.py --types 5  # a quick run
+    python3 benches/compile/compile_cost.py --types 2 --rounds 1 --check-only  # CI: it runs
 
 It prints a Markdown table (seconds, and toolgate's time over the peer's) to paste into
 `benches/README.md`.
@@ -160,6 +161,9 @@ def main() -> None:
     parser.add_argument("--types", type=int, default=50, help="types per crate (default 50)")
     parser.add_argument("--rounds", type=int, default=3, help="rebuilds per measure, best kept")
     parser.add_argument("--cold", action="store_true", help="also time clean builds with dependencies")
+    parser.add_argument("--check-only", action="store_true",
+                        help="only `cargo check` (CI: the script and both crates keep building, "
+                             "without a release build of every dependency)")
     args = parser.parse_args()
 
     base = ROOT / "target" / "compile-cost"
@@ -167,6 +171,8 @@ def main() -> None:
     target = base / "target"
     crates = ["toolgate_types", "peer_types"]
     modes = {"cargo check": ["check"], "cargo build --release": ["build", "--release"]}
+    if args.check_only:
+        del modes["cargo build --release"]
 
     rows = []
     for label, mode in modes.items():

@@ -248,7 +248,9 @@ mod tests {
         let names: Vec<String> = (0..=MOST_SUGGESTION_CANDIDATES)
             .map(|i| format!("value_{i}"))
             .collect();
-        let within = names[..MOST_SUGGESTION_CANDIDATES].iter().map(String::as_str);
+        let within = names[..MOST_SUGGESTION_CANDIDATES]
+            .iter()
+            .map(String::as_str);
         assert_eq!(nearest("value_12x", within), Some("value_12"));
         assert_eq!(nearest("value_12x", names.iter().map(String::as_str)), None);
     }

@@ -180,13 +180,17 @@ fn corpus_definitions() -> Vec<(String, String)> {
             ));
         }
     }
+    // A tool the corpora repeat (BFCL writes it into each of its cases) is compiled once:
+    // 3,600 definitions are 1,900 texts.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|(_, text)| seen.insert(text.clone()));
     found
 }
 
 #[test]
 fn gen_refuses_exactly_what_the_reader_refuses_over_the_corpora() {
     let definitions = corpus_definitions();
-    assert!(definitions.len() > 1_000, "{}", definitions.len());
+    assert!(definitions.len() > 1_800, "{}", definitions.len());
     let mut disagreements = Vec::new();
     for (from, text) in &definitions {
         if let Some(why) = disagreement(text) {
