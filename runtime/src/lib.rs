@@ -229,13 +229,7 @@ pub mod __private {
     /// The annotations of `#[tool(annotations = "...")]`, keyword and value in the order of
     /// the text. The derive checked that the text is a JSON object.
     pub fn annotations(json: &str) -> Vec<(String, serde_json::Value)> {
-        match serde_json::from_str::<crate::model::Json>(json) {
-            Ok(crate::model::Json::Object(members)) => members
-                .into_iter()
-                .map(|(key, value)| (key, value.to_value()))
-                .collect(),
-            _ => Vec::new(),
-        }
+        crate::model::annotation_members(json)
     }
 
     /// The default of a field written by the schema compiler, read from its JSON. The

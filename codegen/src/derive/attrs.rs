@@ -28,6 +28,19 @@ pub struct RawContainer {
     /// `#[tool(schema = "...")]` on `struct Name(serde_json::Value);`: the JSON Schema of
     /// the whole arguments, checked as JSON (see `checked.rs`).
     pub schema: Option<syn::LitStr>,
+    /// `#[tool(annotations = r#"{"title": "Dimension"}"#)]`: annotation keywords of the
+    /// type's own schema, wherever it is a value (a field's own `annotations` replace a
+    /// keyword it repeats). At a tool's root, `title` is the tool's name and this one is not
+    /// written.
+    pub annotations: Option<syn::LitStr>,
+    /// `#[tool(no_description)]`: the doc comment is for readers only, the type has no
+    /// description (a `description = "..."` still gives one). The schema compiler writes it
+    /// where a type's doc comment holds only its notes.
+    pub no_description: Flag,
+    /// `#[tool(any_of)]` on an enum with `#[serde(tag = "...")]`: its schema is written
+    /// `anyOf` rather than `oneOf` (the tag makes the alternatives exclusive either way, so
+    /// both accept the same values). The schema compiler writes it where the source did.
+    pub any_of: Flag,
 }
 
 /// One field and its `#[tool(...)]` attributes.
@@ -50,12 +63,6 @@ pub struct RawField {
     /// `#[tool(schema = "...")]` on a `serde_json::Value` field: its JSON Schema, checked as
     /// JSON (see `checked.rs`).
     pub schema: Option<syn::LitStr>,
-    /// `#[tool(annotations = r#"{"title": "Region"}"#)]`: annotation keywords of the field's
-    /// schema as a JSON object, kept in the model as written, in order; they constrain
-    /// nothing (`title`, `$comment`, `deprecated`, `readOnly`, `writeOnly`,
-    /// `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format` toolgate does
-    /// not know). The schema compiler writes them, so a generated type keeps its schema's.
-    pub annotations: Option<syn::LitStr>,
     /// `#[tool(no_description)]`: the doc comment is for readers only, the field has no
     /// description (a `description = "..."` still gives one). The schema compiler writes it
     /// where a field's doc comment holds only its notes.
@@ -79,6 +86,13 @@ pub struct RawConstraints {
     /// `description = "..."`: on a field, overrides the doc comment; inside `items(...)` or
     /// `values(...)`, describes each element.
     pub description: Option<String>,
+    /// `annotations = r#"{"title": "Region"}"#`: annotation keywords of the field's schema
+    /// (inside `items(...)` or `values(...)`, of each element's) as a JSON object, kept in
+    /// the model as written, in order; they constrain nothing (`title`, `$comment`,
+    /// `deprecated`, `readOnly`, `writeOnly`, `contentMediaType`, `contentEncoding`,
+    /// `contentSchema`, and a `format` toolgate does not know). The schema compiler writes
+    /// them, so a generated type keeps its schema's.
+    pub annotations: Option<syn::LitStr>,
     /// `constant = <literal>`: the one value allowed (JSON Schema's `const`).
     pub constant: Option<JsonLiteral>,
     /// `enum_values = [...]`: the values allowed (JSON Schema's `enum`), for numbers, bools

@@ -21,10 +21,23 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
         errors.push(error_at(param, "#[derive(Tool)] does not support generic parameters: a tool's schema is one fixed type"));
     }
     let serde = serde_attrs::container(attrs, &mut errors);
+    let doc_describes = container
+        .as_ref()
+        .is_none_or(|c| !c.no_description.is_present());
     let description = container
         .as_ref()
         .and_then(|c| c.description.clone())
-        .or_else(|| doc_description(&input.attrs));
+        .or_else(|| {
+            doc_describes
+                .then(|| doc_description(&input.attrs))
+                .flatten()
+        });
+    let annotations = container
+        .as_ref()
+        .and_then(|c| c.annotations.as_ref())
+        .and_then(|text| super::fields::annotations_text(text, &mut errors));
+    let any_of = container.as_ref().map(|c| c.any_of).unwrap_or_default();
+    let any_of_span = proc_macro2::Ident::new("any_of", any_of.span());
     let type_name = unraw(&input.ident);
     let name_attr = container.as_ref().and_then(|c| c.name.as_ref());
     let container_schema = container.as_ref().and_then(|c| c.schema.as_ref());
@@ -64,10 +77,15 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                     }
                     data_enum::refuse_on_struct(&serde, &mut errors);
                     let elements = tuple::plan(fields, &mut errors);
+                    if any_of.is_present() {
+                        let message = "`any_of` is for an enum with `#[serde(tag = \"...\")]`, whose schema is a union";
+                        errors.push(error_at(&any_of_span, message));
+                    }
                     return errors.finish_with(Plan {
                         ident: input.ident.clone(),
                         type_name,
                         description,
+                        annotations,
                         body: Body::Tuple(elements),
                     });
                 }
@@ -135,14 +153,21 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                         error_at(&input.ident, "this enum cannot be described")
                     }));
                 };
+                let any_of = any_of.is_present();
+                if any_of && !matches!(tagging, super::plan::Tagging::Internal(_)) {
+                    let message = "`any_of` is for an enum with `#[serde(tag = \"...\")]`: an untagged union is written `anyOf` already";
+                    errors.push(error_at(&any_of_span, message));
+                }
                 return errors.finish_with(Plan {
                     ident: input.ident.clone(),
                     type_name,
                     description,
+                    annotations,
                     body: Body::Union {
                         tagging,
                         variants,
                         deny_unknown_fields: serde.deny_unknown_fields,
+                        any_of,
                     },
                 });
             }
@@ -163,10 +188,16 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
             return Err(fail(errors, error_at(&data.union_token, message)));
         }
     };
+    if any_of.is_present() {
+        let message =
+            "`any_of` is for an enum with `#[serde(tag = \"...\")]`, whose schema is a union";
+        errors.push(error_at(&any_of_span, message));
+    }
     errors.finish_with(Plan {
         ident: input.ident.clone(),
         type_name,
         description,
+        annotations,
         body,
     })
 }

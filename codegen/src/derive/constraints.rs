@@ -75,6 +75,9 @@ pub enum Setter {
     Constant(Value),
     /// Only inside `items(...)` and `values(...)`: a field's description is the field's.
     Description(String),
+    /// Only inside `items(...)` and `values(...)`: `annotations = "..."`, a checked JSON
+    /// object (a field's are the field's).
+    Annotations(String),
 }
 
 /// Applies the setters to a schema (what the generated code does at run time).
@@ -95,7 +98,12 @@ pub fn apply(schema: Schema, setters: &[Setter]) -> Schema {
         Setter::Keys(inner) => schema.keys(|keys| apply(keys, inner)),
         Setter::Enum(values) => schema.with_enum(values.clone()),
         Setter::Constant(value) => schema.with_constant(value.clone()),
+        // `description = ""` is kept as written (`with_description` clears an empty one).
+        Setter::Description(text) if text.is_empty() => schema.with_empty_description(),
         Setter::Description(text) => schema.with_description(text),
+        Setter::Annotations(text) => {
+            schema.with_annotations(toolgate_core::model::annotation_members(text))
+        }
     })
 }
 
@@ -137,7 +145,11 @@ pub fn tokens(setters: &[Setter]) -> TokenStream {
                 let value = super::literals::json(value);
                 quote!(.with_constant(#value))
             }
+            Setter::Description(text) if text.is_empty() => quote!(.with_empty_description()),
             Setter::Description(text) => quote!(.with_description(#text)),
+            Setter::Annotations(text) => {
+                quote!(.with_annotations(::toolgate::__private::annotations(#text)))
+            }
         });
     }
     calls
@@ -544,6 +556,12 @@ impl Planner<'_> {
         let mut setters = self.plan(constraints, shape);
         if let Some(text) = &constraints.description {
             setters.push(Setter::Description(text.clone()));
+        }
+        let annotations = constraints.annotations.as_ref();
+        if let Some(text) =
+            annotations.and_then(|t| super::fields::annotations_text(t, self.errors))
+        {
+            setters.push(Setter::Annotations(text));
         }
         setters
     }

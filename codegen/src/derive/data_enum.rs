@@ -118,6 +118,7 @@ fn value_constraints(
     let raw = errors.handle(super::attrs::RawField::from_field(value))?;
     if !raw.alias.is_empty()
         || raw.constraints.description.is_some()
+        || raw.constraints.annotations.is_some()
         || !raw.example.is_empty()
         || raw.nullable.is_present()
     {

@@ -99,13 +99,13 @@ pub(super) fn plan_member(
     let mut raw = raw?;
     let ident = raw.ident.clone()?;
     let description = raw.constraints.description.take();
+    let annotations = raw.constraints.annotations.take();
     let setters = Planner { errors }.plan(&raw.constraints, &shape);
     let schema_text = raw
         .schema
         .as_ref()
         .and_then(|text| checked::plan_field(text, &setters, &raw, errors));
-    let annotations = raw
-        .annotations
+    let annotations = annotations
         .as_ref()
         .and_then(|text| annotations_text(text, errors));
     let field_schema = constraints::apply(constraints::base_schema(shape.value()), &setters);
@@ -184,7 +184,7 @@ pub(super) fn plan_member(
 /// one there when the reader kept it as written (a format toolgate does not know, or a known
 /// one on a type it does not apply to, `{"type": "integer", "format": "uuid"}`); a format
 /// toolgate checks is the field's `format = ...` key.
-fn annotations_text(
+pub(super) fn annotations_text(
     text: &syn::LitStr,
     errors: &mut darling::error::Accumulator,
 ) -> Option<String> {

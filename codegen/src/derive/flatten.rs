@@ -49,6 +49,7 @@ pub(crate) fn plan(
         || !raw.example.is_empty()
         || raw.nullable.is_present()
         || constraints.description.is_some()
+        || constraints.annotations.is_some()
         || constraints.constant.is_some()
         || constraints.enum_values.is_some()
         || constraints.keys.is_some();

@@ -69,6 +69,7 @@ pub(crate) fn front_end_fields(item: &syn::ItemStruct) -> Result<Vec<FrontEndFie
             },
             wire_name: field.wire_name,
             description: field.description,
+            annotations: field.annotations,
             schema_text: field.schema_text,
         })
         .collect())
@@ -79,6 +80,8 @@ pub(crate) fn front_end_fields(item: &syn::ItemStruct) -> Result<Vec<FrontEndFie
 pub(crate) struct FrontEndField {
     pub wire_name: String,
     pub description: Option<String>,
+    /// The field's `annotations = "..."` text.
+    pub annotations: Option<String>,
     pub schema: Option<toolgate_core::model::Schema>,
     /// The text of `#[tool(schema = "...")]`, which holds the description then.
     pub schema_text: Option<String>,

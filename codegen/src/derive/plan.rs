@@ -16,6 +16,8 @@ pub(super) struct Plan {
     /// itself.
     pub(super) type_name: String,
     pub(super) description: Option<String>,
+    /// `#[tool(annotations = "...")]` on the item: a JSON object, checked.
+    pub(super) annotations: Option<String>,
     pub(super) body: Body,
 }
 
@@ -42,6 +44,8 @@ pub(super) enum Body {
         tagging: Tagging,
         variants: Vec<DataVariant>,
         deny_unknown_fields: bool,
+        /// `#[tool(any_of)]`: a tagged union written `anyOf`.
+        any_of: bool,
     },
 }
 

@@ -50,8 +50,6 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 use toolgate_core::model::{Additional, EnumSchema, Kind, ObjectSchema, Schema, ToolModel};
 
-use toolgate_core::values::json_equal;
-
 use crate::derive::{valid_tool_name, TOOL_NAME_RULE};
 
 use super::names::{field_name, type_name, variant_name, Taken};
@@ -83,6 +81,46 @@ pub(crate) fn type_path(name: &str) -> TokenStream {
     } else {
         quote!(#ident)
     }
+}
+
+/// What a generated type says of itself: its description (doc comment or
+/// `#[tool(description)]`) and its annotations (`#[tool(annotations)]`).
+#[derive(Clone, Copy)]
+struct Described<'a> {
+    description: Option<&'a str>,
+    annotations: &'a [(String, Value)],
+}
+
+impl<'a> Described<'a> {
+    /// A description alone (the annotations of a type written in place are its use's).
+    fn text(description: Option<&'a str>) -> Self {
+        Described {
+            description,
+            annotations: &[],
+        }
+    }
+
+    /// A named definition's own.
+    fn of(definition: &'a Schema) -> Self {
+        Described {
+            description: definition.description.as_deref(),
+            annotations: &definition.annotations,
+        }
+    }
+}
+
+/// `annotations = "{...}"`: a schema's annotations (`title`, `$comment`, an unknown
+/// `format`...) as the derive keeps them, in order (issue 27 §5); none when it has none.
+fn annotations_key(annotations: &[(String, Value)]) -> Option<TokenStream> {
+    if annotations.is_empty() {
+        return None;
+    }
+    let members: Vec<String> = annotations
+        .iter()
+        .map(|(key, value)| format!("{}:{value}", Value::from(key.as_str())))
+        .collect();
+    let text = format!("{{{}}}", members.join(","));
+    Some(quote!(annotations = #text))
 }
 
 /// One schema error while lowering: a pointer relative to the tool's arguments schema.
@@ -222,7 +260,14 @@ impl<'s> Lowering<'s> {
         match model.resolve(input).map(|s| &s.kind) {
             Some(Kind::Object(object)) => {
                 let tool = Some(model.name());
-                self.structure(&mut scope, &name, object, model.description(), tool, "");
+                self.structure(
+                    &mut scope,
+                    &name,
+                    object,
+                    Described::text(model.description()),
+                    tool,
+                    "",
+                );
             }
             _ => scope.errors.push((
                 String::new(),
@@ -267,10 +312,14 @@ impl<'s> Lowering<'s> {
         scope: &mut Scope<'_>,
         name: &str,
         object: &ObjectSchema,
-        description: Option<&str>,
+        described: Described<'_>,
         tool_name: Option<&str>,
         pointer: &str,
     ) {
+        let Described {
+            description,
+            annotations,
+        } = described;
         let ident = format_ident!("{}", name);
         // The struct comes before the types and defaults its fields bring.
         let slot = self.items.len();
@@ -287,6 +336,7 @@ impl<'s> Lowering<'s> {
         if let Some(text) = description.filter(|text| !doc_reproduces(text)) {
             container_keys.push(quote!(description = #text));
         }
+        container_keys.extend(annotations_key(annotations));
         let tool_attr = (!container_keys.is_empty()).then(|| quote!(#[tool(#(#container_keys),*)]));
         let deny = matches!(object.additional, Additional::Deny)
             .then(|| quote!(#[serde(deny_unknown_fields)]));
@@ -306,14 +356,29 @@ impl<'s> Lowering<'s> {
         scope: &mut Scope<'_>,
         name: &str,
         enumeration: &EnumSchema,
-        description: Option<&str>,
+        described: Described<'_>,
         pointer: &str,
     ) {
+        let Described {
+            description,
+            annotations,
+        } = described;
         let ident = format_ident!("{}", name);
         let doc = description.map(doc_attr);
-        let described = description
-            .filter(|text| !doc_reproduces(text))
-            .map(|text| quote!(#[tool(description = #text)]));
+        // `{"type": "string", "enum": [true, false]}`: the reader kept no value, and an enum
+        // without variants can hold none (an optional field of it must be absent). The doc
+        // comment then says so: a note, not the description.
+        let empty = enumeration.values.is_empty();
+        let mut container_keys = Vec::new();
+        match description {
+            Some(text) if empty || !doc_reproduces(text) => {
+                container_keys.push(quote!(description = #text));
+            }
+            None if empty => container_keys.push(quote!(no_description)),
+            _ => {}
+        }
+        container_keys.extend(annotations_key(annotations));
+        let described = (!container_keys.is_empty()).then(|| quote!(#[tool(#(#container_keys),*)]));
         let mut variants = Vec::new();
         let mut taken = Taken::default();
         // A value listed twice (PostHog's operators) is one variant: the same values pass.
@@ -340,9 +405,7 @@ impl<'s> Lowering<'s> {
             });
         }
         let derives = self.derives(quote!(Copy, Eq, Hash,));
-        // `{"type": "string", "enum": [true, false]}`: the reader kept no value, and an enum
-        // without variants can hold none (an optional field of it must be absent).
-        let empty = enumeration.values.is_empty().then(|| {
+        let empty = empty.then(|| {
             quote!(#[doc = " No value fits: the schema's `type` rules out every `enum` value, so any value sent is refused."])
         });
         self.items.push(quote! {
@@ -435,7 +498,7 @@ impl<'s> Lowering<'s> {
             }
             Kind::Enum(enumeration) => {
                 let name = self.types.claim(hint, "");
-                self.enumeration(scope, &name, enumeration, None, pointer);
+                self.enumeration(scope, &name, enumeration, Described::text(None), pointer);
                 Lowered::plain(type_path(&name))
             }
             Kind::Array(array) if !array.prefix_items.is_empty() => {
@@ -459,7 +522,8 @@ impl<'s> Lowering<'s> {
                 if array.unique_items {
                     constraints.push(quote!(unique));
                 }
-                let inner = element_keys(items.constraints, &array.items);
+                let inner =
+                    element_keys(items.constraints, &array.items, scope.model.definitions());
                 if !inner.is_empty() {
                     constraints.push(quote!(items(#(#inner),*)));
                 }
@@ -508,7 +572,7 @@ impl<'s> Lowering<'s> {
                     scope,
                     &name,
                     object,
-                    schema.description.as_deref(),
+                    Described::text(schema.description.as_deref()),
                     None,
                     pointer,
                 );
@@ -520,7 +584,7 @@ impl<'s> Lowering<'s> {
 
     /// An enum whose values are not all strings: a value of the narrowest type that holds
     /// them all (`bool`, `i64`, `u64`, `f64`, else any JSON value) with `enum_values`.
-    /// Values equal as JSON (`1` and `1.0`) are listed once.
+    /// Values equal as JSON (`1` and `1.0`) are one value (the reader keeps the first).
     fn value_enum(
         &mut self,
         scope: &mut Scope<'_>,
@@ -533,12 +597,8 @@ impl<'s> Lowering<'s> {
                 "aliases need an enum of strings only (the schema compiler writes it as a Rust enum)".to_owned(),
             ));
         }
-        let mut values: Vec<Value> = Vec::new();
-        for value in enumeration.value_list() {
-            if !values.iter().any(|v| json_equal(v, &value)) {
-                values.push(value);
-            }
-        }
+        // The reader holds each value once (`1` and `1.0` are one).
+        let values = enumeration.value_list();
         let literals: Option<Vec<TokenStream>> = values.iter().map(literal).collect();
         let Some(literals) = literals else {
             scope.errors.push((
@@ -563,7 +623,7 @@ impl<'s> Lowering<'s> {
     ) -> Lowered {
         let lowered = self.lower(scope, values, &format!("{hint}Value"), pointer, false);
         let value = lowered.ty;
-        let inner = element_keys(lowered.constraints, values);
+        let inner = element_keys(lowered.constraints, values, scope.model.definitions());
         let constraints = if inner.is_empty() {
             Vec::new()
         } else {

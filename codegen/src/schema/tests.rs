@@ -3,6 +3,7 @@
 
 use super::{Builder, Error};
 
+mod annotations;
 mod collisions;
 mod fidelity;
 mod held_as_json;

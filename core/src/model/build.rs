@@ -167,7 +167,14 @@ impl Schema {
     /// generated type's `#[tool(annotations = "...")]` keeps of its schema (`title`,
     /// `$comment`, `deprecated`, an unknown `format`...).
     pub fn with_annotations(mut self, annotations: Vec<(String, Value)>) -> Self {
-        self.annotations.extend(annotations);
+        for (key, value) in annotations {
+            // A keyword given again (a field's `title` over its type's) replaces the one
+            // held, in its place: a schema writes each keyword once.
+            match self.annotations.iter_mut().find(|(held, _)| *held == key) {
+                Some((_, held)) => *held = value,
+                None => self.annotations.push((key, value)),
+            }
+        }
         self
     }
 

@@ -165,9 +165,14 @@ impl Definitions {
         }
         let mut root = model.input().clone();
         rename_references(&mut root, &keys);
-        // The reader keeps a root's description on the model: here it is the value's.
+        // The reader keeps a root's description and `title` on the model: here they are
+        // the value's.
         if root.description.is_none() {
             root.description = model.description().map(str::to_owned);
+        }
+        if let Some(super::Json::String(title)) = json.get("title") {
+            let title = ("title".to_owned(), serde_json::Value::String(title.clone()));
+            root.annotations.insert(0, title);
         }
         root
     }

@@ -47,6 +47,25 @@ pub(crate) use write::DEFS_PREFIX;
 pub use crate::format::Format;
 pub use crate::num::Num;
 
+/// The members of an annotations text (`#[tool(annotations = r#"{"title": "Region"}"#)]`),
+/// keyword and value in the order written, numbers with their digits; nothing when the text
+/// is not a JSON object (the derive checked it is one).
+///
+/// ```
+/// let members = toolgate_core::model::annotation_members(r#"{"title": "Region", "$comment": "ISO"}"#);
+/// assert_eq!(members[0], ("title".to_owned(), serde_json::json!("Region")));
+/// assert_eq!(members.len(), 2);
+/// ```
+pub fn annotation_members(text: &str) -> Vec<(String, serde_json::Value)> {
+    match Json::from_schema_text(text) {
+        Ok(Json::Object(members)) => members
+            .into_iter()
+            .map(|(key, value)| (key, value.to_value()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Most references [`ToolModel::resolve`] follows in a row: a use of a definition, and the
 /// 32 references to references (`read::references::MOST_REFERENCES_IN_A_ROW`) a definition
 /// may be when the schema reader accepts it.
@@ -117,6 +136,9 @@ impl ToolModel {
     ) -> Self {
         let description = description.or(input.description.take());
         input.description = None;
+        // The root's `title` is the tool's name: a `title` the input's type carries (a
+        // struct's `#[tool(annotations)]`) is its title where it is a value, not here.
+        input.annotations.retain(|(key, _)| key != "title");
         ToolModel {
             name: name.into(),
             description,

@@ -203,7 +203,8 @@ impl Failure {
 /// `malformed_response`, the result as the tool gave it).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Envelope {
-    /// The tool called (as the model named it, for `unknown_tool`).
+    /// The tool called (as the model named it, for `unknown_tool`). Written (serialized)
+    /// shortened past 128 characters, as every name an answer echoes.
     ///
     /// Shared (`Arc<str>`): the envelopes of a tool hold its name without a copy each.
     pub tool: Arc<str>,
@@ -290,7 +291,17 @@ impl Envelope {
 impl Serialize for Envelope {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("tool", &self.tool)?;
+        // The name as written is shortened as every echoed name is: a registry filled from
+        // another server's tool list may hold names of any length (issue 27 §2).
+        let limit = super::stopped::MAX_ECHOED_NAME_CHARS;
+        if self.tool.len() > limit {
+            map.serialize_entry(
+                "tool",
+                &toolgate_core::issue::shorten_text(&self.tool, limit),
+            )?;
+        } else {
+            map.serialize_entry("tool", &self.tool)?;
+        }
         if let Some(call_id) = &self.call_id {
             map.serialize_entry("call_id", call_id)?;
         }
@@ -318,6 +329,27 @@ impl Serialize for Envelope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Whatever the name of the tool that ran, success or failure, the envelope writes
+        /// at most 128 of its characters and an ellipsis (issue 27 §2): a registry filled from
+        /// another server's tool list may hold names of any length.
+        #[test]
+        fn the_written_name_is_bounded(name in "\\PC{0,40}", repeat in 1usize..300, ok: bool) {
+            let name = name.repeat(repeat);
+            let envelope = if ok {
+                Envelope::success(name.as_str(), Value::Null, Vec::new())
+            } else {
+                Envelope::failure(name.as_str(), Failure::new(Reason::ToolError, "x"), None)
+            };
+            let written: Value = serde_json::from_str(&envelope.to_json()).unwrap();
+            let tool = written["tool"].as_str().unwrap();
+            proptest::prop_assert!(tool.chars().count() <= 129, "{} characters", tool.chars().count());
+            if name.chars().count() <= 128 {
+                proptest::prop_assert_eq!(tool, name.as_str());
+            }
+        }
+    }
 
     #[test]
     fn a_success_always_writes_its_value_and_repairs() {

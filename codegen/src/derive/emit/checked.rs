@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::{schema_text, tool_impl, with_description};
+use super::fields::{schema_text, tool_impl, type_annotations};
 use crate::derive::plan::{CheckedTool, Plan};
 
 /// `impl ToolArg` and `impl Tool` for a tool whose arguments are held as JSON.
@@ -17,7 +17,7 @@ pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
         ty,
     } = tool;
     let schema = schema_text(ty, text);
-    let description = with_description(&plan.description);
+    let description = type_annotations(plan);
     let tool = tool_impl(ident, tool_name, &plan.description);
     quote! {
         #[automatically_derived]

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::with_description;
+use super::fields::type_annotations;
 use crate::derive::plan::{Plan, VariantPlan};
 
 /// `impl ToolArg` of a string enum.
@@ -19,7 +19,7 @@ pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
         let wire_name = &variant.wire_name;
         quote!(Self::#variant_ident => #wire_name,)
     });
-    let description = with_description(&plan.description);
+    let description = type_annotations(plan);
     let arms: Vec<TokenStream> = arms.collect();
     // An enum with no variants has no values: `match *self {}` proves it to the compiler.
     let (check, to_json) = if variants.is_empty() {

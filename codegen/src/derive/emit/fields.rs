@@ -30,6 +30,15 @@ pub(super) fn writer_method(field: &FieldPlan) -> TokenStream {
     }
 }
 
+/// The calls that give a type's own schema its description and annotations.
+pub(super) fn type_annotations(plan: &super::super::plan::Plan) -> TokenStream {
+    let mut calls = with_description(&plan.description);
+    if let Some(text) = &plan.annotations {
+        calls.extend(quote!(.with_annotations(::toolgate::__private::annotations(#text))));
+    }
+    calls
+}
+
 /// A field's `Field` constructor call, with everything the plan says of it.
 pub(super) fn field_schema(field: &FieldPlan) -> TokenStream {
     let described = &field.described;

@@ -26,13 +26,15 @@ pub(crate) fn emit(plan: &Plan) -> TokenStream {
             tagging,
             variants,
             deny_unknown_fields,
+            any_of,
         } => unions::emit(
             ident,
             type_name,
-            &fields::with_description(&plan.description),
+            &fields::type_annotations(plan),
             tagging,
             variants,
             *deny_unknown_fields,
+            *any_of,
         ),
     };
     quote! {

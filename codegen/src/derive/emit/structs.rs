@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::fields::{field_schema, tool_impl, with_description, writer_method};
+use super::fields::{field_schema, tool_impl, type_annotations, writer_method};
 use crate::derive::plan::{Body, FlattenPlan, Plan};
 use crate::derive::serde_attrs::DefaultValue;
 
@@ -33,7 +33,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
     let additional = flatten.as_deref().map(schema_call);
     let check_additional = flatten.as_deref().map(check_call);
     let write_additional = flatten.as_deref().map(write_call);
-    let description = with_description(&plan.description);
+    let description = type_annotations(plan);
     // Spanned at the field's type, so a type that is not a `ToolArg` is reported there.
     let checks = fields.iter().enumerate().map(|(index, field)| {
         let field_ident = &field.ident;

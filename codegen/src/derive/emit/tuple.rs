@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::fields::with_description;
+use super::fields::{type_annotations, with_description};
 use crate::derive::constraints;
 use crate::derive::plan::{ElementPlan, Plan};
 
@@ -24,7 +24,7 @@ pub(super) fn emit(plan: &Plan, elements: &[ElementPlan]) -> TokenStream {
     let checked = elements.iter().zip(&indexes).map(|(element, index)| {
         quote_spanned!(element.ty.span()=> &self.#index as &dyn ::toolgate::ToolArg)
     });
-    let description = with_description(&plan.description);
+    let description = type_annotations(plan);
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {

@@ -18,10 +18,11 @@ pub(super) fn emit(
     tagging: &Tagging,
     variants: &[DataVariant],
     deny_unknown_fields: bool,
+    any_of: bool,
 ) -> TokenStream {
     let mode = match tagging {
-        Tagging::Internal(_) => quote!(OneOf),
-        Tagging::Untagged => quote!(AnyOf),
+        Tagging::Internal(_) if !any_of => quote!(OneOf),
+        Tagging::Internal(_) | Tagging::Untagged => quote!(AnyOf),
     };
     let deny = deny_unknown_fields.then(|| quote!(.deny_unknown_fields()));
     let schemas = variants.iter().map(|variant| {

@@ -38,7 +38,11 @@ impl Lowering<'_> {
             let field_ident: syn::Ident =
                 syn::parse_str(&rust).expect("names.rs makes identifiers");
             let hint = format!("{name}{}", type_name(&field.name, "Field"));
-            let schema = &field.schema;
+            // A definition written in place gives the field its description and annotations.
+            let schema = &*super::references::with_carried_annotations(
+                &field.schema,
+                scope.model.definitions(),
+            );
             let attempt = self.attempt(scope);
             let lowered = self.lower(scope, schema, &hint, &at, true);
             let mut attrs = Vec::new();
@@ -203,15 +207,7 @@ impl Lowering<'_> {
                 _ => {}
             }
             // `title`, `$comment`, an unknown `format`...: kept as written (issue 27 §5).
-            if !schema.annotations.is_empty() {
-                let members: Vec<String> = schema
-                    .annotations
-                    .iter()
-                    .map(|(key, value)| format!("{}:{value}", Value::from(key.as_str())))
-                    .collect();
-                let text = format!("{{{}}}", members.join(","));
-                tool_keys.push(quote!(annotations = #text));
-            }
+            tool_keys.extend(super::annotations_key(&schema.annotations));
             if !tool_keys.is_empty() {
                 attrs.push(quote!(#[tool(#(#tool_keys),*)]));
             }

@@ -4,6 +4,8 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
+use std::collections::BTreeMap;
+
 use toolgate_core::model::{EnumSchema, Kind, Num, Schema};
 
 /// A number as a literal the derive reads: `-3`, `0.5`.
@@ -145,19 +147,38 @@ pub(super) fn string_enum(enumeration: &EnumSchema) -> bool {
 }
 
 /// The keys inside `items(...)` or `values(...)`: the element's constraints, and its
-/// description unless its type carries it (a struct, a union's enum, a definition).
+/// description and annotations unless its type carries them (a struct, a union's enum, a
+/// named definition); a definition written in place gives its own.
 pub(super) fn element_keys(
     mut constraints: Vec<TokenStream>,
     element: &Schema,
+    definitions: &BTreeMap<String, Schema>,
 ) -> Vec<TokenStream> {
-    let carried = match &element.kind {
+    let element = super::references::with_carried_annotations(element, definitions);
+    // What the element is once the definitions written in place are: a named definition, a
+    // struct or a union is a type that carries its own.
+    let mut resolved = &*element;
+    for _ in 0..toolgate_core::model::MOST_FOLLOWED_REFERENCES {
+        let Kind::Ref(key) = &resolved.kind else {
+            break;
+        };
+        match definitions.get(key) {
+            Some(definition) if !super::references::is_named(definition) => resolved = definition,
+            _ => break,
+        }
+    }
+    let carried = match &resolved.kind {
         Kind::Object(object) => !object.fields.is_empty(),
         Kind::Union(_) | Kind::Ref(_) => true,
         _ => false,
     };
-    if let (Some(text), false) = (&element.description, carried) {
+    if carried {
+        return constraints;
+    }
+    if let Some(text) = &element.description {
         constraints.push(quote!(description = #text));
     }
+    constraints.extend(super::annotations_key(&element.annotations));
     constraints
 }
 

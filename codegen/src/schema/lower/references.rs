@@ -7,7 +7,7 @@ use quote::quote;
 use toolgate_core::model::{Additional, Kind, Schema, ToolModel};
 use toolgate_core::path::escape_pointer_token;
 
-use super::{string_enum, type_name, Lowered, Lowering, Scope};
+use super::{string_enum, type_name, Described, Lowered, Lowering, Scope};
 
 impl Lowering<'_> {
     pub(super) fn reference(&mut self, scope: &mut Scope<'_>, key: &str, direct: bool) -> Lowered {
@@ -50,7 +50,7 @@ impl Lowering<'_> {
                         scope,
                         &name,
                         object,
-                        definition.description.as_deref(),
+                        Described::of(definition),
                         None,
                         &pointer,
                     ),
@@ -58,7 +58,7 @@ impl Lowering<'_> {
                         scope,
                         &name,
                         enumeration,
-                        definition.description.as_deref(),
+                        Described::of(definition),
                         &pointer,
                     ),
                     _ => unreachable!("named above"),
@@ -79,7 +79,46 @@ impl Lowering<'_> {
 
 /// Whether a definition is written as a named Rust type: an object with properties or an
 /// enum of strings. Other definitions are written in place where they are used.
-fn is_named(definition: &Schema) -> bool {
+/// `schema` with the description and annotations of the definitions it refers to that are
+/// written in place (not named types, which carry their own): `{"$ref": "#/$defs/app_id"}`
+/// to `{"type": "string", "description": "Identifier."}` is a `String` field described
+/// "Identifier." (issue 27 §5). The use's own keywords win; a chain of references is
+/// followed up to [`MOST_FOLLOWED_REFERENCES`](toolgate_core::model::MOST_FOLLOWED_REFERENCES).
+pub(super) fn with_carried_annotations<'s>(
+    schema: &'s Schema,
+    definitions: &BTreeMap<String, Schema>,
+) -> std::borrow::Cow<'s, Schema> {
+    let mut at = schema;
+    let mut merged: Option<Schema> = None;
+    for _ in 0..toolgate_core::model::MOST_FOLLOWED_REFERENCES {
+        let Kind::Ref(key) = &at.kind else { break };
+        let Some(definition) = definitions.get(key) else {
+            break;
+        };
+        if is_named(definition) {
+            break;
+        }
+        let carried = definition.description.is_some() || !definition.annotations.is_empty();
+        if carried {
+            let schema = merged.get_or_insert_with(|| schema.clone());
+            if schema.description.is_none() {
+                schema.description = definition.description.clone();
+            }
+            for (keyword, value) in &definition.annotations {
+                if !schema.annotations.iter().any(|(held, _)| held == keyword) {
+                    schema.annotations.push((keyword.clone(), value.clone()));
+                }
+            }
+        }
+        at = definition;
+    }
+    match merged {
+        Some(schema) => std::borrow::Cow::Owned(schema),
+        None => std::borrow::Cow::Borrowed(schema),
+    }
+}
+
+pub(super) fn is_named(definition: &Schema) -> bool {
     match &definition.kind {
         Kind::Object(object) => !object.fields.is_empty(),
         Kind::Enum(enumeration) => string_enum(enumeration),

@@ -111,7 +111,14 @@ impl Lowering<'_> {
             ));
         }
         let deny = deny.then(|| quote!(, deny_unknown_fields));
-        self.union_enum(slot, name, schema, quote!(tag = #tag #deny), &variants)
+        self.union_enum(
+            slot,
+            name,
+            schema,
+            quote!(tag = #tag #deny),
+            true,
+            &variants,
+        )
     }
 
     fn untagged(
@@ -169,7 +176,7 @@ impl Lowering<'_> {
             };
             variants.push(quote!(#doc #variant_ident(#tool #ty)));
         }
-        self.union_enum(slot, name, schema, quote!(untagged), &variants)
+        self.union_enum(slot, name, schema, quote!(untagged), false, &variants)
     }
 }
 
@@ -182,15 +189,20 @@ impl Lowering<'_> {
         name: &str,
         schema: &Schema,
         serde: TokenStream,
+        tagged: bool,
         variants: &[TokenStream],
     ) -> Lowered {
         let ident = format_ident!("{}", name);
         let (doc, described) = descriptions(schema);
         let derives = self.derives(quote!());
+        // The derive writes a tagged union `oneOf`; one the source wrote `anyOf` says so.
+        let any_of = matches!(&schema.kind, Kind::Union(union) if union.mode == UnionMode::AnyOf);
+        let any_of = (tagged && any_of).then(|| quote!(#[tool(any_of)]));
         self.items[slot] = quote! {
             #doc
             #derives
             #described
+            #any_of
             #[serde(#serde)]
             pub enum #ident {
                 #(#variants,)*

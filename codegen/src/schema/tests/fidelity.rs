@@ -17,7 +17,7 @@ use super::hostile::described;
 use crate::schema::Builder;
 
 /// Text that is hard to carry through a doc comment or an attribute.
-fn description() -> impl Strategy<Value = String> {
+pub(super) fn description() -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
         8 => prop::sample::select(vec![
             "two", "paragraphs", " ", "  ", "\t", "\n", "\n\n", "\n \n", "\r", "\r\n", "*/",
@@ -97,7 +97,7 @@ fn numeric_schema(kind: &str, keywords: &[(&str, String)], description: &str) ->
 }
 
 /// The generated struct called `name`, parsed.
-fn generated_struct(code: &str, name: &str) -> syn::ItemStruct {
+pub(super) fn generated_struct(code: &str, name: &str) -> syn::ItemStruct {
     let file = syn::parse_file(code).expect("generated code parses");
     file.items
         .into_iter()
@@ -137,7 +137,7 @@ fn same_keywords(source: &Schema, derived: &Schema) -> Result<(), String> {
 
 /// Every item of the generated code, run through the whole derive: the `compile_error!`s
 /// it writes.
-fn derive_errors(code: &str) -> Vec<String> {
+pub(super) fn derive_errors(code: &str) -> Vec<String> {
     let file = syn::parse_file(code).expect("generated code parses");
     let mut errors = Vec::new();
     for item in file.items {

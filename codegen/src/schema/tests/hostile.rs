@@ -34,6 +34,11 @@ fn generate(definition: &str) -> String {
 /// The description the derive reads from `attrs`: `#[tool(description = "...")]`, else the
 /// doc comment.
 pub(crate) fn described(attrs: &[syn::Attribute]) -> Option<String> {
+    tool_key(attrs, "description").or_else(|| crate::derive::doc_description(attrs))
+}
+
+/// The string of `key = "..."` in the `#[tool(...)]` attributes.
+pub(crate) fn tool_key(attrs: &[syn::Attribute], wanted: &str) -> Option<String> {
     use syn::punctuated::Punctuated;
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("tool")) {
         let keys = attr
@@ -47,14 +52,14 @@ pub(crate) fn described(attrs: &[syn::Attribute]) -> Option<String> {
                         lit: syn::Lit::Str(text),
                         ..
                     }),
-                ) = (key.path.is_ident("description"), &key.value)
+                ) = (key.path.is_ident(wanted), &key.value)
                 {
                     return Some(text.value());
                 }
             }
         }
     }
-    crate::derive::doc_description(attrs)
+    None
 }
 
 /// What the derive reads as the description of each struct, enum, field and variant.
