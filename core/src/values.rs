@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::num::Num;
 
 /// The length in bytes of a value's compact JSON text, counted without writing it anywhere.
-pub(crate) fn compact_json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+pub fn compact_json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

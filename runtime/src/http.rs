@@ -5,6 +5,11 @@
 //!   with an `application/problem+json` body ([RFC 9457]) holding every issue and the retry
 //!   hint; a body axum cannot read (too large, cut off) keeps axum's status, with RFC 9457's
 //!   members only (`type`, `title`, `status`, `detail`).
+//! - A body is read as `axum::Json` reads one: its `Content-Type` is `application/json` or
+//!   `application/*+json`, else `415 Unsupported Media Type` (a form, `text/plain`, none):
+//!   the gate repairs what a model writes, not what a form encodes. Every refusal before the
+//!   gate (415, axum's `413` past its body limit, a body cut off) is a problem body too, on
+//!   both the extractor and the router.
 //! - [`router`] serves a whole [`Toolbox`]: `GET /tools` lists the definitions, `POST
 //!   /tools/{name}` calls a tool with the body as its argument text and answers its
 //!   [`Envelope`] (status below). HTTP knows no agent run: each request is a run of its own
@@ -78,6 +83,17 @@ pub struct Refusal {
 }
 
 impl Refusal {
+    /// A refusal before the gate: RFC 9457's members only.
+    fn problem(status: StatusCode, detail: String) -> Self {
+        let body = json!({
+            "type": "about:blank",
+            "title": status.canonical_reason().unwrap_or("Bad Request"),
+            "status": status.as_u16(),
+            "detail": detail,
+        });
+        Refusal { status, body }
+    }
+
     /// The `422` answer to refused arguments.
     pub fn of(rejected: &Rejected) -> Self {
         Refusal::with_issues(rejected.report.issues(), Some(rejected.hint()))
@@ -126,19 +142,7 @@ where
     type Rejection = Refusal;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        // axum's body limit (2 MB unless the app sets another) holds while the body is read.
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                let status = rejection.status();
-                let body = json!({
-                    "type": "about:blank",
-                    "title": status.canonical_reason().unwrap_or("Bad Request"),
-                    "status": status.as_u16(),
-                    "detail": rejection.body_text(),
-                });
-                Refusal { status, body }
-            })?;
+        let bytes = body_of(request, state).await?;
         match T::decode_bytes(&bytes) {
             Ok(decoded) => Ok(Gated {
                 value: decoded.value,
@@ -147,6 +151,35 @@ where
             Err(rejected) => Err(Refusal::of(&rejected)),
         }
     }
+}
+
+/// The body of a request, read as `axum::Json` reads one (see the module's notes): a JSON
+/// media type, within axum's body limit (2 MB unless the app sets another), which holds
+/// while the body is read; else a problem body.
+async fn body_of<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, Refusal> {
+    let media_type = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| {
+            value
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        });
+    let json = media_type.as_deref().is_some_and(|media_type| {
+        media_type == "application/json"
+            || (media_type.starts_with("application/") && media_type.ends_with("+json"))
+    });
+    if !json {
+        let detail = "Expected request with `Content-Type: application/json`".to_owned();
+        return Err(Refusal::problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, detail));
+    }
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| Refusal::problem(rejection.status(), rejection.body_text()))
 }
 
 /// The HTTP status of an envelope: `200` for a success; `422` refused arguments; `404`
@@ -172,8 +205,12 @@ pub fn router(toolbox: Arc<Toolbox>) -> Router {
     async fn call(
         State(toolbox): State<Arc<Toolbox>>,
         UrlPath(name): UrlPath<String>,
-        body: Bytes,
-    ) -> impl IntoResponse {
+        request: Request,
+    ) -> Response {
+        let body = match body_of(request, &()).await {
+            Ok(body) => body,
+            Err(refusal) => return refusal.into_response(),
+        };
         let envelope = match std::str::from_utf8(&body) {
             Ok(text) => toolbox.new_run().call(&name, text).await,
             // Read as it is, never with replacement characters the model did not send.
@@ -190,7 +227,7 @@ pub fn router(toolbox: Arc<Toolbox>) -> Router {
                 Envelope::failure(shown, failure, None)
             }
         };
-        (status_of(&envelope), Json(envelope))
+        (status_of(&envelope), Json(envelope)).into_response()
     }
     Router::new()
         .route("/tools", get(list))

@@ -444,3 +444,46 @@ fn a_runtime_tools_arguments_can_be_changed_as_json() {
     let echoed = block_on(toolbox.call("echo", r#"{"text": "LOUD"}"#));
     assert_eq!(echoed.value, Some(json!("loud")));
 }
+
+/// Issue 28 §3: a tool's result nested past `MAX_RESULT_DEPTH` is a `malformed_response`
+/// with a `limit` issue; nothing after the tool recurses into it (100,000 levels overflowed
+/// the stack), and every server writes the envelope it makes.
+#[test]
+fn a_result_nested_too_deep_is_malformed_not_a_crash() {
+    use toolgate::boundary::MAX_RESULT_DEPTH;
+    fn nested(levels: usize) -> Value {
+        // Built by moving each level in (`json!` would copy the inner value by recursion).
+        let mut value = json!(1);
+        for level in 0..levels {
+            value = if level % 2 == 0 {
+                Value::Array(vec![value])
+            } else {
+                Value::Object(serde_json::Map::from_iter([("a".to_owned(), value)]))
+            };
+        }
+        value
+    }
+    for levels in [
+        MAX_RESULT_DEPTH - 1,
+        MAX_RESULT_DEPTH,
+        MAX_RESULT_DEPTH + 1,
+        100_000,
+    ] {
+        let mut toolbox = Toolbox::new();
+        let definition = json!({"name": "deep", "parameters": {"type": "object"}});
+        toolbox
+            .add_runtime_tool(&definition, move |_: Value| async move {
+                Ok::<_, String>(nested(levels))
+            })
+            .unwrap();
+        let envelope = block_on(toolbox.call("deep", "{}"));
+        let fits = levels <= MAX_RESULT_DEPTH;
+        assert_eq!(envelope.ok, fits, "{levels} levels");
+        if !fits {
+            let error = envelope.error.as_ref().unwrap();
+            assert_eq!(error.reason, Reason::MalformedResponse);
+            assert_eq!(error.issues[0].constraint, toolgate::Constraint::Limit);
+            assert!(envelope.to_json().len() < 10_000);
+        }
+    }
+}

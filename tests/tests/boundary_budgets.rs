@@ -218,3 +218,46 @@ fn calls_of_one_batch_cannot_pass_a_cap_together() {
     assert_eq!(oks, 1);
     assert_eq!(reached.load(Ordering::SeqCst), 1);
 }
+
+/// Issue 28 §5: calls refused at once on several threads cannot pass a refusal budget
+/// together, on the road without hooks and on the road with them (where the gate runs apart
+/// from the budgets' lock): the check and the count are one step.
+#[test]
+fn refusals_at_once_cannot_pass_a_refusal_budget_together() {
+    struct Pass;
+    impl toolgate::boundary::Middleware for Pass {}
+    const THREADS: usize = 8;
+    const CALLS: usize = 125;
+    for hooks in [false, true] {
+        let reached = Arc::new(AtomicUsize::new(0));
+        let budgets = Budgets::new()
+            .invalid_arguments_total(5)
+            .stall_detection(false);
+        let mut toolbox = Toolbox::new().with_budgets(budgets);
+        add_counter(&mut toolbox, "t", &reached);
+        if hooks {
+            toolbox.add_middleware(Pass);
+        }
+        let toolbox = Arc::new(toolbox);
+        let threads: Vec<_> = (0..THREADS)
+            .map(|thread| {
+                let toolbox = Arc::clone(&toolbox);
+                std::thread::spawn(move || {
+                    (0..CALLS)
+                        .filter(|call| {
+                            let text = format!(r#"{{"n": "x{thread}_{call}"}}"#);
+                            let envelope = block_on(toolbox.call("t", &text));
+                            envelope
+                                .error
+                                .as_ref()
+                                .is_some_and(|error| error.reason == Reason::InvalidArguments)
+                        })
+                        .count()
+                })
+            })
+            .collect();
+        let refused: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        assert_eq!(refused, 5, "hooks installed: {hooks}");
+        assert_eq!(reached.load(Ordering::SeqCst), 0);
+    }
+}

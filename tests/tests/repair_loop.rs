@@ -250,3 +250,46 @@ fn a_correction_in_a_markdown_fence_is_read_as_the_gate_reads_arguments() {
     assert!(looped.envelope.ok, "{}", looped.envelope.to_json());
     assert_eq!(looped.attempts[0].fields_changed, ["from"]);
 }
+
+/// Issue 28 §5: layer 4 classifies a tool's error on its whole text. An RFC 9457 body longer
+/// than the 1,000 characters the envelope's message keeps still says `"status": 403` (stop:
+/// calling again cannot help), however far into the body the status is written and however
+/// many validation words its detail holds; the envelope carries the status it stated.
+#[test]
+fn a_long_problem_body_is_classified_on_its_whole_text() {
+    use toolgate::boundary::{classify, Classified};
+    for (status, wanted) in [
+        (403, Classified::Stop),
+        (404, Classified::Stop),
+        (503, Classified::Retry { after: None }),
+        (422, Classified::Correct),
+    ] {
+        for detail_chars in [10, 990, 1_000, 1_500, 1_999, 5_000] {
+            let detail = "amount must be greater than 0; ".repeat(detail_chars / 31 + 1);
+            let body = json!({"type": "about:blank", "title": "Refused", "detail": detail, "status": status})
+                .to_string();
+            let mut toolbox = Toolbox::new();
+            let text = body.clone();
+            toolbox
+                .add_tool(move |_: ConvertCurrency| {
+                    let text = text.clone();
+                    async move { Err::<Value, String>(text) }
+                })
+                .unwrap();
+            let envelope = block_on(toolbox.call(
+                "convert_currency",
+                r#"{"amount": 1, "from": "EUR", "to": "USD"}"#,
+            ));
+            let error = envelope.error.as_ref().expect("the tool failed");
+            assert_eq!(error.reason, Reason::ToolError);
+            assert!(error.message.chars().count() <= 1_001);
+            assert_eq!(error.http_status, Some(status), "{} characters", body.len());
+            assert_eq!(
+                classify(&envelope),
+                wanted,
+                "{status}, {} characters",
+                body.len()
+            );
+        }
+    }
+}

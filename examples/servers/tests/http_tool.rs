@@ -38,11 +38,24 @@ fn start() -> (Server, String) {
     (server, address)
 }
 
+/// A client that reads every status's answer.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
 /// Posts `body` and returns the status, content type and JSON answer.
 fn post(agent: &ureq::Agent, url: &str, body: &str) -> (u16, String, Value) {
+    post_as(agent, url, body, "application/json")
+}
+
+/// Posts `body` as `media_type` and returns the status, content type and JSON answer.
+fn post_as(agent: &ureq::Agent, url: &str, body: &str, media_type: &str) -> (u16, String, Value) {
     let mut response = agent
         .post(url)
-        .header("content-type", "application/json")
+        .header("content-type", media_type)
         .send(body)
         .expect("an answer");
     let status = response.status().as_u16();
@@ -63,10 +76,7 @@ fn post(agent: &ureq::Agent, url: &str, body: &str) -> (u16, String, Value) {
 #[test]
 fn a_real_client_gets_repairs_refusals_and_envelopes() {
     let (_server, base) = start();
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let agent = agent();
     let flight = r#"{"origin": "CDG", "destination": "JFK", "date": "2026-12-01", "passengers": "2", "cabin": "Business"}"#;
 
     let (status, _, answer) = post(&agent, &format!("{base}/book_flight"), flight);
@@ -115,4 +125,78 @@ fn a_real_client_gets_repairs_refusals_and_envelopes() {
     let (status, _, envelope) = post(&agent, &format!("{base}/tools/weather"), "{}");
     assert_eq!(status, 404);
     assert_eq!(envelope["error"]["did_you_mean"], json!("get_weather"));
+}
+
+/// Issue 28 §6: what is refused before the gate is answered as every refusal is, with a
+/// problem body, on the extractor and on the router: a form or text body (415, as
+/// `axum::Json` answers); a JSON media type with parameters or a `+json` suffix is read.
+/// (A body past axum's limit, 413, is answered while a client still sends it, which a real
+/// client may see as a closed connection: the next test sends one in process.)
+#[test]
+fn refusals_before_the_gate_are_problem_bodies() {
+    let (_server, base) = start();
+    let agent = agent();
+    for url in [
+        format!("{base}/book_flight"),
+        format!("{base}/tools/get_weather"),
+    ] {
+        for (body, media_type) in [
+            ("lat=1&lon=2", "application/x-www-form-urlencoded"),
+            (r#"{"lat": 1, "lon": 2}"#, "text/plain"),
+        ] {
+            let (status, content_type, problem) = post_as(&agent, &url, body, media_type);
+            assert_eq!(status, 415, "{url} {media_type}: {problem}");
+            assert_eq!(
+                content_type, "application/problem+json",
+                "{url} {media_type}"
+            );
+            assert_eq!(problem["status"], 415);
+        }
+        for media_type in [
+            "application/json; charset=utf-8",
+            "application/vnd.api+json",
+        ] {
+            let (status, _, answer) = post_as(&agent, &url, "{}", media_type);
+            assert_eq!(status, 422, "{url} {media_type}: {answer}");
+        }
+    }
+}
+
+/// Issue 28 §6: a body past axum's limit is a problem body on the extractor and on the
+/// router (axum's own answer is `text/plain`), sent to the app in process.
+#[test]
+fn a_body_past_the_limit_is_a_problem_body() {
+    use axum::body::Body;
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::post;
+    use std::sync::Arc;
+    use toolgate::http::{router, Gated, PROBLEM_JSON};
+    use toolgate_example_servers::{toolbox, BookFlight};
+    use tower::ServiceExt;
+
+    async fn book(_: Gated<BookFlight>) -> &'static str {
+        "booked"
+    }
+    let app = axum::Router::new()
+        .route("/book_flight", post(book))
+        .merge(router(Arc::new(toolbox())))
+        .layer(DefaultBodyLimit::max(1_000));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let large = format!(r#"{{"lat": 1, "pad": "{}"}}"#, "x".repeat(2_000));
+    for uri in ["/book_flight", "/tools/get_weather"] {
+        let request = axum::http::Request::post(uri)
+            .header("content-type", "application/json")
+            .body(Body::from(large.clone()))
+            .unwrap();
+        let response = runtime.block_on(app.clone().oneshot(request)).unwrap();
+        assert_eq!(response.status().as_u16(), 413, "{uri}");
+        assert_eq!(response.headers()["content-type"], PROBLEM_JSON, "{uri}");
+        let bytes = runtime
+            .block_on(axum::body::to_bytes(response.into_body(), 10_000))
+            .unwrap();
+        let problem: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(problem["status"], 413, "{uri}");
+    }
 }

@@ -127,6 +127,15 @@ pub struct Failure {
     /// `denied`: the middleware that denied the call ([`super::Middleware::name`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
+    /// `tool_error`: the HTTP status the tool's whole error text states
+    /// ([`super::stated`]), read before `message` is cut to 1,000 characters: an RFC 9457
+    /// body longer than that keeps its `"status": 403`, which the repair loop's layer 4
+    /// classifies on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// `tool_error`: the wait the whole error text asks for, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
     /// A call the repair loop corrected and that stayed refused: each correction, with its
     /// issues before and after ([`super::RepairLoop`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -164,6 +173,8 @@ impl Failure {
             limit: None,
             timeout_ms: None,
             denied_by: None,
+            http_status: None,
+            retry_after_ms: None,
             attempts: Vec::new(),
         }
     }
@@ -208,7 +219,8 @@ pub struct Envelope {
     ///
     /// Shared (`Arc<str>`): the envelopes of a tool hold its name without a copy each.
     pub tool: Arc<str>,
-    /// The call's id, when the model gave one.
+    /// The call's id, when the model gave one. Written (serialized) shortened past 128
+    /// characters.
     #[serde(default)]
     pub call_id: Option<String>,
     /// Whether the call succeeded.
@@ -291,19 +303,11 @@ impl Envelope {
 impl Serialize for Envelope {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        // The name as written is shortened as every echoed name is: a registry filled from
-        // another server's tool list may hold names of any length (issue 27 §2).
-        let limit = super::stopped::MAX_ECHOED_NAME_CHARS;
-        if self.tool.len() > limit {
-            map.serialize_entry(
-                "tool",
-                &toolgate_core::issue::shorten_text(&self.tool, limit),
-            )?;
-        } else {
-            map.serialize_entry("tool", &self.tool)?;
-        }
+        // The name and the call's id as written are shortened as every echoed value is: a
+        // registry filled from another server's tool list, or a model, may send any length.
+        map.serialize_entry("tool", &super::stopped::echoed(&self.tool))?;
         if let Some(call_id) = &self.call_id {
-            map.serialize_entry("call_id", call_id)?;
+            map.serialize_entry("call_id", &super::stopped::echoed(call_id))?;
         }
         map.serialize_entry("ok", &self.ok)?;
         if self.ok {
@@ -331,22 +335,27 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Whatever the name of the tool that ran, success or failure, the envelope writes
-        /// at most 128 of its characters and an ellipsis (issue 27 §2): a registry filled from
-        /// another server's tool list may hold names of any length.
+        /// Whatever the name of the tool that ran and the call's id, success or failure, the
+        /// envelope writes at most 128 characters of each and an ellipsis (issue 27 §2, 28
+        /// §5): a registry filled from another server's tool list may hold names of any
+        /// length, and a model sends any id.
         #[test]
-        fn the_written_name_is_bounded(name in "\\PC{0,40}", repeat in 1usize..300, ok: bool) {
+        fn the_written_name_and_call_id_are_bounded(name in "\\PC{0,40}", repeat in 1usize..300, ok: bool) {
             let name = name.repeat(repeat);
             let envelope = if ok {
                 Envelope::success(name.as_str(), Value::Null, Vec::new())
             } else {
                 Envelope::failure(name.as_str(), Failure::new(Reason::ToolError, "x"), None)
             };
+            let envelope = envelope.with_call_id(Some(name.clone()));
             let written: Value = serde_json::from_str(&envelope.to_json()).unwrap();
-            let tool = written["tool"].as_str().unwrap();
-            proptest::prop_assert!(tool.chars().count() <= 129, "{} characters", tool.chars().count());
-            if name.chars().count() <= 128 {
-                proptest::prop_assert_eq!(tool, name.as_str());
+            for member in ["tool", "call_id"] {
+                let echoed = written[member].as_str().unwrap();
+                let count = echoed.chars().count();
+                proptest::prop_assert!(count <= 129, "{member}: {count} characters");
+                if name.chars().count() <= 128 {
+                    proptest::prop_assert_eq!(echoed, name.as_str());
+                }
             }
         }
     }

@@ -116,7 +116,7 @@ pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
-pub use registry::{BoxFuture, RegistryError, ToolDefinition};
+pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 pub use repair::{
     classify, stated, Attempt, Classified, Correction, CorrectionRequest, Corrector, Layer,
     LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,

@@ -143,6 +143,47 @@ fn into_json<O: Serialize + 'static>(result: O) -> Result<Value, String> {
     })
 }
 
+/// Most levels of nesting a tool's result may have, as serde_json reads a text: a deeper
+/// result is a `malformed_response` (with a root `limit` issue), and is dropped without
+/// recursion, so that nothing after the tool (checking, converting, writing, dropping)
+/// recurses without bound on a worker thread (issue 28 §3: a result 16,000 levels deep
+/// overflowed the stack of the MCP server).
+pub const MAX_RESULT_DEPTH: usize = 128;
+
+/// `value`, or, past [`MAX_RESULT_DEPTH`], the `malformed_response` it is (hint from
+/// `model`, the tool's arguments' model: the result has no other to go by).
+fn within_depth(value: Value, model: &ToolModel) -> Result<Value, Output> {
+    if toolgate_core::model::value_depth(&value) <= MAX_RESULT_DEPTH {
+        return Ok(value);
+    }
+    drop_flat(value);
+    let mut report = Report::new();
+    let message = format!("the result is nested deeper than {MAX_RESULT_DEPTH} levels");
+    report.push(
+        toolgate_core::Issue::new(
+            toolgate_core::Path::root(),
+            toolgate_core::Constraint::Limit,
+            message,
+        )
+        .with_expected(Value::from(MAX_RESULT_DEPTH)),
+    );
+    let hint = RetryHint::build(model, &report, HintReason::MalformedResponse);
+    Err(Output::Malformed(Value::Null, report, Box::new(hint)))
+}
+
+/// Drops a value of any depth without recursion: each container's children are moved out
+/// before it is dropped.
+fn drop_flat(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(members) => pending.extend(members.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
 /// Checks a result written as JSON: the issues and the hint when it breaks the output schema.
 type OutputCheck = fn(&Value) -> Option<(Report, Box<RetryHint>)>;
 
@@ -203,7 +244,10 @@ where
             let running = (self.handler)(value);
             Box::pin(async move {
                 let result = running.await.map_err(|error| error.to_string())?;
-                let value = into_json(result)?;
+                let value = match within_depth(into_json(result)?, T::model()) {
+                    Ok(value) => value,
+                    Err(too_deep) => return Ok(too_deep),
+                };
                 Ok(match check(&value) {
                     None => Output::Fits(value, Vec::new()),
                     Some((report, hint)) => Output::Malformed(value, report, hint),
@@ -321,10 +365,15 @@ where
 
     fn launch(&self, value: Value) -> Running {
         let output = self.output.clone();
+        let input = self.input.clone();
         launch(|| {
             let running = (self.handler)(value);
             Box::pin(async move {
                 let result = running.await.map_err(|error| error.to_string())?;
+                let result = match within_depth(result, input.model()) {
+                    Ok(result) => result,
+                    Err(too_deep) => return Ok(too_deep),
+                };
                 let Some(output) = output else {
                     return Ok(Output::Fits(result, Vec::new()));
                 };

@@ -94,10 +94,16 @@ pub(crate) fn envelope_of(tool: &dyn Registered, ran: Ran, repairs: Vec<Repair>)
 /// [`crate::foreign`] reads, its issues and a hint (reason `tool_error`).
 fn tool_error(tool: &dyn Registered, message: &str) -> Envelope {
     let name = tool.definition().name.as_str();
-    let failure = Failure::new(
+    let mut failure = Failure::new(
         Reason::ToolError,
         shorten_text(message, MAX_TOOL_ERROR_CHARS),
     );
+    // What the whole text states, before the message is cut (issue 28 §5).
+    let stated = super::repair::stated(message);
+    failure.http_status = stated.status;
+    failure.retry_after_ms = stated
+        .retry_after
+        .map(|wait| u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
     let mut envelope = Envelope::failure(name, failure, None);
     if let Some(parsed) = crate::foreign::parse_for(tool.model(), message) {
         let mut report = Report::new();

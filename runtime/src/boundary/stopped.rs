@@ -9,6 +9,17 @@ use super::envelope::{Budget, Envelope, Failure, Reason};
 
 /// Longest tool name an envelope repeats as the model sent it, in characters.
 pub(crate) const MAX_ECHOED_NAME_CHARS: usize = 128;
+/// `text` (a tool's name, a call's id) as an answer or a log echoes it: shortened past
+/// [`MAX_ECHOED_NAME_CHARS`] characters, as every echoed value is (issue 28 §5). A
+/// registry filled from another server's tool list, or a model, may send any length.
+pub(crate) fn echoed(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() > MAX_ECHOED_NAME_CHARS {
+        std::borrow::Cow::Owned(shorten_text(text, MAX_ECHOED_NAME_CHARS))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// Longest failure message taken from a tool's error or panic, in characters.
 pub(crate) const MAX_TOOL_ERROR_CHARS: usize = 1_000;
 
@@ -22,13 +33,17 @@ pub(crate) fn denied(name: &str, by: &str, message: String) -> Envelope {
 /// Arguments the gate refused: every issue, the hint, the repairs made before.
 pub(crate) fn invalid_arguments(name: &str, rejected: &Rejected) -> Envelope {
     let hint = rejected.hint().clone();
-    let count = rejected.report.len();
-    let message = if count > 2 {
-        format!("{} (and {} more issues)", hint.message, count - 1)
-    } else if count == 2 {
-        format!("{} (and 1 more issue)", hint.message)
+    // The hint's message names one issue, or the missing fields (up to three) when nothing
+    // else is wrong: the rest are counted once.
+    let named = if hint.fields.is_empty() {
+        hint.missing_fields.len().max(1)
     } else {
-        hint.message.clone()
+        1
+    };
+    let message = match rejected.report.len().saturating_sub(named) {
+        0 => hint.message.clone(),
+        1 => format!("{} (and 1 more issue)", hint.message),
+        rest => format!("{} (and {rest} more issues)", hint.message),
     };
     let failure = Failure::new(Reason::InvalidArguments, message)
         .with_issues(rejected.report.issues().to_vec());
@@ -89,4 +104,44 @@ pub(crate) fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
     failure.budget = Some(budget);
     failure.limit = Some(limit);
     Envelope::failure(name, failure, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DynamicTool;
+
+    proptest::proptest! {
+        /// Issue 28 §5: the message names some issues and counts the rest, each once:
+        /// `missing` absent required fields and `wrong` fields of the wrong type.
+        #[test]
+        fn the_message_counts_each_issue_once(missing in 0usize..6, wrong in 0usize..4) {
+            proptest::prop_assume!(missing + wrong > 0);
+            let names: Vec<String> = (0..missing + wrong).map(|i| format!("f{i}")).collect();
+            let properties: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .map(|name| (name.clone(), serde_json::json!({"type": "integer"})))
+                .collect();
+            let tool = DynamicTool::from_definition(&serde_json::json!({"name": "t",
+                "parameters": {"type": "object", "properties": properties, "required": names}}))
+            .unwrap();
+            let sent: serde_json::Map<String, serde_json::Value> = names[missing..]
+                .iter()
+                .map(|name| (name.clone(), serde_json::json!("x")))
+                .collect();
+            let rejected = tool.decode(&serde_json::Value::Object(sent).to_string()).unwrap_err();
+            let message = invalid_arguments("t", &rejected).error.unwrap().message;
+            let named = if wrong > 0 { 1 } else { missing.min(3) };
+            let rest = missing + wrong - named;
+            let suffix = match rest {
+                0 => String::new(),
+                1 => " (and 1 more issue)".to_owned(),
+                n => format!(" (and {n} more issues)"),
+            };
+            proptest::prop_assert!(message.ends_with(&suffix), "{message:?}, expected {suffix:?}");
+            if rest == 0 {
+                proptest::prop_assert!(!message.contains("more issue"), "{message:?}");
+            }
+        }
+    }
 }

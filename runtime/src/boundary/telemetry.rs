@@ -15,8 +15,8 @@ pub(crate) fn call_span(tool: &str, call_id: Option<&str>) -> Span {
         target: "toolgate::boundary",
         "toolgate.call",
         gen_ai.operation.name = "execute_tool",
-        gen_ai.tool.name = %tool,
-        gen_ai.tool.call.id = call_id,
+        gen_ai.tool.name = %super::stopped::echoed(tool),
+        gen_ai.tool.call.id = call_id.map(super::stopped::echoed).as_deref(),
         toolgate.outcome = Empty,
         toolgate.duration_us = Empty,
     )

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use toolgate_core::{suggest, Repair, Tool, ToolOutput};
+use toolgate_core::{suggest, Rejected, Repair, Tool, ToolOutput};
 use tracing::Instrument;
 
 use super::budget::{Budgets, Counted, Counter, ToolUsage, Usage};
@@ -469,10 +469,32 @@ impl Toolbox {
                 arguments: accepted,
                 repairs,
             }),
-            Err(rejected) => {
-                self.lock().count(counter, arguments, Counted::Refused);
-                Err(Box::new(invalid_arguments(name, &rejected)))
+            Err(rejected) => Err(Box::new(self.refused(name, counter, arguments, &rejected))),
+        }
+    }
+
+    /// The envelope of a call the gate refused, on both roads: the budgets a refusal meets (a
+    /// stall, a spent refusal budget) are checked again and the refusal counted under one
+    /// lock, so calls refused at once cannot pass a refusal budget together (the gate ran
+    /// without the lock, and other calls may have been counted meanwhile).
+    fn refused(
+        &self,
+        name: &str,
+        counter: Counter<'_>,
+        arguments: &str,
+        rejected: &Rejected,
+    ) -> Envelope {
+        let exceeded = {
+            let mut usage = self.lock();
+            let exceeded = usage.check(&self.budgets, counter, arguments);
+            if exceeded.is_none() {
+                usage.count(counter, arguments, Counted::Refused);
             }
+            exceeded
+        };
+        match exceeded {
+            Some(exceeded) => budget_exceeded(name, exceeded),
+            None => invalid_arguments(name, rejected),
         }
     }
 
@@ -514,20 +536,7 @@ impl Toolbox {
             }
             Started::Stopped(exceeded) => Err(Box::new(budget_exceeded(name, exceeded))),
             Started::Refused(rejected) => {
-                // The budgets a refusal meets (a stall, a spent refusal budget) are checked
-                // after the gate here: the answer is the same as before it.
-                let exceeded = {
-                    let mut usage = self.lock();
-                    let exceeded = usage.check(&self.budgets, counter, arguments);
-                    if exceeded.is_none() {
-                        usage.count(counter, arguments, Counted::Refused);
-                    }
-                    exceeded
-                };
-                Err(Box::new(match exceeded {
-                    Some(exceeded) => budget_exceeded(name, exceeded),
-                    None => invalid_arguments(name, &rejected),
-                }))
+                Err(Box::new(self.refused(name, counter, arguments, &rejected)))
             }
         }
     }

@@ -138,6 +138,14 @@ pub fn classify(envelope: &Envelope) -> Classified {
 /// [`classify`] of a failure, with what its text stated (read once, for both).
 pub(crate) fn classify_failure(error: &Failure) -> (Classified, Stated) {
     let stated = match error.reason {
+        // What the boundary read of the whole text when it cut the message; an envelope
+        // made elsewhere is read from its message.
+        Reason::ToolError if error.http_status.is_some() || error.retry_after_ms.is_some() => {
+            Stated {
+                status: error.http_status,
+                retry_after: error.retry_after_ms.map(Duration::from_millis),
+            }
+        }
         Reason::ToolError => stated(&error.message),
         _ => Stated::default(),
     };

@@ -49,7 +49,7 @@ use std::time::Duration;
 use serde_json::Value;
 use toolgate_core::decode::read_lenient;
 use toolgate_core::model::ToolModel;
-use toolgate_core::{Issue, Path, RetryHint};
+use toolgate_core::{Constraint, Issue, Path, RetryHint};
 
 use classify::classify_failure;
 pub use classify::{classify, stated, Classified, Stated};
@@ -110,7 +110,28 @@ pub struct RepairLoop<'t, C, R = NoResolver> {
 #[derive(Default)]
 struct Context {
     user_request: String,
-    sources: Vec<Value>,
+    /// The latest sources that fit in [`LoopBudgets::source_bytes`], oldest first, each
+    /// with its size as compact JSON: only what a resolver may be sent is kept, so a long
+    /// run holds at most that much (issue 28 §5: 20,000 results once held 210 MiB).
+    sources: std::collections::VecDeque<(Value, usize)>,
+    /// The sizes of `sources` together.
+    source_bytes: usize,
+}
+
+impl Context {
+    /// Adds a source and lets go of the oldest ones past `budget` bytes (one larger than
+    /// the budget is not kept: it could never be sent).
+    fn add_source(&mut self, value: Value, budget: usize) {
+        let size = toolgate_core::values::compact_json_len(&value);
+        self.sources.push_back((value, size));
+        self.source_bytes = self.source_bytes.saturating_add(size);
+        while self.source_bytes > budget {
+            let Some((_, size)) = self.sources.pop_front() else {
+                break;
+            };
+            self.source_bytes -= size;
+        }
+    }
 }
 
 /// The counts of one call's attempts, per layer.
@@ -171,7 +192,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
     /// Adds source data the agent holds (an earlier result from elsewhere, the user's data).
     /// The results of calls that pass through the loop are added by the loop.
     pub fn add_source(&self, value: Value) {
-        self.lock().sources.push(value);
+        self.lock().add_source(value, self.budgets.source_bytes);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Context> {
@@ -300,7 +321,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
         attempt.issues_left_out = left_out;
         match self.corrector.correct(request).await {
             Correction::Arguments(corrected) => {
-                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
+                let named = named_paths(&error.issues);
                 let merged = self.merged(tool, arguments, &corrected, &named, &mut attempt);
                 Step::Again(Box::new(attempt), Some(merged))
             }
@@ -332,7 +353,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
                 return Step::Stop(Stop::NotRefused);
             };
             counts.resolutions += 1;
-            let (user_request, sources) = self.context_within(self.budgets.source_bytes);
+            let (user_request, sources) = self.context();
             let request = ResolutionRequest {
                 user_request: &user_request,
                 source_data: &sources,
@@ -367,12 +388,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
                 Step::Again(Box::new(attempt), None)
             }
             (_, Some(Resolution::Arguments(corrected))) => {
-                let named: Vec<Path> = error.issues.iter().map(|i| i.path.clone()).collect();
-                let named = if named.is_empty() {
-                    vec![Path::root()]
-                } else {
-                    named
-                };
+                let named = named_paths(&error.issues);
                 let merged = self.merged(tool, arguments, &corrected, &named, &mut attempt);
                 Step::Again(Box::new(attempt), Some(merged))
             }
@@ -384,21 +400,12 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
         }
     }
 
-    /// The user's request and the latest sources that fit in `budget` bytes, oldest first.
-    fn context_within(&self, budget: usize) -> (String, Vec<Value>) {
+    /// The user's request and the latest sources that fit in the loop's
+    /// [`LoopBudgets::source_bytes`], oldest first: the ones it keeps.
+    fn context(&self) -> (String, Vec<Value>) {
         let context = self.lock();
-        let mut bytes = 0;
-        let mut kept: Vec<Value> = Vec::new();
-        for source in context.sources.iter().rev() {
-            let size = source.to_string().len();
-            if bytes + size > budget {
-                break;
-            }
-            bytes += size;
-            kept.push(source.clone());
-        }
-        kept.reverse();
-        (context.user_request.clone(), kept)
+        let sources = context.sources.iter().map(|(value, _)| value.clone());
+        (context.user_request.clone(), sources.collect())
     }
 
     /// The arguments to gate again (see [`merged_text`]), fields found by `tool`'s model.
@@ -520,4 +527,86 @@ fn told(tool: &str, attempt: &Attempt) {
         cannot_fix = attempt.cannot_fix.as_deref(),
         "toolgate.repair_attempt"
     );
+}
+
+/// The paths a correction is taken at (both layers): those the issues name, as the gate
+/// matched them. A `limit` issue at the root names no path of its own: past the issue cap it
+/// counts the issues left out (the next round names them), and for text over a limit the
+/// other issues (none) leave the whole. With no path named, the correction is taken whole.
+fn named_paths(issues: &[Issue]) -> Vec<Path> {
+    let named: Vec<Path> = issues
+        .iter()
+        .filter(|issue| !(issue.constraint == Constraint::Limit && issue.path.is_root()))
+        .map(|issue| issue.path.clone())
+        .collect();
+    if named.is_empty() {
+        vec![Path::root()]
+    } else {
+        named
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{named_paths, Context};
+    use serde_json::{json, Value};
+    use toolgate_core::{Constraint, Issue, Path, Report};
+
+    /// Issue 28 §5: past the issue cap the report ends with a root `limit` issue; the merge
+    /// takes the paths the other issues name, not the whole correction (a changed valid
+    /// field such as `account` stays as sent).
+    #[test]
+    fn a_root_limit_issue_names_no_path() {
+        let mut report = Report::new();
+        for index in 0..150 {
+            let path = Path::root().key(format!("f{index}"));
+            report.push(Issue::new(path, Constraint::Type, "not an integer"));
+        }
+        let issues = report.issues();
+        assert!(issues
+            .last()
+            .is_some_and(|i| i.constraint == Constraint::Limit && i.path.is_root()));
+        let named = named_paths(issues);
+        assert_eq!(named.len(), issues.len() - 1);
+        assert!(named.iter().all(|path| !path.is_root()));
+        // Alone (text over a limit), it leaves the whole correction.
+        let alone = Issue::new(Path::root(), Constraint::Limit, "over max_bytes");
+        assert_eq!(named_paths(&[alone]), [Path::root()]);
+    }
+
+    proptest::proptest! {
+        /// Issue 28 §5: however many results pass through a run, the loop keeps exactly the
+        /// latest ones that fit in the budget, the ones a resolver may be sent: what it holds
+        /// does not grow with the run.
+        #[test]
+        fn the_loop_keeps_only_the_sources_it_may_send(
+            sizes in proptest::collection::vec(0usize..3_000, 0..200),
+            budget in 0usize..10_000,
+        ) {
+            let mut context = Context::default();
+            let sources: Vec<Value> = sizes
+                .iter()
+                .enumerate()
+                .map(|(i, size)| json!({"i": i, "pad": "x".repeat(*size)}))
+                .collect();
+            for source in &sources {
+                context.add_source(source.clone(), budget);
+            }
+            // The latest sources whose texts fit together, as a resolver is sent them.
+            let mut wanted = Vec::new();
+            let mut bytes = 0;
+            for source in sources.iter().rev() {
+                let size = source.to_string().len();
+                if bytes + size > budget {
+                    break;
+                }
+                bytes += size;
+                wanted.push(source.clone());
+            }
+            wanted.reverse();
+            let kept: Vec<Value> = context.sources.iter().map(|(value, _)| value.clone()).collect();
+            proptest::prop_assert_eq!(kept, wanted);
+            proptest::prop_assert!(context.source_bytes <= budget);
+        }
+    }
 }

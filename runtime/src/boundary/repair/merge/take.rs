@@ -74,7 +74,10 @@ fn spellings(
 /// correction's there, `from` being the correction's value at the same place; removes them
 /// where the correction has none. Where a parent on the way is missing, or named by several
 /// keys (a tie the gate judges again), the parent is taken from the correction whole: the
-/// original held nothing there that one could tell apart, so nothing is lost.
+/// original held nothing there that one could tell apart, so nothing is lost. So is an
+/// array whose items the issues name when the correction's has another length: its indices
+/// no longer name the same items (sent `["a", 1, "b"]` with issues at `[0]` and `[2]`,
+/// corrected `[1]`, is `[1]`, not `[1, 1]` by setting `[0]` and removing `[2]`).
 pub(super) fn take(
     model: Option<&ToolModel>,
     schema: Option<&Schema>,
@@ -82,6 +85,16 @@ pub(super) fn take(
     from: Option<&Value>,
     named: &Named,
 ) {
+    if let (Value::Array(here), Some(Value::Array(there))) = (&*at, from) {
+        let indexed = named
+            .children
+            .keys()
+            .any(|segment| matches!(segment, Segment::Index(_)));
+        if indexed && here.len() != there.len() {
+            *at = Value::Array(there.clone());
+            return;
+        }
+    }
     let object = match (model, schema) {
         (Some(model), Some(schema)) => object_of(model, schema),
         _ => None,

@@ -220,3 +220,38 @@ fn the_merge_finds_fields_in_linear_work() {
         assert!(large <= 12 * small, "{wide:?}: {small} then {large} steps");
     }
 }
+
+proptest::proptest! {
+    /// Issue 28 §5: the items of an array the issues name, corrected into an array of
+    /// another length, give the corrected array (indices no longer name the same items);
+    /// of the same length, the named items are the correction's and the others the
+    /// original's.
+    #[test]
+    fn arrays_are_merged_by_index_only_while_their_length_holds(
+        original in proptest::collection::vec(0u8..5, 0..8),
+        corrected in proptest::collection::vec(0u8..5, 0..8),
+        named in proptest::collection::btree_set(0usize..8, 1..4),
+    ) {
+        let named: Vec<usize> = named.into_iter().filter(|index| *index < original.len()).collect();
+        proptest::prop_assume!(!named.is_empty());
+        let paths: Vec<Path> = named.iter().map(|index| Path::root().key("l").index(*index)).collect();
+        let merged = merge(
+            None,
+            Some(&json!({"l": original, "k": 1})),
+            &json!({"l": corrected, "k": 1}),
+            &paths,
+            WideChanges::Refuse,
+        );
+        let wanted: Vec<u8> = if original.len() == corrected.len() {
+            original
+                .iter()
+                .zip(&corrected)
+                .enumerate()
+                .map(|(index, (old, new))| if named.contains(&index) { *new } else { *old })
+                .collect()
+        } else {
+            corrected.clone()
+        };
+        proptest::prop_assert_eq!(&merged.value, &json!({"l": wanted, "k": 1}));
+    }
+}
