@@ -5,16 +5,15 @@
 //! A refused call comes back as a tool result with `isError: true` and the envelope's JSON.
 
 use rmcp::ServiceExt;
-use toolgate::mcp::McpServer;
+use toolgate::mcp::{stdio, McpServer};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = McpServer::new(toolgate_example_servers::toolbox(), "toolgate-example")
         .with_instructions("Flights and weather. Arguments are checked; refusals say what to fix.");
-    // Only the protocol goes to stdout.
-    let running = server
-        .serve((tokio::io::stdin(), tokio::io::stdout()))
-        .await?;
+    // Only the protocol goes to stdout. toolgate's transport hands the gate each call's
+    // arguments as the client sent them, and answers every request line.
+    let running = server.serve(stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

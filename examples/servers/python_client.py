@@ -4,16 +4,16 @@ repairable call, a refused call and an unknown tool, and checks each answer.
     python3 python_client.py SERVER_COMMAND [ARGS...]
 
 e.g. `python3 examples/servers/python_client.py target/debug/examples/mcp_server` (`.ci/run`
-runs it; `pip install mcp` first). Prints each result, one line each."""
+runs it; `pip install mcp` first). Prints each result, one line each. The calls and checks are
+in `checks.py`, shared with `http_client.py`, which makes them over Streamable HTTP."""
 
 import asyncio
-import json
 import sys
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-FLIGHT = {"origin": "CDG", "destination": "JFK", "date": "2026-12-01", "passengers": 2, "cabin": "business"}
+from checks import run_checks
 
 
 async def main(command):
@@ -21,36 +21,11 @@ async def main(command):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
-            names = sorted(tool.name for tool in (await session.list_tools()).tools)
-            print("tools:", names)
-            assert names == ["book_flight", "get_weather"], names
-
-            valid = await session.call_tool("book_flight", FLIGHT)
-            print("valid:", f"isError={valid.is_error}", "structuredContent=" + json.dumps(valid.structured_content))
-            assert not valid.is_error and valid.structured_content["booking"] == "CDG-JFK-2026-12-01"
-
-            sloppy = dict(FLIGHT, passengers="2", cabin="Business")
-            repaired = await session.call_tool("book_flight", sloppy)
-            repairs = (repaired.meta or {}).get("io.toolgate/repairs", [])
-            print("repairable:", f"isError={repaired.is_error}", "structuredContent=" + json.dumps(repaired.structured_content),
-                  "repairs=" + json.dumps([(r["path"], r["rule"]) for r in repairs]))
-            assert not repaired.is_error and repaired.structured_content["passengers"] == 2
-            assert sorted(r["rule"] for r in repairs) == ["enum_case", "string_to_number"], repairs
-
-            refused = await session.call_tool("book_flight", dict(FLIGHT, origin="Paris", passengers=12))
-            envelope = json.loads(refused.content[0].text)
-            print("refused:", f"isError={refused.is_error}", "text=" + refused.content[0].text)
-            assert refused.is_error and envelope["error"]["reason"] == "invalid_arguments"
-            assert [i["path"] for i in envelope["error"]["issues"]] == ["origin", "passengers"]
-
-            unknown = await session.call_tool("bok_flight", {})
-            envelope = json.loads(unknown.content[0].text)
-            print("unknown tool:", f"isError={unknown.is_error}", "text=" + unknown.content[0].text)
-            assert unknown.is_error and envelope["error"]["did_you_mean"] == "book_flight"
+            return await run_checks(session)
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    asyncio.run(main(sys.argv[1:]))
-    print("python MCP client: 4 calls answered as expected")
+    answered = asyncio.run(main(sys.argv[1:]))
+    print(f"python MCP client: {answered} calls answered as expected")

@@ -122,4 +122,5 @@ pub use repair::{
     LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,
     Stop, WideChanges,
 };
+pub(crate) use stopped::echoed;
 pub use toolbox::{Call, Toolbox};

@@ -29,17 +29,19 @@
 //! # async fn serve() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut toolbox = Toolbox::new();
 //! toolbox.add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) })?;
-//! let stdio = (tokio::io::stdin(), tokio::io::stdout());
-//! McpServer::new(toolbox, "calculator").serve(stdio).await?.waiting().await?;
+//! McpServer::new(toolbox, "calculator").serve(toolgate::mcp::stdio()).await?.waiting().await?;
 //! # Ok(())
 //! # }
 //! ```
 //!
-//! What the gate sees: rmcp hands the arguments over parsed (a `serde_json` map), so over MCP
-//! the gate reads them with their keys in sorted order, and a key the client sent twice has
-//! already been collapsed by that parse (the last value kept) — the one repair rule the MCP
-//! transport takes away is the refusal of repeated keys. The repairs and checks of values are
-//! all there.
+//! What the gate sees: serve the server with toolgate's [`TextTransport`] ([`stdio`] for
+//! stdin and stdout), and the gate reads each call's `arguments` byte for byte as the client
+//! sent them: a key sent twice is refused, `2.0000000000000001` is not rounded to `2`, the
+//! size limit counts the bytes sent, arguments sent as a JSON string holding an object are
+//! decoded (`double_encoded`), and every request is answered. Served with another transport
+//! (rmcp's own for `(stdin, stdout)`), the arguments reach `call_tool` parsed by rmcp, and
+//! the gate reads them written again: keys sorted, repeated keys collapsed, numbers as
+//! `serde_json` holds them.
 //!
 //! The other way, with rmcp's own `#[tool]` macros: `Parameters<Lenient<T>>` gives a tool
 //! toolgate's repairs, and `T`'s schema (`Lenient<T>` implements `schemars::JsonSchema` with
@@ -59,6 +61,14 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::boundary::{Call, Envelope, ToolDefinition, Toolbox};
+
+mod incoming;
+use incoming::ArgumentsText;
+mod lines;
+mod message;
+mod transport;
+
+pub use transport::{stdio, TextTransport, MAX_LINE_BYTES};
 
 /// A [`Toolbox`] as an MCP server: see the module's notes.
 #[derive(Clone, Debug)]
@@ -180,12 +190,17 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // The arguments arrive parsed; the gate reads them as text, as from any model.
-        let arguments = match request.arguments {
-            Some(arguments) => Value::Object(arguments).to_string(),
-            None => "{}".to_owned(),
+        // The text as sent, when toolgate's transport kept it; else the parsed arguments
+        // written again (see the module's notes).
+        let arguments = match (
+            context.extensions.remove::<ArgumentsText>(),
+            request.arguments,
+        ) {
+            (Some(ArgumentsText(text)), _) => text,
+            (None, Some(arguments)) => Value::Object(arguments).to_string(),
+            (None, None) => "{}".to_owned(),
         };
         let envelope = self
             .toolbox
