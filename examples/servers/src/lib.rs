@@ -71,6 +71,40 @@ pub fn built_example(name: &str) -> std::path::PathBuf {
     profile.join("examples").join(name)
 }
 
+/// An example server started by a test, stopped when dropped.
+pub struct Started(std::process::Child);
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the example `name` with `arguments` and `PORT=0` (a free port); its first line
+/// says `listening on ADDRESS`, and the address is returned beside the running server.
+pub fn start_listening(name: &str, arguments: &[&str]) -> (Started, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(built_example(name))
+        .args(arguments)
+        .env("PORT", "0")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the example server starts");
+    let stdout = child.stdout.take().expect("its stdout");
+    let server = Started(child);
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("its first line");
+    let address = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .to_owned();
+    (server, address)
+}
+
 /// The definition of `get_weather`, as an MCP server would publish it.
 pub const GET_WEATHER: &str = include_str!("../tools/get_weather.json");
 

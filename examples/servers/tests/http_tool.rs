@@ -1,41 +1,12 @@
 //! The example HTTP server (`cargo run -q --example http_tool`), started on a free port and
 //! driven over loopback by a real HTTP client (ureq).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use serde_json::{json, Value};
-use toolgate_example_servers::built_example;
-
-/// The server, stopped when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use toolgate_example_servers::{start_listening, Started};
 
 /// Starts the example on a free port; its first line says where it listens.
-fn start() -> (Server, String) {
-    let mut child = Command::new(built_example("http_tool"))
-        .env("PORT", "0")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the example server starts");
-    let stdout = child.stdout.take().expect("its stdout");
-    let server = Server(child);
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("its first line");
-    let address = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-        .to_owned();
-    (server, address)
+fn start() -> (Started, String) {
+    start_listening("http_tool", &[])
 }
 
 /// A client that reads every status's answer.

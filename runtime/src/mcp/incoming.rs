@@ -21,8 +21,9 @@ pub(crate) struct ArgumentsText(pub(crate) String);
 /// What one message's text gives.
 #[derive(Debug)]
 pub(crate) enum Incoming {
-    /// A message for rmcp (a call's arguments' text in its extensions).
-    Message(Box<ClientJsonRpcMessage>),
+    /// A message for rmcp (a call's arguments' text in its extensions), and the text it was
+    /// read from (a call's with `{}` for its arguments).
+    Message(Box<ClientJsonRpcMessage>, Option<Vec<u8>>),
     /// toolgate's own answer to a request rmcp could not read: a JSON-RPC response line.
     Answer(Vec<u8>),
     /// Nothing to hand on or answer: a notification or a response that cannot be read (no
@@ -42,14 +43,14 @@ pub(crate) fn read(text: &[u8]) -> Incoming {
     };
     let parsed = match located.spliced(text) {
         Some((spliced, arguments)) => {
-            parse(&spliced).map(|message| with_arguments(message, text, arguments))
+            parse(&spliced).map(|message| (with_arguments(message, text, arguments), Some(spliced)))
         }
-        None => parse(text),
+        None => parse(text).map(|message| (message, None)),
     };
     match parsed {
-        Ok(message) => match misread_call(&message) {
+        Ok((message, spliced)) => match misread_call(&message) {
             Some(error) => answer(text, &located, INVALID_PARAMS, &error),
-            None => Incoming::Message(Box::new(message)),
+            None => Incoming::Message(Box::new(message), spliced),
         },
         Err(error) => {
             let code = match error.classify() {
@@ -103,6 +104,14 @@ fn with_arguments(
             .insert(ArgumentsText(arguments));
     }
     message
+}
+
+/// The kept arguments' text of a message [`read`] gave.
+pub(crate) fn arguments_of(message: &ClientJsonRpcMessage) -> Option<ArgumentsText> {
+    match message {
+        JsonRpcMessage::Request(request) => request.request.extensions().get().cloned(),
+        _ => None,
+    }
 }
 
 /// A JSON-RPC error answer, when the text is a request whose id can be read.

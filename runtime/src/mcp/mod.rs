@@ -62,12 +62,16 @@ use serde_json::Value;
 
 use crate::boundary::{Call, Envelope, ToolDefinition, Toolbox};
 
+#[cfg(feature = "axum")]
+mod http;
 mod incoming;
 use incoming::ArgumentsText;
 mod lines;
 mod message;
 mod transport;
 
+#[cfg(feature = "axum")]
+pub use http::streamable_http;
 pub use transport::{stdio, TextTransport, MAX_LINE_BYTES};
 
 /// A [`Toolbox`] as an MCP server: see the module's notes.
@@ -194,10 +198,7 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // The text as sent, when toolgate's transport kept it; else the parsed arguments
         // written again (see the module's notes).
-        let arguments = match (
-            context.extensions.remove::<ArgumentsText>(),
-            request.arguments,
-        ) {
+        let arguments = match (kept_arguments(&mut context), request.arguments) {
             (Some(ArgumentsText(text)), _) => text,
             (None, Some(arguments)) => Value::Object(arguments).to_string(),
             (None, None) => "{}".to_owned(),
@@ -208,6 +209,19 @@ impl ServerHandler for McpServer {
             .await;
         Ok(McpServer::result_of(&envelope).into())
     }
+}
+
+/// The arguments' text toolgate's transport kept for a call: in the request's extensions
+/// (stdio), or in its HTTP request's (Streamable HTTP, whose parts rmcp passes on).
+fn kept_arguments(context: &mut RequestContext<RoleServer>) -> Option<ArgumentsText> {
+    if let Some(kept) = context.extensions.remove::<ArgumentsText>() {
+        return Some(kept);
+    }
+    #[cfg(feature = "axum")]
+    if let Some(parts) = context.extensions.get_mut::<axum::http::request::Parts>() {
+        return parts.extensions.remove::<ArgumentsText>();
+    }
+    None
 }
 
 #[cfg(test)]

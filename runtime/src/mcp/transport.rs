@@ -154,7 +154,7 @@ where
                 }
             };
             match incoming {
-                Incoming::Message(message) => return Some(*message),
+                Incoming::Message(message, _) => return Some(*message),
                 Incoming::Answer(answer) => self.unsent = answer,
                 Incoming::Dropped => {}
             }
