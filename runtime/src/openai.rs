@@ -168,7 +168,11 @@ impl OpenAiClient {
                 body: shorten_text(&String::from_utf8_lossy(&bytes), MAX_ERROR_CHARS),
             });
         }
-        let answer: Value = serde_json::from_slice(&bytes)
+        // Read keeping each call's arguments as sent, whether the server wrote them as a
+        // string or (some OpenAI-compatible servers do) as an object: the gate reads the text.
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|error| OpenAiError::Malformed(error.to_string()))?;
+        let answer: Value = crate::boundary::messages::read_answer(text)
             .map_err(|error| OpenAiError::Malformed(error.to_string()))?;
         match answer.pointer("/choices/0/message") {
             Some(message) if message.is_object() => Ok(message.clone()),

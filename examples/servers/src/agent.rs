@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
+use axum::http::header::{HeaderName, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -85,18 +86,9 @@ pub struct Received {
 
 #[derive(Clone)]
 struct Script {
-    answers: Arc<Mutex<Vec<Value>>>,
+    /// Completion texts, the next last.
+    answers: Arc<Mutex<Vec<String>>>,
     received: Arc<Mutex<Vec<Received>>>,
-}
-
-/// A Chat Completions answer holding `message`.
-pub fn completion(message: Value) -> Value {
-    json!({
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "model": "scripted",
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]
-    })
 }
 
 /// An assistant message that calls `tool` with `arguments` (as text).
@@ -115,7 +107,20 @@ pub fn says(text: &str) -> Value {
 /// scripted message (a 500 when the script is over). Returns its base URL (`.../v1`) and
 /// what it receives.
 pub async fn fake_openai(messages: Vec<Value>) -> (String, Arc<Mutex<Vec<Received>>>) {
-    let mut answers: Vec<Value> = messages.into_iter().map(completion).collect();
+    fake_openai_texts(messages.iter().map(Value::to_string).collect()).await
+}
+
+/// [`fake_openai`] with each message given as its JSON text, written into the completion as
+/// it is (a server may send what a `Value` cannot hold: a key twice, arguments as an object).
+pub async fn fake_openai_texts(messages: Vec<String>) -> (String, Arc<Mutex<Vec<Received>>>) {
+    let mut answers: Vec<String> = messages
+        .into_iter()
+        .map(|message| {
+            format!(
+                r#"{{"id":"chatcmpl-fake","object":"chat.completion","model":"scripted","choices":[{{"index":0,"message":{message},"finish_reason":"stop"}}]}}"#
+            )
+        })
+        .collect();
     answers.reverse();
     let script = Script {
         answers: Arc::new(Mutex::new(answers)),
@@ -139,7 +144,7 @@ async fn answer(
     State(script): State<Script>,
     headers: HeaderMap,
     Json(body): Json<Value>,
-) -> (StatusCode, Json<Value>) {
+) -> (StatusCode, [(HeaderName, &'static str); 1], String) {
     let authorization = headers
         .get("authorization")
         .and_then(|value| value.to_str().ok())
@@ -153,10 +158,11 @@ async fn answer(
             body,
         });
     match script.answers.lock().expect("not poisoned").pop() {
-        Some(answer) => (StatusCode::OK, Json(answer)),
+        Some(answer) => (StatusCode::OK, [(CONTENT_TYPE, "application/json")], answer),
         None => (
             StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"error": {"message": "the script is over"}})),
+            [(CONTENT_TYPE, "application/json")],
+            json!({"error": {"message": "the script is over"}}).to_string(),
         ),
     }
 }

@@ -5,7 +5,9 @@
 use serde_json::{json, Value};
 use toolgate::boundary::{LoopBudgets, Reason, RepairLoop, Stop};
 use toolgate::openai::{agent_turn, OpenAiClient, OpenAiError, TurnError, TurnOptions};
-use toolgate_example_servers::agent::{agent_toolbox, calls, fake_openai, says, ACME_PRICE};
+use toolgate_example_servers::agent::{
+    agent_toolbox, calls, fake_openai, fake_openai_texts, says, ACME_PRICE,
+};
 
 fn client(base_url: &str) -> OpenAiClient {
     OpenAiClient::new(base_url, Some("sk-test".to_owned()), "scripted")
@@ -250,4 +252,34 @@ async fn a_strict_turn_sends_strict_tools_and_a_tool_strict_mode_cannot_say_stop
         other => panic!("{other:?}"),
     }
     assert!(received.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn arguments_a_server_writes_as_an_object_reach_the_gate_as_written() {
+    // Some OpenAI-compatible servers write `arguments` as an object: a key twice in it must
+    // be refused by the gate, not collapsed by the client's parse (issue 28 §4).
+    let object = r#"{"amount": 100, "amount": 5, "from": "USD", "to": "EUR"}"#;
+    let (base_url, received) = fake_openai_texts(vec![
+        format!(
+            r#"{{"role":"assistant","content":null,"tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"convert_currency","arguments":{object}}}}}]}}"#
+        ),
+        says("I could not convert it.").to_string(),
+    ])
+    .await;
+    let toolbox = agent_toolbox(0);
+    let turn = agent_turn(
+        &client(&base_url),
+        &toolbox,
+        "Convert",
+        &TurnOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(turn.envelopes[0].reason(), Some(Reason::InvalidArguments));
+    let issues = &turn.envelopes[0].error.as_ref().unwrap().issues;
+    assert_eq!(issues[0].path.to_string(), "amount", "{issues:?}");
+    // The history sent back holds the arguments as the string the API writes, as sent.
+    let received = received.lock().unwrap().clone();
+    let echoed = &received[1].body["messages"][2]["tool_calls"][0]["function"]["arguments"];
+    assert_eq!(echoed, object);
 }

@@ -7,9 +7,12 @@
 //! Decisions written down here:
 //! - A tool result's content is the call's [`Envelope`] as compact JSON, for every provider
 //!   and outcome; Anthropic's `is_error` is `true` when the envelope is not `ok`.
-//! - Anthropic sends `input` as a JSON object; it is written back to text
-//!   ([`Call::arguments`]) so that every call goes through the same gate. (Keys the model
-//!   repeated are collapsed by then: the provider's own parser did it.)
+//! - Anthropic sends `input` as a JSON object (and some OpenAI-compatible servers send
+//!   `arguments` as one); [`tool_calls`] writes a parsed one back to text
+//!   ([`Call::arguments`]) so that every call goes through the same gate, but a key sent
+//!   twice is collapsed by then, and a number rounded: given the answer's text,
+//!   [`tool_calls_in_text`] keeps each call's arguments as written (the OpenAI client reads
+//!   its answers so).
 //! - Reading accepts the message alone or the whole API answer around it (a chat
 //!   completion's first choice, a response's `output`, an Anthropic message), and skips
 //!   what is not a tool call (text, reasoning items). A tool call without a name or an id is
@@ -37,6 +40,7 @@
 //! assert_eq!(results[0]["tool_call_id"], "call_1");
 //! ```
 
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::{Call, Envelope};
@@ -116,6 +120,167 @@ pub fn tool_calls(provider: Provider, answer: &Value) -> Result<Vec<Call>, Messa
                 })
                 .collect()
         }
+    }
+}
+
+/// The tool calls of a model's answer given as text (the message alone or the whole API
+/// answer): as [`tool_calls`], each call's arguments kept as the text the answer holds. An
+/// object or array sent where the API writes a string (some OpenAI-compatible servers do;
+/// Anthropic's `input` always is one) is taken as written — a key sent twice, every digit,
+/// any depth — where a parse into a `Value` first would collapse, round or refuse it; a
+/// string is its content, as with [`tool_calls`]. A text that is not JSON is the error of
+/// call 0.
+///
+/// ```
+/// use toolgate::boundary::messages::{tool_calls_in_text, Provider};
+///
+/// let answer = r#"{"tool_calls": [{"id": "c1", "function": {"name": "add", "arguments": {"a": 1, "a": 2}}}]}"#;
+/// let calls = tool_calls_in_text(Provider::OpenAiChat, answer).unwrap();
+/// assert_eq!(calls[0].arguments, r#"{"a": 1, "a": 2}"#);
+/// ```
+pub fn tool_calls_in_text(provider: Provider, text: &str) -> Result<Vec<Call>, MessageError> {
+    let answer = read_answer(text).map_err(|error| MessageError {
+        index: 0,
+        what: format!("the answer is not JSON: {error}"),
+    })?;
+    tool_calls(provider, &answer)
+}
+
+/// A model's answer read into a `Value` with each tool call's arguments as a string holding
+/// the text sent ([`tool_calls_in_text`]): the arguments are found first by a read that
+/// keeps their text (`RawValue`, which neither builds nor limits what it skips), then put
+/// in the answer as strings before it is parsed.
+pub(crate) fn read_answer(text: &str) -> Result<Value, serde_json::Error> {
+    let texts = raw_arguments(text).unwrap_or_default();
+    let mut texts: Vec<(usize, &RawValue)> = texts
+        .into_iter()
+        .map(|raw| (raw.get().as_ptr() as usize - text.as_ptr() as usize, raw))
+        .collect();
+    if texts.is_empty() {
+        return serde_json::from_str(text);
+    }
+    texts.sort_by_key(|(start, _)| *start);
+    let mut spliced = String::with_capacity(text.len() + 2 * texts.len());
+    let mut at = 0;
+    for (start, raw) in texts {
+        spliced.push_str(&text[at..start]);
+        let sent = match raw.get().starts_with('"') {
+            true => {
+                serde_json::from_str::<String>(raw.get()).unwrap_or_else(|_| raw.get().to_owned())
+            }
+            false => raw.get().to_owned(),
+        };
+        spliced.push_str(&Value::String(sent).to_string());
+        at = start + raw.get().len();
+    }
+    spliced.push_str(&text[at..]);
+    serde_json::from_str(&spliced)
+}
+
+/// The arguments of every tool call in an answer's text, as written, whichever provider's
+/// shape it has (`None` when the text is not JSON: it is then read as a `Value` whole).
+fn raw_arguments(text: &str) -> Option<Vec<&RawValue>> {
+    use serde::Deserialize;
+    /// A tool call, a function, an output item or a content block: what holds arguments.
+    #[derive(Deserialize)]
+    struct Holder<'a> {
+        #[serde(borrow, default, alias = "input")]
+        arguments: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        function: Lenient<Box<Holder<'a>>>,
+    }
+    /// A message, a whole answer, or a choice.
+    #[derive(Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow, default)]
+        tool_calls: Lenient<Vec<Lenient<Holder<'a>>>>,
+        #[serde(borrow, default)]
+        output: Lenient<Vec<Lenient<Holder<'a>>>>,
+        #[serde(borrow, default)]
+        content: Lenient<Vec<Lenient<Holder<'a>>>>,
+        #[serde(borrow, default)]
+        choices: Lenient<Vec<Lenient<Message<'a>>>>,
+        #[serde(borrow, default)]
+        message: Lenient<Box<Message<'a>>>,
+    }
+    fn gather<'a>(message: Message<'a>, into: &mut Vec<&'a RawValue>) {
+        let holders = [message.tool_calls, message.output, message.content];
+        for holder in holders
+            .into_iter()
+            .flat_map(|h| h.0)
+            .flatten()
+            .flat_map(|h| h.0)
+        {
+            into.extend(holder.arguments);
+            into.extend(holder.function.0.and_then(|function| function.arguments));
+        }
+        let choices = message.choices.0.into_iter().flatten().flat_map(|c| c.0);
+        for inner in choices.chain(message.message.0.map(|message| *message)) {
+            gather(inner, into);
+        }
+    }
+    let mut found = Vec::new();
+    if text.trim_start().starts_with('[') {
+        // OpenAI Responses' output items alone.
+        let items: Vec<Lenient<Holder<'_>>> = serde_json::from_str(text).ok()?;
+        found.extend(items.into_iter().filter_map(|item| item.0?.arguments));
+    } else {
+        gather(serde_json::from_str(text).ok()?, &mut found);
+    }
+    Some(found)
+}
+
+/// A value read as `T` when it is an object or an array, and skipped otherwise (text
+/// `content`, a `null`), so the shape of one member never stops the search.
+struct Lenient<T>(Option<T>);
+
+impl<T> Default for Lenient<T> {
+    fn default() -> Self {
+        Lenient(None)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+        struct Visit<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+            type Value = Lenient<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(|value| Lenient(Some(value)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                T::deserialize(SeqAccessDeserializer::new(seq)).map(|value| Lenient(Some(value)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Lenient(None))
+            }
+        }
+        deserializer.deserialize_any(Visit(std::marker::PhantomData))
     }
 }
 
@@ -237,3 +402,7 @@ pub fn calls_turn(provider: Provider, calls: &[Call]) -> Vec<Value> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "messages_tests.rs"]
+mod tests;
