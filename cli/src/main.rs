@@ -7,6 +7,8 @@
 //!   one: JSON Schema tool files → Rust types (stdout, or the file `OUT`).
 //! - `toolgate schema FILE --flavour NAME [--deny-dropped]`: the tool's definition as a
 //!   provider accepts it (stdout) and what the flavour dropped (stderr).
+//! - `toolgate mcp-proxy [OPTIONS] -- COMMAND [ARGS...]`: the gate in front of an MCP server
+//!   that COMMAND starts on stdio, served on stdin and stdout.
 //!
 //! A schema's warnings (keywords JSON Schema does not define, unknown formats, `enum` values
 //! that `type` rules out) go to stderr as `warning: <file or tool>: <pointer>: <message>`;
@@ -14,6 +16,7 @@
 
 mod batch;
 mod flavoured;
+mod proxy;
 mod single;
 
 use std::io::Write;
@@ -40,6 +43,9 @@ enum Command {
     Gen(GenArgs),
     /// Write a tool's definition as a provider accepts it, and report what that drops.
     Schema(SchemaArgs),
+    /// Put the gate in front of an MCP server: start COMMAND (an MCP server on stdio) and
+    /// serve MCP on stdin and stdout, each tools/call gated on its arguments' text.
+    McpProxy(proxy::ProxyArgs),
 }
 
 #[derive(clap::Args)]
@@ -122,6 +128,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => {
             flavoured::run(&args, std::io::stdout().lock(), std::io::stderr().lock())
         }
+        Command::McpProxy(args) => proxy::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -223,8 +223,7 @@ pub fn router(toolbox: Arc<Toolbox>) -> Router {
                 let failure =
                     crate::boundary::Failure::new(Reason::InvalidArguments, issue.message.clone())
                         .with_issues(vec![issue]);
-                let shown: String = name.chars().take(128).collect();
-                Envelope::failure(shown, failure, None)
+                Envelope::failure(crate::boundary::echoed(&name).into_owned(), failure, None)
             }
         };
         (status_of(&envelope), Json(envelope)).into_response()

@@ -357,6 +357,17 @@ impl Json {
 
 /// How deeply containers nest in a `serde_json::Value`, counted without recursion.
 pub fn value_depth(value: &Value) -> usize {
+    value_depth_past(value, usize::MAX)
+}
+
+/// Whether `value` is nested at most `most` levels (as [`value_depth`] counts them); a
+/// deeper value is found at its first container past `most`, not walked whole.
+pub fn depth_within(value: &Value, most: usize) -> bool {
+    value_depth_past(value, most) <= most
+}
+
+/// The depth of `value`, or a depth past `most` as soon as one is found.
+fn value_depth_past(value: &Value, most: usize) -> usize {
     let mut deepest = 0;
     let mut pending = vec![(value, 0usize)];
     while let Some((value, depth)) = pending.pop() {
@@ -366,6 +377,9 @@ pub fn value_depth(value: &Value) -> usize {
             _ => continue,
         };
         deepest = deepest.max(depth + 1);
+        if deepest > most {
+            return deepest;
+        }
         pending.extend(children.map(|child| (child, depth + 1)));
     }
     deepest
@@ -519,6 +533,8 @@ mod tests {
         assert!(read(&deep, 100).unwrap_err().starts_with(TOO_DEEP));
         assert_eq!(read(r#"{"x": [[1]]}"#, 9).unwrap().depth(), 3);
         assert_eq!(value_depth(&serde_json::json!({"a": [1, {"b": []}]})), 4);
+        assert!(depth_within(&serde_json::json!({"a": [1, {"b": []}]}), 4));
+        assert!(!depth_within(&serde_json::json!({"a": [1, {"b": []}]}), 3));
     }
 
     #[test]

@@ -32,8 +32,8 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub use definitions::Definitions;
+pub use json::{depth_within, value_depth, Json, JsonSeed, TOO_DEEP};
 pub(crate) use json::{json_reader, mark_number_texts, ArgumentSeed, ReadNotes};
-pub use json::{value_depth, Json, JsonSeed, TOO_DEEP};
 pub use pattern::Pattern;
 pub use read::keywords::{SchemaWarning, WarningKind};
 pub use read::{SchemaError, SchemaErrors};

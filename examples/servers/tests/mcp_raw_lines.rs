@@ -1,6 +1,7 @@
 //! The example MCP server driven by raw JSON-RPC lines written by the test (issue 28 §1,
-//! §2): the gate reads each call's arguments as sent, and every request line is answered,
-//! whatever it holds.
+//! §2), served directly and through `toolgate::mcp::Proxy` (what `toolgate mcp-proxy` runs)
+//! in front of it: the gate reads each call's arguments as sent, and every request line is
+//! answered, whatever it holds.
 
 use std::collections::BTreeMap;
 use std::process::Stdio;
@@ -10,33 +11,69 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+use toolgate::mcp::Proxy;
 use toolgate_example_servers::built_example;
+
+/// How the example server is reached.
+#[derive(Clone, Copy, Debug)]
+enum Road {
+    /// Its own stdio.
+    Direct,
+    /// Through the proxy, in this process.
+    Proxied,
+}
+
+/// What keeps the server running (a child process, the proxy's task).
+type Running = Box<dyn std::any::Any + Send>;
+/// The server's input and output, as the client has them.
+type Input = std::pin::Pin<Box<dyn AsyncWrite + Send>>;
+type Output = std::pin::Pin<Box<dyn AsyncRead + Send>>;
 
 /// The example server, spoken to line by line.
 struct Server {
-    _child: Child,
-    input: ChildStdin,
-    output: tokio::io::Lines<BufReader<ChildStdout>>,
+    _running: Running,
+    input: Input,
+    output: tokio::io::Lines<BufReader<Output>>,
     /// Answers read while waiting for another id.
     answers: BTreeMap<String, Value>,
 }
 
 impl Server {
-    async fn start() -> Server {
-        let mut child = Command::new(built_example("mcp_server"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the example server starts");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap()).lines();
+    async fn start(road: Road) -> Server {
+        let mut command = Command::new(built_example("mcp_server"));
+        let (running, input, output): (Running, Input, Output) = match road {
+            Road::Direct => {
+                let mut child = command
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .expect("the example server starts");
+                let input = child.stdin.take().unwrap();
+                let output = child.stdout.take().unwrap();
+                (Box::new(child), Box::pin(input), Box::pin(output))
+            }
+            Road::Proxied => {
+                let (client_in, proxy_in) = tokio::io::duplex(1 << 16);
+                let (proxy_out, client_out) = tokio::io::duplex(1 << 16);
+                let (proxy_read, _) = tokio::io::split(proxy_in);
+                let (_, proxy_write) = tokio::io::split(proxy_out);
+                let (_, client_write) = tokio::io::split(client_in);
+                let (client_read, _) = tokio::io::split(client_out);
+                let running = tokio::spawn(Proxy::new(command).run(proxy_read, proxy_write));
+                (
+                    Box::new(AbortOnDrop(running)),
+                    Box::pin(client_write),
+                    Box::pin(client_read),
+                )
+            }
+        };
         let mut server = Server {
-            _child: child,
+            _running: running,
             input,
-            output,
+            output: BufReader::new(output).lines(),
             answers: BTreeMap::new(),
         };
         let hello = json!({"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": {
@@ -83,6 +120,15 @@ impl Server {
     }
 }
 
+/// A task stopped when dropped (the proxy, and with it its upstream).
+struct AbortOnDrop(tokio::task::JoinHandle<std::io::Result<()>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// The envelope an `isError` result carries.
 fn envelope(answer: &Value) -> Value {
     assert_eq!(answer["result"]["isError"], true, "{answer}");
@@ -97,7 +143,13 @@ fn flight(passengers: &str) -> String {
 
 #[tokio::test]
 async fn the_gate_reads_the_arguments_as_the_client_sent_them() {
-    let mut server = Server::start().await;
+    for road in [Road::Direct, Road::Proxied] {
+        reads_the_arguments_as_sent(road).await;
+    }
+}
+
+async fn reads_the_arguments_as_sent(road: Road) {
+    let mut server = Server::start(road).await;
 
     let valid = server.call(1, &flight("2")).await;
     assert_eq!(valid["result"]["structuredContent"]["passengers"], 2);
@@ -134,7 +186,13 @@ async fn the_gate_reads_the_arguments_as_the_client_sent_them() {
 
 #[tokio::test]
 async fn every_request_line_is_answered() {
-    let mut server = Server::start().await;
+    for road in [Road::Direct, Road::Proxied] {
+        answers_every_request_line(road).await;
+    }
+}
+
+async fn answers_every_request_line(road: Road) {
+    let mut server = Server::start(road).await;
 
     // Nested 126 and 127 levels in the arguments: within the gate's 127, past serde_json's
     // 128 with the message's own two.
@@ -225,7 +283,13 @@ fn hostile_line(id: u64) -> impl Strategy<Value = Vec<u8>> {
 
 #[tokio::test]
 async fn hostile_request_lines_are_each_answered_with_their_id() {
-    let mut server = Server::start().await;
+    for road in [Road::Direct, Road::Proxied] {
+        answers_hostile_lines(road).await;
+    }
+}
+
+async fn answers_hostile_lines(road: Road) {
+    let mut server = Server::start(road).await;
     let mut runner = TestRunner::new(Config::default());
     for id in 100..164u64 {
         let line = hostile_line(id).new_tree(&mut runner).unwrap().current();

@@ -116,6 +116,7 @@ pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
+pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 pub use repair::{
     classify, stated, Attempt, Classified, Correction, CorrectionRequest, Corrector, Layer,

@@ -153,22 +153,25 @@ pub const MAX_RESULT_DEPTH: usize = 128;
 /// `value`, or, past [`MAX_RESULT_DEPTH`], the `malformed_response` it is (hint from
 /// `model`, the tool's arguments' model: the result has no other to go by).
 fn within_depth(value: Value, model: &ToolModel) -> Result<Value, Output> {
-    if toolgate_core::model::value_depth(&value) <= MAX_RESULT_DEPTH {
+    if toolgate_core::model::depth_within(&value, MAX_RESULT_DEPTH) {
         return Ok(value);
     }
     drop_flat(value);
     let mut report = Report::new();
-    let message = format!("the result is nested deeper than {MAX_RESULT_DEPTH} levels");
-    report.push(
-        toolgate_core::Issue::new(
-            toolgate_core::Path::root(),
-            toolgate_core::Constraint::Limit,
-            message,
-        )
-        .with_expected(Value::from(MAX_RESULT_DEPTH)),
-    );
+    report.push(result_too_deep());
     let hint = RetryHint::build(model, &report, HintReason::MalformedResponse);
     Err(Output::Malformed(Value::Null, report, Box::new(hint)))
+}
+
+/// The issue of a result nested past [`MAX_RESULT_DEPTH`].
+pub(crate) fn result_too_deep() -> toolgate_core::Issue {
+    let message = format!("the result is nested deeper than {MAX_RESULT_DEPTH} levels");
+    toolgate_core::Issue::new(
+        toolgate_core::Path::root(),
+        toolgate_core::Constraint::Limit,
+        message,
+    )
+    .with_expected(Value::from(MAX_RESULT_DEPTH))
 }
 
 /// Drops a value of any depth without recursion: each container's children are moved out

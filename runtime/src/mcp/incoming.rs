@@ -22,8 +22,12 @@ pub(crate) struct ArgumentsText(pub(crate) String);
 #[derive(Debug)]
 pub(crate) enum Incoming {
     /// A message for rmcp (a call's arguments' text in its extensions), and the text it was
-    /// read from (a call's with `{}` for its arguments).
-    Message(Box<ClientJsonRpcMessage>, Option<Vec<u8>>),
+    /// read from when that is not the text given (a call's, with `{}` for its arguments:
+    /// what Streamable HTTP hands rmcp).
+    Message(
+        Box<ClientJsonRpcMessage>,
+        #[cfg_attr(not(feature = "axum"), allow(dead_code))] Option<Vec<u8>>,
+    ),
     /// toolgate's own answer to a request rmcp could not read: a JSON-RPC response line.
     Answer(Vec<u8>),
     /// Nothing to hand on or answer: a notification or a response that cannot be read (no

@@ -60,7 +60,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::boundary::{Call, Envelope, ToolDefinition, Toolbox};
+use crate::boundary::{Call, Envelope, Failure, Reason, ToolDefinition, Toolbox, MAX_RESULT_DEPTH};
 
 #[cfg(feature = "axum")]
 mod http;
@@ -68,10 +68,14 @@ mod incoming;
 use incoming::ArgumentsText;
 mod lines;
 mod message;
+#[cfg(feature = "mcp-proxy")]
+mod proxy;
 mod transport;
 
 #[cfg(feature = "axum")]
 pub use http::streamable_http;
+#[cfg(feature = "mcp-proxy")]
+pub use proxy::Proxy;
 pub use transport::{stdio, TextTransport, MAX_LINE_BYTES};
 
 /// A [`Toolbox`] as an MCP server: see the module's notes.
@@ -112,7 +116,22 @@ impl McpServer {
     }
 
     /// The MCP result of an envelope (see the module's notes).
+    ///
+    /// A value nested past [`MAX_RESULT_DEPTH`] (an envelope the toolbox made never holds
+    /// one; one built by hand may) is not copied or written: the result is a
+    /// `malformed_response` with a `limit` issue instead.
     pub fn result_of(envelope: &Envelope) -> CallToolResult {
+        let too_deep = envelope
+            .value
+            .as_ref()
+            .is_some_and(|value| !toolgate_core::model::depth_within(value, MAX_RESULT_DEPTH));
+        if too_deep {
+            let issue = crate::boundary::result_too_deep();
+            let failure = Failure::new(Reason::MalformedResponse, issue.message.clone())
+                .with_issues(vec![issue]);
+            let malformed = Envelope::failure(envelope.tool.clone(), failure, None);
+            return McpServer::result_of(&malformed);
+        }
         if !envelope.ok {
             return CallToolResult::error(vec![ContentBlock::text(envelope.to_json())]);
         }
@@ -227,7 +246,6 @@ fn kept_arguments(context: &mut RequestContext<RoleServer>) -> Option<ArgumentsT
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::boundary::{Failure, Reason};
 
     #[test]
     fn a_result_that_is_not_an_object_is_sent_as_text() {
@@ -241,6 +259,22 @@ mod tests {
         let object = serde_json::json!({"sum": 5});
         let result = McpServer::result_of(&Envelope::success("add", object.clone(), Vec::new()));
         assert_eq!(result.structured_content, Some(object));
+    }
+
+    #[test]
+    fn a_hand_built_result_nested_too_deep_is_malformed_not_copied() {
+        let mut deep = Value::Null;
+        for _ in 0..20_000 {
+            deep = Value::Array(vec![deep]);
+        }
+        let envelope = Envelope::success("add", deep, Vec::new());
+        let result = McpServer::result_of(&envelope);
+        assert_eq!(result.is_error, Some(true));
+        let text = result.content[0].as_text().map(|t| t.text.clone()).unwrap();
+        assert!(text.contains("malformed_response"), "{text}");
+        // Dropped without recursion (a 20,000-level value overflows the test's stack).
+        let Envelope { value, .. } = envelope;
+        std::mem::forget(value);
     }
 
     #[test]
