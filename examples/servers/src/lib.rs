@@ -11,6 +11,7 @@
 //!   `#[tool]` macros and `Parameters<Lenient<BookFlight>>`.
 
 pub mod agent;
+pub mod raw_client;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

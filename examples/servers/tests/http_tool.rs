@@ -9,10 +9,13 @@ fn start() -> (Started, String) {
     start_listening("http_tool", &[])
 }
 
-/// A client that reads every status's answer.
+/// A client that reads every status's answer, on a new connection each request (a server
+/// may close a connection after refusing a body it did not read, and a pooled connection
+/// would then be found closed).
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        .max_idle_connections(0)
         .build()
         .into()
 }

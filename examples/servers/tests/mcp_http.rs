@@ -36,8 +36,11 @@ fn posted(response: &mut ureq::http::Response<ureq::Body>) -> (u16, Value) {
 impl Session {
     fn start() -> Session {
         let (server, url) = start_listening("mcp_server", &["--http", "127.0.0.1:0"]);
+        // A new connection each request: a body past the cap is not read to its end, and
+        // the server then closes that connection.
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            .max_idle_connections(0)
             .build()
             .into();
         let hello = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

@@ -3,18 +3,14 @@
 //! in front of it: the gate reads each call's arguments as sent, and every request line is
 //! answered, whatever it holds.
 
-use std::collections::BTreeMap;
-use std::process::Stdio;
-use std::time::Duration;
-
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use toolgate::mcp::Proxy;
 use toolgate_example_servers::built_example;
+use toolgate_example_servers::raw_client::{envelope, RawClient};
 
 /// How the example server is reached.
 #[derive(Clone, Copy, Debug)]
@@ -25,114 +21,29 @@ enum Road {
     Proxied,
 }
 
-/// What keeps the server running (a child process, the proxy's task).
-type Running = Box<dyn std::any::Any + Send>;
-/// The server's input and output, as the client has them.
-type Input = std::pin::Pin<Box<dyn AsyncWrite + Send>>;
-type Output = std::pin::Pin<Box<dyn AsyncRead + Send>>;
-
-/// The example server, spoken to line by line.
-struct Server {
-    _running: Running,
-    input: Input,
-    output: tokio::io::Lines<BufReader<Output>>,
-    /// Answers read while waiting for another id.
-    answers: BTreeMap<String, Value>,
-}
+/// The example server, the handshake done.
+struct Server(RawClient);
 
 impl Server {
     async fn start(road: Road) -> Server {
-        let mut command = Command::new(built_example("mcp_server"));
-        let (running, input, output): (Running, Input, Output) = match road {
-            Road::Direct => {
-                let mut child = command
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .kill_on_drop(true)
-                    .spawn()
-                    .expect("the example server starts");
-                let input = child.stdin.take().unwrap();
-                let output = child.stdout.take().unwrap();
-                (Box::new(child), Box::pin(input), Box::pin(output))
-            }
-            Road::Proxied => {
-                let (client_in, proxy_in) = tokio::io::duplex(1 << 16);
-                let (proxy_out, client_out) = tokio::io::duplex(1 << 16);
-                let (proxy_read, _) = tokio::io::split(proxy_in);
-                let (_, proxy_write) = tokio::io::split(proxy_out);
-                let (_, client_write) = tokio::io::split(client_in);
-                let (client_read, _) = tokio::io::split(client_out);
-                let running = tokio::spawn(Proxy::new(command).run(proxy_read, proxy_write));
-                (
-                    Box::new(AbortOnDrop(running)),
-                    Box::pin(client_write),
-                    Box::pin(client_read),
-                )
-            }
-        };
-        let mut server = Server {
-            _running: running,
-            input,
-            output: BufReader::new(output).lines(),
-            answers: BTreeMap::new(),
-        };
-        let hello = json!({"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw-lines", "version": "0"}}});
-        server.send(hello.to_string().as_bytes()).await;
-        server.answer(&json!("hello")).await;
-        server
-            .send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-            .await;
-        server
+        let command = Command::new(built_example("mcp_server"));
+        Server(match road {
+            Road::Direct => RawClient::direct(command).await,
+            Road::Proxied => RawClient::through(Proxy::new(command)).await,
+        })
     }
 
     async fn send(&mut self, line: &[u8]) {
-        self.input.write_all(line).await.unwrap();
-        self.input.write_all(b"\n").await.unwrap();
-        self.input.flush().await.unwrap();
+        self.0.send(line).await;
     }
 
-    /// The answer to the request `id`: fails the test if none comes within 60 s.
     async fn answer(&mut self, id: &Value) -> Value {
-        let key = id.to_string();
-        let wait = async {
-            loop {
-                if let Some(answer) = self.answers.remove(&key) {
-                    return answer;
-                }
-                let line = self.output.next_line().await.unwrap().expect("a line");
-                let answer: Value = serde_json::from_str(&line).expect("answers are JSON");
-                self.answers.insert(answer["id"].to_string(), answer);
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(60), wait)
-            .await
-            .unwrap_or_else(|_| panic!("no answer to the request {key}"))
+        self.0.answer(id).await
     }
 
     async fn call(&mut self, id: u64, arguments: &str) -> Value {
-        let line = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"book_flight","arguments":{arguments}}}}}"#
-        );
-        self.send(line.as_bytes()).await;
-        self.answer(&json!(id)).await
+        self.0.call(id, "book_flight", arguments).await
     }
-}
-
-/// A task stopped when dropped (the proxy, and with it its upstream).
-struct AbortOnDrop(tokio::task::JoinHandle<std::io::Result<()>>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-/// The envelope an `isError` result carries.
-fn envelope(answer: &Value) -> Value {
-    assert_eq!(answer["result"]["isError"], true, "{answer}");
-    serde_json::from_str(answer["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
 }
 
 fn flight(passengers: &str) -> String {

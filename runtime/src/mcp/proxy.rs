@@ -13,7 +13,8 @@
 //!   starts the budgets' counts again);
 //! - each `tools/call` is gated on the text of its `arguments` as the client sent them
 //!   (toolgate's own reading, [`super::TextTransport`]'s): a valid call is forwarded as
-//!   its text came; a repaired call is forwarded with the repaired arguments, and its
+//!   its text came; a repaired call is forwarded with the repaired arguments (written as
+//!   compact JSON, keys in sorted order), and its
 //!   repairs are added to the upstream's result under `_meta` `io.toolgate/repairs`; a
 //!   refused call (or one for a tool the upstream does not list, or past a budget) is
 //!   answered by the proxy with an `isError` result carrying the envelope and its hint, and
