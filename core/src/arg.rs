@@ -283,7 +283,7 @@ fn finish_typed<T: Tool>(
     options: &Options,
 ) -> Result<Decoded<T>, Rejected> {
     let serde_may_fill_defaults = !options.allows(crate::Rule::Default)
-        || !model.defaults_fit(crate::check::every_default_fits);
+        || !model.defaults_fit(crate::decode::every_default_fits);
     if serde_may_fill_defaults {
         if let Err(report) = decoded.value.validate() {
             let refused = crate::decode::Refused {

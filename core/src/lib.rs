@@ -35,6 +35,7 @@ pub mod format;
 pub mod hint;
 pub mod issue;
 mod lenient;
+mod limits;
 pub mod model;
 mod nullable;
 pub mod num;

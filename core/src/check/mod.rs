@@ -520,24 +520,6 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Whether every field default of `model` fits the field's own schema (what
-/// [`ToolModel::defaults_fit`] keeps).
-pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
-    model.every_schema(|schema| {
-        let Kind::Object(object) = &schema.kind else {
-            return true;
-        };
-        object.fields.iter().all(|field| {
-            let Some(default) = &field.schema.default else {
-                return true;
-            };
-            let mut checker = Checker::new(model);
-            checker.check_value(default, &field.schema);
-            checker.finish().is_ok()
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests;
 

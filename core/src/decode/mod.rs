@@ -82,20 +82,18 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
+pub use crate::limits::{MAX_DEPTH, MAX_NESTED_UNIONS};
 pub(crate) use rules::cap_repairs;
 pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
 pub(crate) use walk::{stream_text, Decoder, Streamed};
 
+mod check_value;
+pub(crate) use check_value::every_default_fits;
+
 use crate::model::{Json, ToolModel};
 use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
-
-/// The largest `max_depth` accepted (larger settings are lowered to it), and the default:
-/// the most nested containers serde_json reads with its own recursion limit on. toolgate
-/// does not turn that limit off (serde_json's `unbounded_depth` feature would turn it off
-/// for every parse in the user's whole build); it counts depth itself below it.
-pub const MAX_DEPTH: usize = 127;
 
 /// Why strict JSON text could not be read.
 #[derive(Debug)]
@@ -197,11 +195,6 @@ pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictE
     }
     Ok(json)
 }
-
-/// Most unions nested at one value (within unions and through references, with no object or
-/// array between), in the decoder and the checker; also the most wraps (`wrap_in_array`)
-/// and unions together. The schema reader refuses a schema that nests unions deeper.
-pub const MAX_NESTED_UNIONS: usize = 32;
 
 /// Most union alternatives tried while decoding or checking one value; past it, the value is
 /// refused with a `limit` issue (never accepted on the alternatives tried so far).

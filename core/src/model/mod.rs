@@ -179,7 +179,7 @@ impl ToolModel {
     }
 
     /// Whether every field default of this model fits the field's own schema, as `judge`
-    /// (the checker's `check::every_default_fits`) decides: decided once and kept.
+    /// (the decoder's `decode::every_default_fits`) decides: decided once and kept.
     /// Then the decoder fills every default serde would, and a typed value needs no second
     /// check after serde built it.
     pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {

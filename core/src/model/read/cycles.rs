@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::decode::MAX_NESTED_UNIONS;
+use crate::limits::MAX_NESTED_UNIONS;
 use crate::model::{Additional, Kind, Schema, UnionMode};
 use crate::path::escape_pointer_token;
 

@@ -52,7 +52,7 @@ impl SchemaErrors {
             // serde_json's own recursion limit, which toolgate keeps on.
             format!(
                 "the schema nests more than {} objects and arrays ({text})",
-                crate::decode::MAX_DEPTH
+                crate::limits::MAX_DEPTH
             )
         } else {
             format!("not JSON: {text}")
