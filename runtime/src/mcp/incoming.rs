@@ -7,10 +7,11 @@ use rmcp::model::{
 use serde_json::Value;
 use toolgate_core::{Constraint, Issue, Path};
 
+use super::lines::{Line, Lines};
 use super::message::{
-    error_answer, locate, Located, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, TOOLS_CALL,
+    error_answer, locate, result_answer, Located, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR,
+    TOOLS_CALL,
 };
-use super::McpServer;
 use crate::boundary::{Envelope, Failure, Reason};
 
 /// The text of a `tools/call`'s `arguments`, as the client sent it: put in the request's
@@ -38,6 +39,22 @@ pub(crate) enum Incoming {
 /// Longest part of a parse error's text an answer repeats, in characters: serde's messages
 /// can quote the value they met.
 const MAX_ERROR_CHARS: usize = 300;
+
+/// The next message a reader of lines gives: `Ok(None)` when the input ends. Blank lines
+/// are skipped; a line past the cap is answered from the part kept ([`too_long`]).
+pub(crate) async fn next<R: tokio::io::AsyncBufRead + Unpin>(
+    lines: &mut Lines<R>,
+) -> std::io::Result<Option<Incoming>> {
+    loop {
+        return match lines.next().await {
+            Line::Whole if lines.text().iter().all(u8::is_ascii_whitespace) => continue,
+            Line::Whole => Ok(Some(read(lines.text()))),
+            Line::Cut => Ok(Some(too_long(lines.text(), lines.max()))),
+            Line::End => Ok(None),
+            Line::Failed(error) => Err(error),
+        };
+    }
+}
 
 /// Reads one whole message.
 pub(crate) fn read(text: &[u8]) -> Incoming {
@@ -150,9 +167,5 @@ pub(crate) fn too_long(kept: &[u8], max: usize) -> Incoming {
         Issue::new(Path::root(), Constraint::Limit, message.clone()).with_expected(max.into());
     let failure = Failure::new(Reason::InvalidArguments, message).with_issues(vec![issue]);
     let envelope = Envelope::failure(crate::boundary::echoed(&name).into_owned(), failure, None);
-    let result = McpServer::result_of(&envelope);
-    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
-    let mut line = answer.to_string().into_bytes();
-    line.push(b'\n');
-    Incoming::Answer(line)
+    Incoming::Answer(result_answer(id, &envelope))
 }

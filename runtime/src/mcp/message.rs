@@ -240,12 +240,23 @@ pub(crate) fn error_answer(id: Value, code: i64, message: &str) -> Vec<u8> {
     line
 }
 
+/// The answer to the `tools/call` `id` with the MCP result of `envelope`.
+pub(crate) fn result_answer(id: Value, envelope: &crate::boundary::Envelope) -> Vec<u8> {
+    let result = super::McpServer::result_of(envelope);
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let mut line = answer.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
 /// JSON-RPC's code for text that is not JSON.
 pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC's code for a request whose params do not fit its method.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC's code for JSON that is not a request.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's code for an error of the server's own (the proxy's).
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 #[cfg(test)]
 mod tests;

@@ -44,7 +44,7 @@ use toolgate_core::{DynamicTool, Repair};
 
 use super::incoming::{self, ArgumentsText, Incoming};
 use super::lines::{Line, Lines};
-use super::message::{error_answer, locate, Located};
+use super::message::{error_answer, locate, result_answer, Located, INTERNAL_ERROR, TOOLS_CALL};
 use super::{McpServer, MAX_LINE_BYTES};
 use crate::boundary::{Budgets, Call, Envelope, Failure, Reason, Toolbox};
 
@@ -254,31 +254,19 @@ async fn read_client<R: tokio::io::AsyncBufRead + Unpin>(
     shared: Arc<Shared>,
     mut lines: Lines<R>,
 ) -> std::io::Result<()> {
-    loop {
-        let incoming = match lines.next().await {
-            Line::Whole if lines.text().iter().all(u8::is_ascii_whitespace) => continue,
-            Line::Whole => incoming::read(lines.text()),
-            Line::Cut => incoming::too_long(lines.text(), lines.max()),
-            Line::End => return Ok(()),
-            Line::Failed(error) => return Err(error),
-        };
+    while let Some(incoming) = incoming::next(&mut lines).await? {
         let text = lines.text();
         match incoming {
             Incoming::Answer(answer) => shared.to_client.line(&answer).await,
             Incoming::Dropped => {}
             Incoming::Message(message, _) => {
                 let located = locate(text);
-                if let Some(arguments) = incoming::arguments_of(&message) {
-                    let answer = call(&shared, text, &located, arguments).await;
-                    if let Some(answer) = answer {
-                        shared.to_client.line(&answer).await;
-                    }
-                    continue;
-                }
                 let method = located.method(text);
-                if method.as_deref() == Some(super::message::TOOLS_CALL) {
-                    // A call without arguments: gated as `{}`.
-                    let arguments = ArgumentsText("{}".to_owned());
+                // A call's arguments as sent; a call without arguments is gated as `{}`.
+                let arguments = incoming::arguments_of(&message).or_else(|| {
+                    (method.as_deref() == Some(TOOLS_CALL)).then(|| ArgumentsText("{}".into()))
+                });
+                if let Some(arguments) = arguments {
                     if let Some(answer) = call(&shared, text, &located, arguments).await {
                         shared.to_client.line(&answer).await;
                     }
@@ -291,6 +279,7 @@ async fn read_client<R: tokio::io::AsyncBufRead + Unpin>(
             }
         }
     }
+    Ok(())
 }
 
 /// Gates one call: the answer to the client when the proxy answers it, or `None` when it
@@ -314,7 +303,7 @@ async fn call(
     };
     let Some(gates) = gates else {
         let message = "the upstream's tools could not be listed, so the call cannot be gated";
-        return Some(error_answer(id, -32603, message));
+        return Some(error_answer(id, INTERNAL_ERROR, message));
     };
     if gates.ungated.contains(&name) {
         shared.to_upstream.line(text).await;
@@ -327,8 +316,7 @@ async fn call(
     if !envelope.ok {
         let mut envelope = envelope;
         envelope.call_id = None;
-        let answer = json!({"jsonrpc": "2.0", "id": id, "result": McpServer::result_of(&envelope)});
-        return Some(answer.to_string().into_bytes());
+        return Some(result_answer(id, &envelope));
     }
     let checked = shared.check_output && gates.outputs.contains_key(&name);
     if !envelope.repairs.is_empty() || checked {
@@ -388,7 +376,7 @@ async fn read_upstream<R: tokio::io::AsyncBufRead + Unpin>(
                     Shared::lock(&shared.pending).remove(&id.to_string());
                     shared
                         .to_client
-                        .line(&error_answer(id, -32603, &message))
+                        .line(&error_answer(id, INTERNAL_ERROR, &message))
                         .await;
                 }
                 continue;

@@ -10,7 +10,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
 use super::incoming::{self, Incoming};
-use super::lines::{Line, Lines};
+use super::lines::Lines;
 
 /// The longest message line [`TextTransport`] reads, by default: 16 MiB (rmcp's own cap).
 /// A longer line is answered (see [`TextTransport`]) and skipped while it is read.
@@ -143,12 +143,10 @@ where
                     return None;
                 }
             }
-            let incoming = match self.lines.next().await {
-                Line::Whole if self.lines.text().iter().all(u8::is_ascii_whitespace) => continue,
-                Line::Whole => incoming::read(self.lines.text()),
-                Line::Cut => incoming::too_long(self.lines.text(), self.lines.max()),
-                Line::End => return None,
-                Line::Failed(error) => {
+            let incoming = match incoming::next(&mut self.lines).await {
+                Ok(Some(incoming)) => incoming,
+                Ok(None) => return None,
+                Err(error) => {
                     tracing::error!(%error, "reading a message failed");
                     return None;
                 }
