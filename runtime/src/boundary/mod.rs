@@ -116,6 +116,7 @@ pub use call::CallFuture;
 pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
 pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
+#[cfg(feature = "mcp")]
 pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 pub use repair::{
@@ -123,5 +124,6 @@ pub use repair::{
     LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,
     Stop, WideChanges,
 };
+#[cfg(any(feature = "mcp", feature = "axum"))]
 pub(crate) use stopped::echoed;
 pub use toolbox::{Call, Toolbox};

@@ -128,6 +128,7 @@ fn with_arguments(
 }
 
 /// The kept arguments' text of a message [`read`] gave.
+#[cfg(any(feature = "axum", feature = "mcp-proxy"))]
 pub(crate) fn arguments_of(message: &ClientJsonRpcMessage) -> Option<ArgumentsText> {
     match message {
         JsonRpcMessage::Request(request) => request.request.extensions().get().cloned(),

@@ -256,6 +256,7 @@ pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC's code for JSON that is not a request.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's code for an error of the server's own (the proxy's).
+#[cfg(feature = "mcp-proxy")]
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 #[cfg(test)]

@@ -1,0 +1,570 @@
+//! [`ToolArg`]: a Rust type that can appear in tool arguments, with its schema, its checks
+//! and its JSON form; and [`Tool`]: a type that is the arguments of a tool.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+use serde_json::Value;
+
+use serde::de::DeserializeOwned;
+
+use crate::decode::{Decoded, HintModel, Options, Rejected, Streamed};
+use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::{Checker, Report};
+
+mod json_form;
+pub use json_form::ObjectWriter;
+
+/// A type that can appear in tool arguments: it knows its schema, checks a value of itself
+/// against a schema, and gives its JSON form (for `got` in issues, `uniqueItems` and
+/// defaults).
+///
+/// Implemented for `bool`, every integer and float type, `String`, `Option<T>`,
+/// [`Nullable<T>`](crate::Nullable), `Vec<T>`, tuples of up to 8 elements (JSON arrays of
+/// exactly those elements, `prefixItems`),
+/// `Box<T>`, `HashMap<String, T>`, `BTreeMap<String, T>` and `serde_json::Value`;
+/// `#[derive(Tool)]` implements it for structs and unit enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument",
+    label = "`{Self}` does not implement `toolgate::ToolArg`",
+    note = "derive `toolgate::Tool` on it, or use a type toolgate knows: bool, integers, floats, String, Option, Vec, Box, HashMap/BTreeMap<String, _>, serde_json::Value, () (null)"
+)]
+pub trait ToolArg {
+    /// The schema of values of this type. Named types register themselves in `definitions`
+    /// through [`Definitions::named`], which describes each once per model and gives a
+    /// reference; where it is used once the body is written in place of the reference.
+    fn describe(definitions: &mut Definitions) -> Schema
+    where
+        Self: Sized;
+
+    /// Checks this value against `schema` (this type's schema with the constraints of the
+    /// place it is used in), reporting every issue to `checker`.
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>);
+
+    /// The value as JSON, with wire names.
+    fn to_json_value(&self) -> Value;
+
+    /// Whether the value stands for an absent field (`None`), so it is left out of its
+    /// object's JSON form.
+    fn is_absent(&self) -> bool {
+        false
+    }
+}
+
+/// The arguments of a tool: a `#[derive(Tool)]` struct.
+///
+/// Everything derives from [`Tool::model`], the one description of the tool that the schema,
+/// the checks and the retry hints share.
+///
+/// ```
+/// use toolgate_core::model::{Definitions, Field, Schema, ToolModel};
+/// use toolgate_core::{Checker, Tool, ToolArg};
+/// use std::sync::OnceLock;
+///
+/// // What `#[derive(Tool)]` writes, by hand:
+/// struct Ping { count: u8 }
+///
+/// impl ToolArg for Ping {
+///     fn describe(definitions: &mut Definitions) -> Schema {
+///         definitions.named::<Self>("Ping", |definitions| {
+///             Schema::object(vec![Field::required("count", u8::describe(definitions).maximum(5))])
+///         })
+///     }
+///     fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+///         let fields = checker.fields(schema);
+///         checker.field(fields, 0, &self.count);
+///     }
+///     fn to_json_value(&self) -> serde_json::Value {
+///         serde_json::json!({"count": self.count})
+///     }
+/// }
+///
+/// impl Tool for Ping {
+///     fn model() -> &'static ToolModel {
+///         static MODEL: OnceLock<ToolModel> = OnceLock::new();
+///         MODEL.get_or_init(|| ToolModel::of::<Self>("ping", None))
+///     }
+/// }
+///
+/// assert_eq!(Ping::name(), "ping");
+/// assert!(Ping { count: 3 }.validate().is_ok());
+/// assert_eq!(Ping { count: 7 }.validate().unwrap_err().to_string(), "count: 7 is greater than the maximum 5");
+/// ```
+pub trait Tool: ToolArg + Sized {
+    /// The tool model, built once.
+    fn model() -> &'static ToolModel;
+
+    /// The tool's name (the `#[tool(name)]`, or the type's name in snake_case).
+    fn name() -> &'static str {
+        Self::model().name()
+    }
+
+    /// What the tool does (the `#[tool(description)]`, or the doc comment).
+    fn description() -> Option<&'static str> {
+        Self::model().description()
+    }
+
+    /// The JSON Schema (draft 2020-12) of the arguments, compact.
+    fn json_schema() -> &'static str {
+        Self::model().json_schema()
+    }
+
+    /// Checks every constraint of the model on this value; `Err` holds every issue, in
+    /// field order.
+    fn validate(&self) -> Result<(), Report> {
+        let model = Self::model();
+        let mut checker = Checker::new(model);
+        self.check(model.input(), &mut checker);
+        checker.finish()
+    }
+
+    /// Decodes argument text a model produced: lossless repairs applied and logged, every
+    /// constraint checked, every issue reported (see [`crate::decode`]). Unknown keys are
+    /// dropped with a log entry, unless the type denies them.
+    ///
+    /// The type must also derive `serde::Deserialize`: the decoder repairs and checks the
+    /// arguments, serde builds the value (the derive reads serde's attributes, so the two agree).
+    fn decode(text: &str) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        Self::decode_with(text.as_bytes(), &Options::typed())
+    }
+
+    /// [`Tool::decode`] from bytes.
+    fn decode_bytes(bytes: &[u8]) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        Self::decode_with(bytes, &Options::typed())
+    }
+
+    /// [`Tool::decode`] from a JSON value.
+    fn decode_value(value: &Value) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        let model = Self::model();
+        let options = Options::typed();
+        let decoded = crate::decode::decode_value_refused(model, value, &options);
+        into_typed(model, decoded, &options)
+    }
+
+    /// [`Tool::decode`] from bytes, with other options (repairs switched off, limits).
+    ///
+    /// The text is read once: serde_json's reader, driven by the tool model, hands the
+    /// type's own `Deserialize` each value as the rules make it (repaired, checked), so the
+    /// value is built as the text is read (see the streaming walk in [`crate::decode`]).
+    /// The few inputs whose outcome depends on members not yet read (a key sent twice, text
+    /// that is not strict JSON...) are read again by the tree walk, which decides the same
+    /// way with the whole text in view.
+    fn decode_with(bytes: &[u8], options: &Options) -> Result<Decoded<Self>, Rejected>
+    where
+        Self: DeserializeOwned,
+    {
+        let model = Self::model();
+        // Where the typed stream does not decide, the tree road does. The run-time road's
+        // stream is not run in between: it decides as the tree road does (the differential
+        // tests hold them to it), so it would only repeat the work. A text over the size
+        // limit goes to the tree road too, which refuses it.
+        let known = if bytes.len() <= options.max_bytes {
+            match crate::decode::stream_text::<Self>(model, bytes, options) {
+                Streamed::Accepted(decoded) => {
+                    return finish_typed(model, decoded, options);
+                }
+                Streamed::Refused(refused) => {
+                    return Err(refused.with_model(HintModel::Static(model)));
+                }
+                Streamed::Unreadable(error) => Some(error),
+                Streamed::Stopped => None,
+            }
+        } else {
+            None
+        };
+        let decoded = crate::decode::tree_road(model, bytes, options, known);
+        into_typed(model, decoded, options)
+    }
+}
+
+/// A tool whose result has a declared schema (MCP's `outputSchema`): `Output` is the type of
+/// its structured result, itself checked like arguments (`output.validate()` before sending
+/// it, `Output::json_schema()` to advertise it). The schema compiler implements it for every
+/// MCP definition with an `outputSchema`.
+///
+/// ```
+/// use toolgate_core::model::{Definitions, Field, Schema, ToolModel};
+/// use toolgate_core::{Checker, Tool, ToolArg, ToolOutput};
+/// # use std::sync::OnceLock;
+/// # macro_rules! unit_tool {
+/// #     ($ty:ident, $name:literal) => {
+/// #         impl ToolArg for $ty {
+/// #             fn describe(_: &mut Definitions) -> Schema { Schema::object(vec![]) }
+/// #             fn check<'m>(&self, _: &'m Schema, _: &mut Checker<'m>) {}
+/// #             fn to_json_value(&self) -> serde_json::Value { serde_json::json!({}) }
+/// #         }
+/// #         impl Tool for $ty {
+/// #             fn model() -> &'static ToolModel {
+/// #                 static MODEL: OnceLock<ToolModel> = OnceLock::new();
+/// #                 MODEL.get_or_init(|| ToolModel::of::<Self>($name, None))
+/// #             }
+/// #         }
+/// #     };
+/// # }
+/// struct Ping {}
+/// struct PingOutput {}
+/// # unit_tool!(Ping, "ping");
+/// # unit_tool!(PingOutput, "ping_output");
+/// impl ToolOutput for Ping {
+///     type Output = PingOutput;
+/// }
+///
+/// fn output_schema<T: ToolOutput>() -> &'static str {
+///     T::Output::json_schema()
+/// }
+/// assert_eq!(output_schema::<Ping>(), r#"{"title":"ping_output","type":"object","properties":{}}"#);
+/// ```
+pub trait ToolOutput: Tool {
+    /// The type of the tool's structured result.
+    type Output: Tool;
+}
+
+/// Turns a decoded JSON value into the Rust type (a refusal of the walk becomes the typed
+/// tool's, its hint built from `model` when asked for). serde and the model agree by construction
+/// (the derive reads serde's attributes), so a failure here is a `schema` issue: the model
+/// does not describe the type.
+///
+/// The walk has checked every value serde reads. serde may still fill a `#[serde(default)]`
+/// field the walk left absent: when the default breaks the field's own constraints (the walk
+/// never inserts such a value), or when `options` turn the `default` rule off. Only then is
+/// the value built checked again with [`Tool::validate`].
+pub(crate) fn into_typed<T: Tool + DeserializeOwned>(
+    model: &'static ToolModel,
+    walked: Result<Decoded<Value>, crate::decode::Refused>,
+    options: &Options,
+) -> Result<Decoded<T>, Rejected> {
+    let refuse = |refused: crate::decode::Refused| refused.with_model(HintModel::Static(model));
+    let decoded = walked.map_err(refuse)?;
+    let value: T = match serde_json::from_value(decoded.value) {
+        Ok(value) => value,
+        Err(error) => {
+            let mut report = Report::new();
+            let message = format!("the decoded arguments do not fit the Rust type: {error}");
+            report.push(crate::Issue::new(
+                crate::Path::root(),
+                crate::Constraint::Schema,
+                message,
+            ));
+            return Err(refuse(crate::decode::Refused {
+                report,
+                repairs: decoded.repairs,
+                repairs_left_out: decoded.repairs_left_out,
+            }));
+        }
+    };
+    finish_typed(
+        model,
+        Decoded {
+            value,
+            repairs: decoded.repairs,
+            repairs_left_out: decoded.repairs_left_out,
+        },
+        options,
+    )
+}
+
+/// A typed value the walk accepted, checked again with [`Tool::validate`] only where serde
+/// may have filled a `#[serde(default)]` field the walk left absent: when the default breaks
+/// the field's own constraints (the walk never inserts such a value), or when `options` turn
+/// the `default` rule off.
+fn finish_typed<T: Tool>(
+    model: &'static ToolModel,
+    decoded: Decoded<T>,
+    options: &Options,
+) -> Result<Decoded<T>, Rejected> {
+    let serde_may_fill_defaults = !options.allows(crate::Rule::Default)
+        || !model.defaults_fit(crate::decode::every_default_fits);
+    if serde_may_fill_defaults {
+        if let Err(report) = decoded.value.validate() {
+            let refused = crate::decode::Refused {
+                report,
+                repairs: decoded.repairs,
+                repairs_left_out: decoded.repairs_left_out,
+            };
+            return Err(refused.with_model(HintModel::Static(model)));
+        }
+    }
+    Ok(decoded)
+}
+
+impl ToolModel {
+    /// The model of the arguments type `T`, named `name` (what generated code calls).
+    /// Nested types used more than once are written once, as definitions (see
+    /// [`Definitions`]); a `T` that contains itself keeps its body in the definitions too.
+    pub fn of<T: ToolArg>(name: &str, description: Option<&str>) -> ToolModel {
+        let mut definitions = Definitions::new();
+        let root = T::describe(&mut definitions);
+        let (mut input, definitions) = definitions.finish(root);
+        if let Kind::Ref(key) = &input.kind {
+            if let Some(body) = definitions.get(key) {
+                input = body.clone();
+            }
+        }
+        ToolModel::new(name, description.map(str::to_owned), input, definitions)
+    }
+}
+
+impl ToolArg for bool {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::boolean()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_bool(*self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+macro_rules! integers {
+    ($($ty:ty => $bits:expr, $signed:expr;)*) => {$(
+        impl ToolArg for $ty {
+            fn describe(_: &mut Definitions) -> Schema {
+                Schema::integer_of(IntWidth { bits: $bits, signed: $signed })
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_number(Num::from(*self), schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
+            }
+        }
+    )*};
+}
+
+integers! {
+    i8 => 8, true; i16 => 16, true; i32 => 32, true; i64 => 64, true; i128 => 128, true;
+    isize => usize::BITS as u8, true;
+    u8 => 8, false; u16 => 16, false; u32 => 32, false; u64 => 64, false; u128 => 128, false;
+    usize => usize::BITS as u8, false;
+}
+
+macro_rules! floats {
+    ($($ty:ty => $width:expr;)*) => {$(
+        impl ToolArg for $ty {
+            fn describe(_: &mut Definitions) -> Schema {
+                Schema::number_of($width)
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_number(Num::from(*self), schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
+            }
+        }
+    )*};
+}
+
+floats! { f32 => FloatWidth::F32; f64 => FloatWidth::F64; }
+
+/// `()` is `null`: the type of a field whose schema is `{"type": "null"}`.
+impl ToolArg for () {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::null()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_value(&Value::Null, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Null
+    }
+}
+
+// A Rust tuple is a JSON array of exactly its elements, each with its own schema
+// (`prefixItems`, `items: false`, `minItems`), as serde reads and writes it.
+macro_rules! tuples {
+    ($(($($element:ident $index:tt),+))*) => {$(
+        impl<$($element: ToolArg),+> ToolArg for ($($element,)+) {
+            fn describe(definitions: &mut Definitions) -> Schema {
+                Schema::tuple(vec![$($element::describe(definitions)),+])
+            }
+
+            fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+                checker.check_tuple(&[$(&self.$index as &dyn ToolArg),+], schema);
+            }
+
+            fn to_json_value(&self) -> Value {
+                Value::Array(vec![$(self.$index.to_json_value()),+])
+            }
+        }
+    )*};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+}
+
+/// The type of a value no schema allows (the `false` schema, `{"not": {}}`): a property that
+/// must be absent is `Option<Never>`, an array that must be empty `Vec<Never>`. No value of it
+/// exists, so serde refuses whatever is sent and the decoder reports why first.
+///
+/// ```
+/// use toolgate_core::{Never, ToolArg};
+/// use toolgate_core::model::{Definitions, Kind};
+///
+/// assert!(matches!(Never::describe(&mut Definitions::new()).kind, Kind::Never));
+/// assert!(serde_json::from_str::<Never>("1").is_err());
+/// assert!(serde_json::from_str::<Vec<Never>>("[]").unwrap().is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Never {}
+
+impl<'de> serde::Deserialize<'de> for Never {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Consume the value, then refuse it.
+        serde::de::IgnoredAny::deserialize(deserializer)?;
+        Err(serde::de::Error::custom("no value is allowed here"))
+    }
+}
+
+impl serde::Serialize for Never {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+impl ToolArg for Never {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::new(crate::model::Kind::Never)
+    }
+
+    fn check<'m>(&self, _: &'m Schema, _: &mut Checker<'m>) {
+        match *self {}
+    }
+
+    fn to_json_value(&self) -> Value {
+        match *self {}
+    }
+}
+
+impl ToolArg for String {
+    fn describe(_: &mut Definitions) -> Schema {
+        Schema::string()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_string(self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+}
+
+/// `Option<T>` is `T` or `null` where it is an element; as a struct field the derive makes it
+/// an optional field of `T`'s schema instead, and `None` is an absent field.
+impl<T: ToolArg> ToolArg for Option<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        T::describe(definitions).nullable()
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        if let Some(value) = self {
+            value.check(schema, checker);
+        }
+    }
+
+    fn to_json_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToolArg::to_json_value)
+    }
+
+    fn is_absent(&self) -> bool {
+        self.is_none()
+    }
+}
+
+impl<T: ToolArg> ToolArg for Box<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        T::describe(definitions)
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        (**self).check(schema, checker);
+    }
+
+    fn to_json_value(&self) -> Value {
+        (**self).to_json_value()
+    }
+
+    fn is_absent(&self) -> bool {
+        (**self).is_absent()
+    }
+}
+
+impl<T: ToolArg> ToolArg for Vec<T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::array(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_array(self, schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Array(self.iter().map(ToolArg::to_json_value).collect())
+    }
+}
+
+impl<T: ToolArg> ToolArg for BTreeMap<String, T> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::map(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        checker.check_map(self.iter().map(|(k, v)| (k.as_str(), v)), schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Object(
+            self.iter()
+                .map(|(k, v)| (k.clone(), v.to_json_value()))
+                .collect(),
+        )
+    }
+}
+
+/// Members are checked in key order, so issues come in the same order on every run.
+impl<T: ToolArg, S: BuildHasher> ToolArg for HashMap<String, T, S> {
+    fn describe(definitions: &mut Definitions) -> Schema {
+        Schema::map(T::describe(definitions))
+    }
+
+    fn check<'m>(&self, schema: &'m Schema, checker: &mut Checker<'m>) {
+        let mut entries: Vec<(&str, &T)> = self.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        entries.sort_unstable_by_key(|(k, _)| *k);
+        checker.check_map(entries.into_iter(), schema);
+    }
+
+    fn to_json_value(&self) -> Value {
+        Value::Object(
+            self.iter()
+                .map(|(k, v)| (k.clone(), v.to_json_value()))
+                .collect(),
+        )
+    }
+}

@@ -1,0 +1,624 @@
+//! The one-pass coercing decoder: argument text in, a value out with every repair logged —
+//! or every issue, never only the first.
+//!
+//! A repair is made only when the text, read as the model evidently meant it, maps to exactly
+//! one value of the target type and nothing is invented, rounded, truncated or guessed
+//! (DESIGN.md, 'Repairs: lossless or refuse'). The stages:
+//!
+//! 1. **text**: strict JSON; only if that fails, the `json_text` repair (fences, prose,
+//!    trailing commas, single quotes, Python literals, unquoted keys, comments). Text cut off
+//!    before its end is refused with `syntax`. Arguments sent as a JSON string of an object
+//!    are read from inside it (`double_encoded`).
+//! 2. **walk**: the value is walked with the tool model; each value is repaired where a rule
+//!    allows, checked against every constraint (the same checks as `Tool::validate`), and
+//!    every issue is collected with its path, in document order; absent required fields
+//!    have no place in the document and come after the issues of their object's members,
+//!    in field order.
+//!
+//! Decisions DESIGN.md leaves open, taken here:
+//! - A declared default is filled in only when it fits the field's own schema: toolgate
+//!   never inserts a value its schema refuses (BFCL has `"default": "false"` on booleans).
+//! - Typed tools drop unknown keys with a log entry of rule `drop_unknown_key`.
+//! - [`Options::strict`] turns every rule off, `default` included; typed values still get
+//!   serde's own defaults (a Rust field needs a value), without a log entry.
+//! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
+//!   guess. Equal duplicates are accepted. This holds at every depth, inside values of any
+//!   type and undeclared keys kept as sent too (a map would keep the last silently).
+//! - Two keys that fold to one field (`Query` and `QUERY` for `query`), or the field's exact
+//!   name and a key that folds to it (`query` and `Query`, in either order), are a `key_case`
+//!   tie: refused (`syntax` at the field, one issue listing the keys), whatever their values.
+//!   With `key_case` off, a key in another case is an undeclared key like any other.
+//! - A number's integrality is judged on its digits: `5.0`, `1.2e1` are integers;
+//!   `1.0000000000000001`, `4.9999999999999999` and `1e-400`, which a float rounds to an
+//!   integer, are not (a `type` issue where an integer is wanted; as a number they read as
+//!   the nearest float, as every JSON reader gives them). `-0` is the integer 0. A number
+//!   beyond a 64-bit float (`1e400`) is a `limit` issue.
+//! - An integer is made of the digits, never of the float (issue 27 §1): `9007199254740993.0`,
+//!   `9.007199254740993e15` and `"90071992547409930e-1"` are `9007199254740993` at an
+//!   integer, an integer `enum` and an integer `const` (a float without text, in a `Value`,
+//!   is taken at its shortest text). An integer outside the schema's bounds (a Rust width's
+//!   range) is refused with that bound; one beyond `i64::MIN..=u64::MAX`, which a
+//!   `serde_json::Value` cannot carry, with a `limit` issue, even for `u128`/`i128` fields
+//!   (see `walk/integers.rs`).
+//! - A string holding JSON that nests deeper than the room left is a `limit` issue, not a
+//!   `type` one.
+//! - `wrap_in_array` never wraps a string that starts with `{` or `[` (a failed collection
+//!   literal), nor a separated list (`"a, b"`, `"a; b"`, several lines) where the items are
+//!   strings: one item or several is a guess, so it is refused and the hint shows the array
+//!   it may mean.
+//! - A union chooses its alternative first, then repairs and fills defaults within that
+//!   alternative only. `anyOf`: a fit as sent (the one filling the fewest defaults), else the
+//!   fit with the fewest repairs; ties go to the first. `oneOf`: exactly one fit as sent, else
+//!   exactly one fit after repairs whose repaired value, sent again, fits one alternative
+//!   (never a value its own schema refuses). When nothing fits, the issues of the
+//!   alternative the value was meant for (its discriminator, the only alternative of its JSON
+//!   type, or the only one without a structural mismatch) are reported at their own paths;
+//!   else a `type` issue listing the types (no alternative takes the value's JSON type: a type
+//!   list), an `enum` issue (a union of literals, which also gets `enum_case`), or one
+//!   `oneOf`/`anyOf` issue whose `expected` lists what the alternatives want.
+//! - Unions nest at most [`MAX_NESTED_UNIONS`] deep at one value. The schema reader refuses
+//!   a schema that nests them deeper (or that refers back to itself through them), so a
+//!   schema it read never meets the limit; a schema built in code that does gets a `schema`
+//!   issue naming the limit (and the cycle, when it refers back to itself) instead of a
+//!   stack overflow. `wrap_in_array` wraps a value only while fewer than that many unions
+//!   and wraps nest at it: past it the value is not wrapped (a `type` issue), so a tree
+//!   (`A = anyOf[array of A, integer]`) answers any value.
+//! - `max_depth` counts nested containers (objects and arrays), the same way for strict and
+//!   lenient text, for strings holding JSON and for `any` values; it is enforced while the
+//!   text is read, so no input can overflow the stack. At most [`MAX_DEPTH`].
+//! - A scalar repair (`string_to_number`, `float_to_integer`, `string_to_bool`,
+//!   `number_to_bool`, `scalar_to_string`) is logged only when the repaired value passes its
+//!   checks: `"300"` for a `u8` is refused with `maximum`, and nothing is logged for it. The
+//!   structural repairs (`json_text`, `double_encoded`, `json_string`, `key_case`,
+//!   `null_as_absent`) are logged as made, even when what they lead to is refused: the log
+//!   then shows how the issues' paths were reached.
+
+mod rules;
+mod text;
+mod walk;
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+pub use crate::limits::{MAX_DEPTH, MAX_NESTED_UNIONS};
+pub(crate) use rules::cap_repairs;
+pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
+pub use text::{read_lenient, read_lenient_value, TextError};
+pub use walk::separated_items;
+pub(crate) use walk::{stream_text, Decoder, Streamed};
+
+mod check_value;
+pub(crate) use check_value::every_default_fits;
+
+use crate::model::{Json, ToolModel};
+use crate::{Constraint, HintReason, Issue, Path, Report, RetryHint};
+
+/// Why strict JSON text could not be read.
+#[derive(Debug)]
+pub(crate) enum StrictError {
+    /// Nested deeper than allowed.
+    TooDeep,
+    /// A number beyond the range of a 64-bit float (`1e400`): valid JSON, but no value
+    /// toolgate can hold.
+    NumberOutOfRange,
+    /// Not JSON, or cut off (serde_json's error says which).
+    Syntax(serde_json::Error),
+}
+
+impl StrictError {
+    /// What an error of serde_json's reader means.
+    pub(crate) fn of_reader(error: serde_json::Error) -> Self {
+        // serde_json's own errors carry a kind (syntax, data, end of input) but not which
+        // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
+        // number past `f64` are known by their message.
+        if message_starts_with(&error, "recursion limit exceeded") {
+            StrictError::TooDeep
+        } else if message_starts_with(&error, "number out of range") {
+            StrictError::NumberOutOfRange
+        } else {
+            StrictError::Syntax(error)
+        }
+    }
+}
+
+/// Whether `error`'s message starts with `prefix`: how serde_json's errors, which carry no
+/// code a caller can read, are told apart. Only the first bytes are written, on the stack.
+pub(crate) fn message_starts_with(error: &impl std::fmt::Display, prefix: &str) -> bool {
+    MessageStart::of(error).starts_with(prefix)
+}
+
+/// The first bytes of an error's message, written on the stack: enough to tell serde_json's
+/// errors apart without writing (and allocating) the whole message with its position.
+struct MessageStart {
+    bytes: [u8; MessageStart::KEPT],
+    length: usize,
+}
+
+impl MessageStart {
+    /// Longer than every message start looked for.
+    const KEPT: usize = 32;
+
+    fn of(error: &impl std::fmt::Display) -> Self {
+        use std::fmt::Write as _;
+        let mut start = MessageStart {
+            bytes: [0; Self::KEPT],
+            length: 0,
+        };
+        // The writer refuses past `KEPT` bytes, which ends the writing early.
+        let _ = write!(start, "{error}");
+        start
+    }
+
+    fn starts_with(&self, prefix: &str) -> bool {
+        self.bytes[..self.length].starts_with(prefix.as_bytes())
+    }
+}
+
+impl std::fmt::Write for MessageStart {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let room = Self::KEPT - self.length;
+        let taken = text.len().min(room);
+        self.bytes[self.length..self.length + taken].copy_from_slice(&text.as_bytes()[..taken]);
+        self.length += taken;
+        if taken < text.len() {
+            return Err(std::fmt::Error);
+        }
+        Ok(())
+    }
+}
+
+/// Reads strict JSON text with at most `max_depth` nested containers. Floats are read
+/// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
+/// The text is a `str` (its UTF-8 checked once by the caller), so serde_json's reader checks
+/// no string again.
+pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictError> {
+    use serde::de::DeserializeSeed;
+    let notes = crate::model::ReadNotes::default();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let read = crate::model::ArgumentSeed {
+        max_depth: max_depth.min(MAX_DEPTH),
+        notes: &notes,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|json| deserializer.end().map(|()| json));
+    let mut json = read.map_err(|error| {
+        if notes.too_deep.get() {
+            StrictError::TooDeep
+        } else {
+            StrictError::of_reader(error)
+        }
+    })?;
+    if notes.floats_read.get() {
+        crate::model::mark_number_texts(&mut json, text.as_bytes());
+    }
+    Ok(json)
+}
+
+/// Most union alternatives tried while decoding or checking one value; past it, the value is
+/// refused with a `limit` issue (never accepted on the alternatives tried so far).
+pub const MAX_UNION_TRIALS: usize = 10_000;
+
+/// Most values read again by union trials while decoding or checking one value (each trial
+/// reads the value it tries): the work of trials is bounded, not only their count.
+pub const MAX_TRIAL_NODES: usize = 2_000_000;
+
+/// Arguments accepted: the value, and every repair made to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded<T> {
+    /// The arguments, repaired.
+    pub value: T,
+    /// The repairs, in document order (at most [`MAX_REPAIRS`]).
+    pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
+}
+
+/// Arguments refused: every issue, the repairs made on the way, and the retry hint.
+///
+/// The hint is built when [`Rejected::hint`] is first called, not before: a refusal that
+/// nobody renders (a log line, a `Lenient<T>` error, a repair loop that only counts) costs
+/// nothing for it. Refusals of a typed tool or a [`crate::DynamicTool`] keep a handle on the
+/// tool model for that; the free functions ([`decode_text`], [`decode_value`],
+/// [`decode_json`]) borrow the model and so build the hint before they return.
+#[derive(Clone)]
+pub struct Rejected {
+    /// Every issue, in document order.
+    pub report: Report,
+    /// The repairs made before the issues were found (at most [`MAX_REPAIRS`]).
+    pub repairs: Vec<Repair>,
+    /// How many repairs were made past [`MAX_REPAIRS`], not logged.
+    pub repairs_left_out: usize,
+    model: Option<HintModel>,
+    hint: OnceLock<Box<RetryHint>>,
+}
+
+/// The tool model a refusal builds its hint from, when asked.
+#[derive(Clone)]
+pub(crate) enum HintModel {
+    /// A typed tool's model, built once for the life of the program.
+    Static(&'static ToolModel),
+    /// A run-time tool's model.
+    Shared(Arc<ToolModel>),
+}
+
+/// A refusal before its hint: what the walk found.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) report: Report,
+    pub(crate) repairs: Vec<Repair>,
+    pub(crate) repairs_left_out: usize,
+}
+
+impl Refused {
+    /// The refusal, its hint to be built from `model` when first asked for.
+    pub(crate) fn with_model(self, model: HintModel) -> Rejected {
+        Rejected {
+            report: self.report,
+            repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
+            model: Some(model),
+            hint: OnceLock::new(),
+        }
+    }
+
+    /// The refusal with its hint built now, from a borrowed model.
+    pub(crate) fn with_hint_from(self, model: &ToolModel) -> Rejected {
+        let hint = RetryHint::build(model, &self.report, HintReason::InvalidArguments);
+        Rejected {
+            report: self.report,
+            repairs: self.repairs,
+            repairs_left_out: self.repairs_left_out,
+            model: None,
+            hint: OnceLock::from(Box::new(hint)),
+        }
+    }
+}
+
+impl Rejected {
+    /// The retry hint for the model (built on the first call).
+    pub fn hint(&self) -> &RetryHint {
+        self.hint.get_or_init(|| {
+            let model = match &self.model {
+                Some(HintModel::Static(model)) => *model,
+                Some(HintModel::Shared(model)) => &**model,
+                None => unreachable!("a refusal without a model has its hint built"),
+            };
+            Box::new(RetryHint::build(
+                model,
+                &self.report,
+                HintReason::InvalidArguments,
+            ))
+        })
+    }
+}
+
+/// Two refusals are equal when their issues, repairs and hints are (which builds the hints).
+impl PartialEq for Rejected {
+    fn eq(&self, other: &Self) -> bool {
+        self.report == other.report
+            && self.repairs == other.repairs
+            && self.repairs_left_out == other.repairs_left_out
+            && self.hint() == other.hint()
+    }
+}
+
+impl fmt::Debug for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rejected")
+            .field("report", &self.report)
+            .field("repairs", &self.repairs)
+            .field("hint", &self.hint.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.report)
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+/// A `limit` issue for a number beyond a 64-bit float (`1e400`): valid JSON, but no value
+/// toolgate can hold without changing it.
+fn number_out_of_range() -> Issue {
+    let message = "a number is beyond the range of a 64-bit float (about ±1.8e308)";
+    Issue::new(Path::root(), Constraint::Limit, message).with_expected(Value::from(f64::MAX))
+}
+
+/// The `limit` issue of arguments nested deeper than `max_depth` containers.
+fn too_deep(max_depth: usize) -> Issue {
+    Issue::new(Path::root(), Constraint::Limit, too_deep_message(max_depth))
+        .with_expected(max_depth.into())
+}
+
+/// What [`too_deep`] says.
+pub(crate) fn too_deep_message(max_depth: usize) -> String {
+    format!("the arguments nest more than {max_depth} objects and arrays")
+}
+
+/// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
+/// Issues go to `report` (constraint `syntax` or `limit`).
+/// `known` is the strict reader's error when it is known already (the streaming walk met
+/// it): the text is then not read strictly a second time.
+fn read_text(
+    text: &[u8],
+    options: &Options,
+    known: Option<StrictError>,
+    repairs: &mut Vec<Repair>,
+    report: &mut Report,
+) -> Option<Json> {
+    if text.len() > options.max_bytes {
+        let message = format!(
+            "the arguments are {} bytes, more than the limit of {}",
+            text.len(),
+            options.max_bytes
+        );
+        report.push(
+            Issue::new(Path::root(), Constraint::Limit, message)
+                .with_expected(options.max_bytes.into())
+                .with_got(text.len().into()),
+        );
+        return None;
+    }
+    let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
+    // Text that is not UTF-8 is never JSON, strict or lenient.
+    let Ok(text) = std::str::from_utf8(text) else {
+        report.push(syntax("the text is not UTF-8".into()));
+        return None;
+    };
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    let too_deep = || too_deep(max_depth);
+    let read = match known {
+        Some(error) => Err(error),
+        None => parse_strict(text, max_depth),
+    };
+    let strict = match read {
+        Ok(json) => return Some(json),
+        Err(StrictError::TooDeep) => {
+            report.push(too_deep());
+            return None;
+        }
+        Err(StrictError::NumberOutOfRange) => {
+            report.push(number_out_of_range());
+            return None;
+        }
+        Err(StrictError::Syntax(error)) => error,
+    };
+    if strict.is_eof() && text.trim_start().starts_with(['{', '[']) {
+        report.push(syntax(TextError::Truncated.to_string()));
+        return None;
+    }
+    if !options.allows(Rule::JsonText) {
+        report.push(syntax(format!("not JSON: {strict}")));
+        return None;
+    }
+    match read_lenient(text, max_depth) {
+        Ok(json) => {
+            repairs.push(Repair {
+                path: Path::root(),
+                rule: Rule::JsonText,
+                from: crate::issue::shorten_str(text),
+                // Already cut as `shorten` cuts.
+                to: Value::String(walk::json_text_logged(&json)),
+            });
+            Some(json)
+        }
+        Err(TextError::TooDeep) => {
+            report.push(too_deep());
+            None
+        }
+        Err(TextError::NumberOutOfRange { .. }) => {
+            report.push(number_out_of_range());
+            None
+        }
+        Err(error) => {
+            report.push(syntax(error.to_string()));
+            None
+        }
+    }
+}
+
+/// Decodes argument text against a model into a JSON value: the run-time road.
+///
+/// ```
+/// use toolgate_core::decode::{decode_text, Options};
+/// use toolgate_core::model::ToolModel;
+///
+/// let model = ToolModel::from_json_schema(r#"{"title": "t", "type": "object",
+///     "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#).unwrap();
+/// let decoded = decode_text(&model, br#"{"n": "5"}"#, &Options::default()).unwrap();
+/// assert_eq!(decoded.value, serde_json::json!({"n": 5}));
+/// assert_eq!(decoded.repairs[0].rule.as_str(), "string_to_number");
+/// let rejected = decode_text(&model, br#"{"n": 5.5}"#, &Options::default()).unwrap_err();
+/// assert_eq!(rejected.report.to_string(), "n: expected integer, got number 5.5");
+/// ```
+pub fn decode_text(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    decode_text_refused(model, text, options).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_text`] by the tree walk alone: the text read into a tree, then walked. What
+/// the streaming walk is tested against (`tests/tests/stream_agrees.rs`); not for use.
+#[doc(hidden)]
+pub fn decode_text_by_tree(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    tree_road(model, text, options, None).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_text`] by the streaming walk alone; `None` where it leaves the text to the tree
+/// walk. What the differential test compares; not for use.
+#[doc(hidden)]
+pub fn decode_text_by_stream(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Option<Result<Decoded<Value>, Rejected>> {
+    let decided = stream_road(model, text, options).ok()?;
+    Some(decided.map_err(|refused| refused.with_hint_from(model)))
+}
+
+/// [`decode_text`], the refusal without its hint: the streaming walk, and the tree walk
+/// where the stream leaves the text to it.
+pub(crate) fn decode_text_refused(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Decoded<Value>, Refused> {
+    match stream_road(model, text, options) {
+        Ok(decided) => decided,
+        Err(known) => tree_road(model, text, options, known),
+    }
+}
+
+/// The streaming walk of the run-time road; `Err` where it leaves the text to the tree walk,
+/// with serde_json's error when the text is not strict JSON (a text over
+/// [`Options::max_bytes`] is left to it too, which refuses it).
+fn stream_road(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+) -> Result<Result<Decoded<Value>, Refused>, Option<StrictError>> {
+    if text.len() > options.max_bytes {
+        return Err(None);
+    }
+    match stream_text::<walk::Walked>(model, text, options) {
+        Streamed::Accepted(Decoded {
+            value: walk::Walked(Some(value)),
+            repairs,
+            repairs_left_out,
+        }) => Ok(Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        })),
+        Streamed::Refused(refused) => Ok(Err(refused)),
+        Streamed::Unreadable(error) => Err(Some(error)),
+        Streamed::Accepted(_) | Streamed::Stopped => Err(None),
+    }
+}
+
+/// The text read into a tree (with the text repairs), then walked; `known` is the strict
+/// reader's error when the streaming walk met it.
+pub(crate) fn tree_road(
+    model: &ToolModel,
+    text: &[u8],
+    options: &Options,
+    known: Option<StrictError>,
+) -> Result<Decoded<Value>, Refused> {
+    let mut repairs = Vec::new();
+    let mut report = Report::with_cap(options.max_issues);
+    match read_text(text, options, known, &mut repairs, &mut report) {
+        // Both readers bound the depth while they read: no second pass to measure it.
+        Some(json) => walk_json(model, json, options, repairs),
+        None => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        }),
+    }
+}
+
+/// Decodes a JSON value against a model (the text stage already done).
+pub fn decode_value(
+    model: &ToolModel,
+    value: &Value,
+    options: &Options,
+) -> Result<Decoded<Value>, Rejected> {
+    decode_value_refused(model, value, options).map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_value`], the refusal without its hint.
+pub(crate) fn decode_value_refused(
+    model: &ToolModel,
+    value: &Value,
+    options: &Options,
+) -> Result<Decoded<Value>, Refused> {
+    // Measured before the tree is built: building it recurses.
+    if let Err(report) = within_depth(crate::model::value_depth(value), options) {
+        return Err(Refused {
+            report,
+            repairs: Vec::new(),
+            repairs_left_out: 0,
+        });
+    }
+    walk_json(model, Json::from(value), options, Vec::new())
+}
+
+/// Decodes an order-keeping JSON tree against a model, after `repairs` made to its text.
+pub fn decode_json(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Rejected> {
+    decode_json_refused(model, json, options, repairs)
+        .map_err(|refused| refused.with_hint_from(model))
+}
+
+/// [`decode_json`], the refusal without its hint: a tree built elsewhere has its depth
+/// measured first.
+pub(crate) fn decode_json_refused(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Refused> {
+    if let Err(report) = within_depth(json.depth(), options) {
+        return Err(Refused {
+            report,
+            repairs,
+            repairs_left_out: 0,
+        });
+    }
+    walk_json(model, json, options, repairs)
+}
+
+/// `Ok` when a value `depth` containers deep is within `options`' nesting limit; else the
+/// report of its one `limit` issue.
+fn within_depth(depth: usize, options: &Options) -> Result<(), Report> {
+    let max_depth = options.max_depth.min(MAX_DEPTH);
+    if depth <= max_depth {
+        return Ok(());
+    }
+    let mut report = Report::with_cap(options.max_issues);
+    report.push(too_deep(max_depth));
+    Err(report)
+}
+
+/// The walk over a tree whose depth is within the limit.
+pub(crate) fn walk_json(
+    model: &ToolModel,
+    json: Json,
+    options: &Options,
+    repairs: Vec<Repair>,
+) -> Result<Decoded<Value>, Refused> {
+    let mut decoder = walk::Decoder::new(model, options, repairs);
+    let value = decoder.root(json);
+    let (report, mut repairs) = decoder.finish();
+    let repairs_left_out = cap_repairs(&mut repairs);
+    match value {
+        Some(value) if report.is_empty() => Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        }),
+        _ => Err(Refused {
+            report,
+            repairs,
+            repairs_left_out,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

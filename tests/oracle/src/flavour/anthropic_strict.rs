@@ -1,0 +1,207 @@
+//! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
+
+use super::walk::{each_child, each_schema, is_object, recursive_definition, token, Walk};
+use super::{contains, describe, get, FlavourError};
+use crate::model::Json;
+
+/// The string formats strict tool use accepts.
+const FORMATS: [&str; 10] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords kept as they are (`format`, `pattern` and `minItems` are looked at first).
+const KEPT: [&str; 18] = [
+    "type",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "format",
+    "pattern",
+    "minItems",
+];
+
+/// Limits over all strict tools of a request (one tool cannot pass them either).
+pub(super) const MAX_OPTIONAL: usize = 24;
+pub(super) const MAX_UNIONS: usize = 16;
+pub(super) const MAX_TOOLS: usize = 20;
+
+/// Rewrites a tool's schema for strict tool use.
+pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+    walk.no_root_union(schema)?;
+    walk.object_root(schema)?;
+    if let Some(name) = recursive_definition(schema) {
+        return Err(walk.cannot(
+            &format!("/$defs/{}", token(&name)),
+            "a recursive definition (strict tool use refuses recursive schemas)",
+        ));
+    }
+    walk.no_free_form_anywhere(schema)?;
+    node(walk, schema, "", 0)?;
+    let (optional, unions) = limited_counts(schema);
+    walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
+    walk.over(UNIONS, MAX_UNIONS, unions)
+}
+
+/// What the limits count.
+pub(super) const OPTIONAL: &str = "optional properties";
+pub(super) const UNIONS: &str = "properties with a union type (anyOf or a list of types)";
+
+/// The optional properties and the unions (`anyOf` or a list of types) of a strict schema,
+/// which Anthropic limits over all the strict tools of a request.
+pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
+    let (mut optional, mut unions) = (0, 0);
+    each_schema(schema, "", &mut |node, _| {
+        if contains(node, "anyOf") || matches!(get(node, "type"), Some(Json::Array(_))) {
+            unions += 1;
+        }
+        if let Some(Json::Object(properties)) = get(node, "properties") {
+            let required = |name: &str| match get(node, "required") {
+                Some(Json::Array(names)) => names.iter().any(|n| n.as_str() == Some(name)),
+                _ => false,
+            };
+            optional += properties
+                .iter()
+                .filter(|(name, _)| !required(name))
+                .count();
+        }
+    });
+    (optional, unions)
+}
+
+/// One node, and (by the shared walk) every subschema below it.
+fn node(
+    walk: &mut Walk<'_>,
+    value: &mut Json,
+    path: &str,
+    depth: usize,
+) -> Result<(), FlavourError> {
+    let Json::Object(map) = value else {
+        return Err(walk.cannot(path, "a boolean schema"));
+    };
+    walk.one_of_to_any_of(map, path);
+    if let Some(Json::Array(branches)) = get(map, "allOf") {
+        if branches.iter().any(|branch| branch.get("$ref").is_some()) {
+            return Err(walk.cannot(path, "`allOf` with a `$ref`"));
+        }
+    }
+    if let Some(Json::Array(values)) = get(map, "enum") {
+        if values
+            .iter()
+            .any(|v| matches!(v, Json::Array(_) | Json::Object(_)))
+        {
+            return Err(walk.cannot(path, "an enum of arrays or objects"));
+        }
+    }
+    walk.needs_type(
+        map,
+        path,
+        &["type", "enum", "const", "anyOf", "allOf", "$ref"],
+        "strict tool use wants a type, an enum or a union on every schema",
+    )?;
+    // As the SDK sends it: the reference alone.
+    if walk.reference_alone(map, path, |_| false) {
+        return Ok(());
+    }
+    let mut moved = Vec::new();
+    for (keyword, value) in std::mem::take(map) {
+        let kept = match keyword.as_str() {
+            "format" => value.as_str().is_some_and(|name| FORMATS.contains(&name)),
+            "pattern" => value.as_str().is_some_and(simple_pattern),
+            "minItems" => value.to_value().as_u64().is_some_and(|n| n <= 1),
+            // `items: false` closes a tuple whose `prefixItems` strict tool use does not
+            // take (they go to the description): kept alone, it would say "an empty array".
+            "items" => matches!(value, Json::Object(_)),
+            other => KEPT.contains(&other),
+        };
+        if kept {
+            map.push((keyword, value));
+        } else {
+            walk.take_out(path, &keyword, &value, &mut moved);
+        }
+    }
+    describe(map, &moved);
+    if is_object(map) {
+        // Strict tool use wants every object closed.
+        walk.close_object(map, path)?;
+    }
+    each_child(walk, map, path, depth, node)
+}
+
+/// The largest bound of a `{n,m}` quantifier kept in a pattern. Anthropic refuses "complex
+/// `{n,m}` quantifiers with large ranges" without saying how large; 100 is this crate's
+/// line, and a pattern past it goes into the description.
+const MAX_QUANTIFIER: u64 = 100;
+
+/// Whether strict tool use takes a pattern: no backreferences, lookaround, word boundaries
+/// or large `{n,m}` bounds (Anthropic's "JSON Schema limitations").
+fn simple_pattern(pattern: &str) -> bool {
+    let large_bound = quantifier_bounds(pattern).any(|bound| bound > MAX_QUANTIFIER);
+    if large_bound {
+        return false;
+    }
+    if ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|look| pattern.contains(look))
+    {
+        return false;
+    }
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some('1'..='9' | 'k' | 'b' | 'B') = chars.next() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The numbers inside `{...}` quantifiers of a pattern (escaped braces left out).
+fn quantifier_bounds(pattern: &str) -> impl Iterator<Item = u64> + '_ {
+    let mut bounds = Vec::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '{' => {
+                let mut inside = String::new();
+                while let Some(&next) = chars.peek() {
+                    if next == '}' || inside.len() > 40 {
+                        break;
+                    }
+                    inside.push(next);
+                    chars.next();
+                }
+                let numbers = inside
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+                bounds.extend(numbers.map(|n| n.parse::<u64>().unwrap_or(u64::MAX)));
+            }
+            _ => {}
+        }
+    }
+    bounds.into_iter()
+}

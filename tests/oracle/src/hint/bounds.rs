@@ -1,0 +1,96 @@
+//! How big a hint may be: each field entry kept short ([`FieldHint::bounded`]), the values
+//! it lists capped, and the bound on a hint's JSON that follows ([`HINT_MAX_BYTES`]).
+
+use serde_json::Value;
+
+use super::{
+    FieldHint, MAX_ALLOWED_VALUES, MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_MESSAGE_CHARS,
+    MAX_MISSING_FIELDS, MAX_QUESTION_CHARS,
+};
+
+/// Most bytes of JSON text of a text of `chars` characters and `…`, each escaped at its
+/// longest (`\u001f`).
+const fn text_bytes(chars: usize) -> usize {
+    (chars + 1) * 6 + 2
+}
+
+/// Most bytes of JSON text of one [`FieldHint`]: its path, description, expected type,
+/// allowed values and alternatives, bounds, pattern, format and "did you mean", each kept
+/// short.
+const FIELD_MAX_BYTES: usize = {
+    use crate::issue::{EXPECTED_MAX_BYTES, PATH_MAX_BYTES, VALUE_MAX_BYTES};
+    let listed = (MAX_ALLOWED_VALUES + 1) * (VALUE_MAX_BYTES + 1) + 2;
+    256 + PATH_MAX_BYTES
+        + text_bytes(MAX_DESCRIPTION_CHARS)
+        + EXPECTED_MAX_BYTES
+        + 2 * listed
+        + 2 * 48
+        + 2 * VALUE_MAX_BYTES
+        + text_bytes(MAX_MESSAGE_CHARS)
+};
+
+/// Most bytes of JSON text of a [`RetryHint`](super::RetryHint) ([`RetryHint::to_json`](super::RetryHint::to_json)), whatever the schema
+/// and the issues (about 150 KiB; a hint of usual names and values is a few hundred bytes):
+/// the tool's name, the message, [`MAX_MISSING_FIELDS`] paths, [`MAX_FIELDS`] field entries,
+/// the question and an example of at most [`MAX_MISSING_FIELDS`] placeholders, each nested at
+/// most [`crate::path::SHOWN_SEGMENTS`] deep.
+pub const HINT_MAX_BYTES: usize = {
+    use crate::issue::{PATH_MAX_BYTES, VALUE_MAX_BYTES};
+    let example = MAX_MISSING_FIELDS
+        * (crate::path::SHOWN_SEGMENTS * (VALUE_MAX_BYTES + 4) + text_bytes(MAX_MESSAGE_CHARS))
+        + 2;
+    256 + VALUE_MAX_BYTES
+        + text_bytes(MAX_MESSAGE_CHARS)
+        + MAX_MISSING_FIELDS * (PATH_MAX_BYTES + 1)
+        + 2
+        + MAX_FIELDS * (FIELD_MAX_BYTES + 1)
+        + 2
+        + 24
+        + text_bytes(MAX_QUESTION_CHARS)
+        + example
+};
+
+/// At most [`MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then `"…"`
+/// when there are more.
+pub(super) fn capped_values(values: Vec<Value>) -> Vec<Value> {
+    let more = values.len() > MAX_ALLOWED_VALUES;
+    let mut shown: Vec<Value> = values
+        .into_iter()
+        .take(MAX_ALLOWED_VALUES)
+        .map(crate::issue::shorten)
+        .collect();
+    if more {
+        shown.push(Value::String("…".into()));
+    }
+    shown
+}
+
+impl FieldHint {
+    /// This entry with everything it echoes of the schema or the issue kept short: the
+    /// description (at most [`MAX_DESCRIPTION_CHARS`] characters), the pattern, the format
+    /// and the "did you mean" (as a name is, [`crate::issue::shorten_name`]; a separated
+    /// list read as an array, at most [`MAX_MESSAGE_CHARS`]), the values listed (as
+    /// `expected` is, [`crate::issue::shorten_expected`], and each allowed value or
+    /// alternative as `got` is). A hint's size so does not grow with the schema's.
+    pub(super) fn bounded(mut self) -> Self {
+        let long = |text: &mut String, max: usize| {
+            if text.len() > max {
+                *text = crate::issue::shorten_text(text, max);
+            }
+        };
+        if let Some(description) = &mut self.description {
+            long(description, MAX_DESCRIPTION_CHARS);
+        }
+        if let Some(pattern) = &mut self.pattern {
+            long(pattern, crate::issue::GOT_MAX_CHARS);
+        }
+        if let Some(format) = &mut self.format {
+            long(format, crate::issue::GOT_MAX_CHARS);
+        }
+        if let Some(Some(near)) = &mut self.did_you_mean {
+            long(near, MAX_MESSAGE_CHARS);
+        }
+        self.expected_type = self.expected_type.map(crate::issue::shorten_expected);
+        self
+    }
+}

@@ -1,0 +1,588 @@
+//! [`RetryHint`]: the issues of a refusal, capped and phrased so a model can fix its call at
+//! a glance.
+//!
+//! Caps: at most 3 `missing_fields`, at most 3 `fields` (one per path: the first issue at a
+//! path is shown, later ones at the same path are counted as omitted), at most 5
+//! `allowed_values` and at most 5 union `alternatives` (then `"…"`). `omitted` counts the issues the caps left out, including
+//! those a capped [`Report`] itself left out.
+//!
+//! Everything a hint echoes of the schema or the arguments is shortened as an issue's `got`
+//! is (`crate::issue`): the tool's name, each path's keys (a deep path shown by its ends),
+//! values, patterns, formats and "did you mean" (80 characters), descriptions, the message,
+//! the question and the example's placeholders (300). A hint's JSON is so at most
+//! [`HINT_MAX_BYTES`], whatever the schema.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::model::{Json, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::path::Segment;
+use crate::values::list_values;
+use crate::{suggest, Constraint, Issue, Path, Report};
+
+mod bounds;
+mod expected;
+
+use bounds::capped_values;
+pub use bounds::HINT_MAX_BYTES;
+
+/// Most missing fields listed.
+pub const MAX_MISSING_FIELDS: usize = 3;
+/// Most fields described.
+pub const MAX_FIELDS: usize = 3;
+/// Most allowed values listed per field (a sixth entry `"…"` says there are more).
+pub const MAX_ALLOWED_VALUES: usize = 5;
+/// Longest clarifying question, in characters.
+pub const MAX_QUESTION_CHARS: usize = 300;
+/// Longest field `description`, in characters (then cut, ending in `…`): the schema's text,
+/// which may be of any length.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
+
+/// Why the hint was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HintReason {
+    /// The arguments of a call were refused.
+    InvalidArguments,
+    /// A tool's result was refused.
+    MalformedResponse,
+    /// The tool ran and refused the arguments itself: the issues were read from its error
+    /// text (`toolgate::foreign`).
+    ToolError,
+}
+
+/// What to fix at one path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldHint {
+    /// Where (written as [`Path::shown`] writes it).
+    #[serde(serialize_with = "crate::path::serialize_shown")]
+    pub path: Path,
+    /// The rule that failed.
+    pub constraint: Constraint,
+    /// The field's description from the schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// For a `type` issue: the JSON type wanted (`"integer"`), or the list of them where
+    /// several are allowed (`["string", "number"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_type: Option<Value>,
+    /// The allowed values (at most 5, then `"…"`), when the field is an enum.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_values: Vec<Value>,
+    /// The lower bound, for bound and size constraints (an exclusive bound is given as is;
+    /// the message says it is exclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Num>,
+    /// The upper bound, for bound and size constraints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Num>,
+    /// For a union no alternative of which takes the value: what the alternatives want (their
+    /// types, tag values or constants; at most 5, then `"…"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Value>,
+    /// The pattern the string must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// The string's format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// For `enum` and `additionalProperties`: the nearest allowed value or key when one is
+    /// close, else `null`; for a string refused where an array is wanted because it reads as
+    /// a separated list (`"a, b"`), the array it may mean (`["a","b"]`); absent otherwise.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub did_you_mean: Option<Option<String>>,
+}
+
+/// Reads a key that is present (possibly `null`) as `Some`.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+/// A short, capped description of what to fix, built from the issues and the tool model.
+///
+/// Renders as compact JSON ([`RetryHint::to_json`], for a tool-result message) and as a few
+/// lines of text (`Display`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RetryHint {
+    /// The tool's name.
+    pub tool: String,
+    /// Why the hint was made.
+    pub reason: HintReason,
+    /// The first pertinent issue (the first one that is not a missing field, if any).
+    pub message: String,
+    /// Paths of absent required fields (at most 3).
+    pub missing_fields: Vec<String>,
+    /// What to fix, field by field (at most 3).
+    pub fields: Vec<FieldHint>,
+    /// How many issues the caps left out.
+    pub omitted: usize,
+    /// One question, built from the schema's descriptions (at most 300 characters).
+    pub clarifying_question: Option<String>,
+    /// Placeholders for the missing fields, nested as the arguments nest, members in the
+    /// order of the schema's fields (a [`Json`] keeps that order when written).
+    pub example_input: Option<Json>,
+}
+
+impl RetryHint {
+    /// The hint for refused arguments of `model`.
+    pub fn new(model: &ToolModel, report: &Report) -> Self {
+        Self::build(model, report, HintReason::InvalidArguments)
+    }
+
+    /// The hint for `report`, with the given reason.
+    pub fn build(model: &ToolModel, report: &Report, reason: HintReason) -> Self {
+        let mut omitted = report.left_out();
+        let issues: Vec<&Issue> = report
+            .issues()
+            .iter()
+            // The cap's closing summary is counted in `omitted`, not shown.
+            .take(report.len() - usize::from(report.left_out() > 0))
+            .collect();
+        let missing: Vec<&Issue> = issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint == Constraint::Required)
+            .collect();
+        let mut others: Vec<&Issue> = Vec::new();
+        for issue in issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint != Constraint::Required)
+        {
+            if others.iter().any(|shown| shown.path == issue.path) {
+                omitted += 1;
+            } else {
+                others.push(issue);
+            }
+        }
+        omitted += missing.len().saturating_sub(MAX_MISSING_FIELDS);
+        omitted += others.len().saturating_sub(MAX_FIELDS);
+        let missing = &missing[..missing.len().min(MAX_MISSING_FIELDS)];
+        let others = &others[..others.len().min(MAX_FIELDS)];
+
+        let message = match (others.first(), missing) {
+            (Some(first), _) => first.to_string(),
+            (None, [only]) => format!("missing required field {}", only.path.shown()),
+            (None, []) => "the value was refused".to_owned(),
+            (None, several) => format!(
+                "missing required fields {}",
+                several
+                    .iter()
+                    .map(|i| i.path.shown().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let message = crate::issue::shorten_text(&message, MAX_MESSAGE_CHARS);
+        let fields: Vec<FieldHint> = others
+            .iter()
+            .map(|issue| field_hint(model, issue).bounded())
+            .collect();
+        let clarifying_question = question(model, missing, others.first().copied(), fields.first());
+        let example_input = example_input(model, missing);
+        RetryHint {
+            tool: crate::issue::shorten_name(model.name()),
+            reason,
+            message,
+            missing_fields: missing.iter().map(|i| i.path.shown().to_string()).collect(),
+            fields,
+            omitted,
+            clarifying_question,
+            example_input,
+        }
+    }
+
+    /// Compact JSON.
+    pub fn to_json(&self) -> String {
+        // Room for a usual hint at once: one allocation instead of a run of regrowths.
+        let mut json = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut json, self) {
+            Ok(()) => String::from_utf8(json).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+}
+
+/// The schema at `path` and the one behind its references.
+fn schema_pair<'m>(model: &'m ToolModel, path: &Path) -> Option<(&'m Schema, &'m Schema)> {
+    let schema = model.schema_at(path)?;
+    Some((schema, model.resolve(schema)?))
+}
+
+fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
+    let (schema, resolved) = schema_pair(model, path)?;
+    schema
+        .description
+        .as_deref()
+        .or(resolved.description.as_deref())
+}
+
+/// Longest `message`, in characters: a path or value of a megabyte stays in the issue (the
+/// path exactly, the value shortened), not in the hint's message too.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
+    let mut hint = FieldHint {
+        path: issue.path.clone(),
+        constraint: issue.constraint,
+        description: description_at(model, &issue.path).map(str::to_owned),
+        expected_type: (issue.constraint == Constraint::Type)
+            .then(|| issue.expected.clone())
+            .flatten(),
+        allowed_values: Vec::new(),
+        alternatives: Vec::new(),
+        min: None,
+        max: None,
+        pattern: None,
+        format: None,
+        did_you_mean: None,
+    };
+    if issue.constraint == Constraint::AdditionalProperties {
+        let parent = issue
+            .path
+            .parent()
+            .and_then(|parent| schema_pair(model, &parent));
+        let keys = match parent.map(|(_, resolved)| &resolved.kind) {
+            Some(Kind::Object(object)) => object.fields.iter().map(|f| f.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        let got = match issue.path.last() {
+            Some(Segment::Key(key)) => key.as_str(),
+            _ => "",
+        };
+        hint.did_you_mean = Some(match &issue.did_you_mean {
+            Some(found) => found.clone(),
+            None => suggest::nearest(got, keys).map(crate::issue::shorten_name),
+        });
+        return hint;
+    }
+    hint.alternatives = expected::alternatives(issue);
+    if issue.constraint == Constraint::PropertyNames {
+        // The path names the key; the schema there is the value's, not the key's: what the
+        // key should be is the issue's `expected` (the allowed keys, for an `enum`).
+        expected::fill(&mut hint, issue);
+        return hint;
+    }
+    let Some((_, resolved)) = schema_pair(model, &issue.path) else {
+        expected::fill(&mut hint, issue);
+        return hint;
+    };
+    // `"a, b, c"` refused where an array is wanted: show the array it may mean.
+    if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
+        (issue.constraint, &resolved.kind, &issue.got)
+    {
+        if let Some(items) = crate::decode::separated_items(got).filter(|_| !got.ends_with('…')) {
+            hint.did_you_mean = Some(Some(Value::from(items).to_string()));
+        }
+    }
+    let bounds_wanted = matches!(
+        issue.constraint,
+        Constraint::Minimum
+            | Constraint::Maximum
+            | Constraint::ExclusiveMinimum
+            | Constraint::ExclusiveMaximum
+    );
+    let sizes_wanted = matches!(
+        issue.constraint,
+        Constraint::MinLength | Constraint::MaxLength | Constraint::MinItems | Constraint::MaxItems
+    );
+    match &resolved.kind {
+        Kind::Enum(enumeration) => {
+            let values = enumeration.value_list();
+            if issue.constraint == Constraint::Enum {
+                hint.did_you_mean = Some(match &issue.did_you_mean {
+                    // What the check found when it wrote the message.
+                    Some(found) => found.clone(),
+                    None => {
+                        let names = values.iter().filter_map(Value::as_str);
+                        let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+                        suggest::nearest(got, names).map(crate::issue::shorten_name)
+                    }
+                });
+            }
+            hint.allowed_values = capped_values(values);
+        }
+        Kind::Integer(_) | Kind::Number(_) if bounds_wanted => {
+            let bounds = match &resolved.kind {
+                Kind::Integer(integer) => &integer.bounds,
+                Kind::Number(number) => &number.bounds,
+                _ => unreachable!("matched above"),
+            };
+            hint.min = bounds.minimum.or(bounds.exclusive_minimum);
+            hint.max = bounds.maximum.or(bounds.exclusive_maximum);
+        }
+        Kind::String(string) => {
+            if sizes_wanted {
+                hint.min = string.min_length.map(Num::from);
+                hint.max = string.max_length.map(Num::from);
+            }
+            hint.pattern = string.pattern.as_ref().map(|p| p.as_str().to_owned());
+            hint.format = string.format.map(|f| f.as_str().to_owned());
+        }
+        Kind::Array(array) if sizes_wanted => {
+            hint.min = array.min_items.map(Num::from);
+            let tuple = array.tuple_length().map(|length| length as u64);
+            hint.max = match (array.max_items, tuple) {
+                (Some(max), Some(tuple)) => Some(max.min(tuple)),
+                (max, tuple) => max.or(tuple),
+            }
+            .map(Num::from);
+        }
+        _ => {}
+    }
+    expected::fill(&mut hint, issue);
+    hint
+}
+
+/// A description as a phrase inside a question: its first sentence, without the final
+/// period, first letter lowercased unless it starts an acronym.
+fn phrase(description: &str) -> String {
+    let first = description
+        .trim()
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.')
+        .trim();
+    let mut chars = first.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            let mut phrase = String::with_capacity(first.len() + 2);
+            phrase.extend(a.to_lowercase());
+            phrase.push_str(&first[a.len_utf8()..]);
+            phrase
+        }
+        _ => first.to_owned(),
+    }
+}
+
+/// "the departure airport", or the field's name when it has no description.
+fn subject(model: &ToolModel, path: &Path) -> String {
+    subject_described(description_at(model, path), path)
+}
+
+/// [`subject`] of the field at `path` whose description is `description`. A description
+/// that is a clause, not a name ("How to reach the passenger", "Whether the ticket must be
+/// refundable"), cannot take "the": the field's name leads and the clause follows in
+/// brackets ("`contact` (how to reach the passenger)").
+fn subject_described(description: Option<&str>, path: &Path) -> String {
+    const CLAUSE_WORDS: [&str; 9] = [
+        "how", "what", "which", "whether", "when", "where", "who", "why", "if",
+    ];
+    match description {
+        Some(description) => {
+            let phrase = phrase(description);
+            let first_word = phrase.split_whitespace().next().unwrap_or("");
+            let has_article = ["the", "a", "an", "your"].contains(&first_word);
+            if has_article {
+                phrase
+            } else if CLAUSE_WORDS.contains(&first_word) {
+                format!("`{path}` ({phrase})")
+            } else {
+                format!("the {phrase}")
+            }
+        }
+        None => format!("`{path}`"),
+    }
+}
+
+fn join_words(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
+    let expected = issue.expected.as_ref();
+    let bound = || expected.map(|v| v.to_string()).unwrap_or_default();
+    let count =
+        |noun: &str| crate::values::count_of(expected.and_then(Value::as_u64).unwrap_or(0), noun);
+    Some(match issue.constraint {
+        Constraint::Minimum => format!("at least {}", bound()),
+        Constraint::Maximum => format!("at most {}", bound()),
+        Constraint::ExclusiveMinimum => format!("above {}", bound()),
+        Constraint::ExclusiveMaximum => format!("below {}", bound()),
+        Constraint::MultipleOf => format!("a multiple of {}", bound()),
+        Constraint::MinLength => format!("at least {}", count("character")),
+        Constraint::MaxLength => format!("at most {}", count("character")),
+        Constraint::MinItems => format!("at least {}", count("item")),
+        Constraint::MaxItems => format!("at most {}", count("item")),
+        Constraint::UniqueItems => "without repeated items".to_owned(),
+        Constraint::Pattern => format!("matching {}", field.pattern.clone().unwrap_or_else(bound)),
+        Constraint::Format => {
+            let name = expected.and_then(Value::as_str).unwrap_or("");
+            crate::format::Format::from_name(name).map_or_else(
+                || format!("in the format {name}"),
+                |f| f.describe().to_owned(),
+            )
+        }
+        Constraint::Type => expected.map_or_else(|| "another type".to_owned(), type_list),
+        Constraint::OneOf | Constraint::AnyOf if !field.alternatives.is_empty() => {
+            format!("one of {}", list_values(&field.alternatives))
+        }
+        Constraint::Const => format!("exactly {}", bound()),
+        _ => return None,
+    })
+}
+
+fn cap_question(question: String) -> String {
+    if question.chars().count() <= MAX_QUESTION_CHARS {
+        return question;
+    }
+    let cut: String = question.chars().take(MAX_QUESTION_CHARS - 2).collect();
+    format!("{}…?", cut.trim_end())
+}
+
+/// One question for the model, always: built from the missing fields' descriptions, else
+/// from the first issue.
+fn question(
+    model: &ToolModel,
+    missing: &[&Issue],
+    first: Option<&Issue>,
+    field: Option<&FieldHint>,
+) -> Option<String> {
+    let question = match (missing, first, field) {
+        ([only], _, _) => format!("What is {}?", subject(model, &only.path)),
+        ([_, ..], _, _) => {
+            let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
+            format!("What are {}?", join_words(&subjects, "and"))
+        }
+        ([], Some(issue), Some(field)) => issue_question(model, issue, field),
+        ([], _, _) => {
+            "Could you send the arguments again as one JSON object that fits the tool's schema?"
+                .to_owned()
+        }
+    };
+    Some(cap_question(question))
+}
+
+fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String {
+    match issue.constraint {
+        Constraint::Syntax => "Could you send the complete arguments again, as one JSON object?".to_owned(),
+        Constraint::Limit => "Could you send the arguments again, shorter and less deeply nested?".to_owned(),
+        Constraint::Schema => "This tool's schema cannot be used as it is; could you use another tool or ask the user?".to_owned(),
+        Constraint::Enum if !field.allowed_values.is_empty() => {
+            let values: Vec<String> = field.allowed_values.iter().map(|v| list_values(std::slice::from_ref(v))).collect();
+            format!("Which of {} should {} be?", join_words(&values, "or"), subject_described(field.description.as_deref(), &issue.path))
+        }
+        Constraint::AdditionalProperties => match field.did_you_mean.clone().flatten() {
+            Some(near) => format!("Did you mean `{near}` instead of `{}`?", issue.path),
+            None => {
+                let declared = issue.path.parent().and_then(|parent| {
+                    let resolved = model.resolve(model.schema_at(&parent)?)?;
+                    match &resolved.kind {
+                        Kind::Object(object) => Some(object.fields.iter().take(MAX_ALLOWED_VALUES).map(|f| format!("`{}`", f.name)).collect::<Vec<_>>()),
+                        _ => None,
+                    }
+                });
+                match declared {
+                    Some(names) if !names.is_empty() => format!("`{}` is not a field here; which of {} did you mean?", issue.path, join_words(&names, "or")),
+                    _ => format!("`{}` is not a field here; could you leave it out?", issue.path),
+                }
+            }
+        },
+        _ => {
+            let subject = subject_described(field.description.as_deref(), &issue.path);
+            match requirement(issue, field) {
+                Some(requirement) => format!("What should {subject} be ({requirement})?"),
+                None => format!("What should {subject} be?"),
+            }
+        }
+    }
+}
+
+impl fmt::Display for RetryHint {
+    /// A few lines: what is wrong, what is missing, what to fix per field, a question and an
+    /// example.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reason = match self.reason {
+            HintReason::InvalidArguments => "invalid arguments",
+            HintReason::MalformedResponse => "malformed response",
+            HintReason::ToolError => "tool error",
+        };
+        write!(f, "{} ({reason}): {}", self.tool, self.message)?;
+        if !self.missing_fields.is_empty() {
+            write!(f, "\nmissing: {}", self.missing_fields.join(", "))?;
+        }
+        for field in &self.fields {
+            write!(f, "\n- {} ({})", field.path.shown(), field.constraint)?;
+            let mut parts = Vec::new();
+            if let Some(expected) = &field.expected_type {
+                parts.push(format!("expected {}", type_list(expected)));
+            }
+            if let Some(description) = &field.description {
+                parts.push(description.clone());
+            }
+            if !field.allowed_values.is_empty() {
+                parts.push(format!("allowed: {}", list_values(&field.allowed_values)));
+            }
+            if !field.alternatives.is_empty() {
+                parts.push(format!("one of: {}", list_values(&field.alternatives)));
+            }
+            if let Some(Some(near)) = &field.did_you_mean {
+                parts.push(format!("did you mean {near:?}?"));
+            }
+            if let Some(min) = field.min {
+                parts.push(format!("min {min}"));
+            }
+            if let Some(max) = field.max {
+                parts.push(format!("max {max}"));
+            }
+            if let Some(pattern) = &field.pattern {
+                parts.push(format!("pattern {pattern}"));
+            }
+            if let Some(format) = &field.format {
+                parts.push(format!("format {format}"));
+            }
+            if !parts.is_empty() {
+                write!(f, ": {}", parts.join("; "))?;
+            }
+        }
+        if self.omitted > 0 {
+            write!(
+                f,
+                "\n({} more issue{} not shown)",
+                self.omitted,
+                if self.omitted == 1 { "" } else { "s" }
+            )?;
+        }
+        if let Some(question) = &self.clarifying_question {
+            write!(f, "\n{question}")?;
+        }
+        if let Some(example) = &self.example_input {
+            write!(f, "\nexample: {example}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `integer`, or `string or number` for a list of types.
+fn type_list(expected: &Value) -> String {
+    match expected {
+        Value::Array(names) => {
+            let names: Vec<String> = names
+                .iter()
+                .map(|n| n.as_str().map_or_else(|| n.to_string(), str::to_owned))
+                .collect();
+            join_words(&names, "or")
+        }
+        Value::String(name) => name.clone(),
+        other => other.to_string(),
+    }
+}
+
+mod example;
+
+use example::example_input;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,432 @@
+use serde_json::json;
+
+use super::*;
+use crate::model::{EnumValue, Field, Schema};
+
+fn model() -> ToolModel {
+    let colours = [
+        "red", "orange", "yellow", "green", "blue", "indigo", "violet",
+    ]
+    .map(EnumValue::new)
+    .to_vec();
+    ToolModel::new(
+        "paint",
+        None,
+        Schema::object(vec![
+            Field::required(
+                "colour",
+                Schema::enumeration(colours).with_description("Paint colour"),
+            ),
+            Field::required(
+                "litres",
+                Schema::number()
+                    .minimum(1)
+                    .maximum(20)
+                    .with_description("Litres of paint"),
+            ),
+            Field::required(
+                "wall",
+                Schema::string().with_description("The wall to paint. Use the room name."),
+            ),
+            Field::required("room", Schema::string()),
+            Field::required("finish", Schema::string()),
+            Field::required("primer", Schema::boolean()),
+        ]),
+        Default::default(),
+    )
+}
+
+fn missing(name: &str) -> Issue {
+    Issue::new(Path::root().key(name), Constraint::Required, "is required")
+}
+
+#[test]
+fn caps_missing_fields_and_fields_and_counts_the_rest() {
+    let mut report = Report::new();
+    for name in ["wall", "room", "finish", "primer"] {
+        report.push(missing(name));
+    }
+    for value in ["mauve", "teal", "ochre", "cyan"] {
+        report.push(Issue::new(
+            Path::root().key(value),
+            Constraint::AdditionalProperties,
+            "unknown field",
+        ));
+    }
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Maximum,
+            "30 is greater than the maximum 20",
+        )
+        .with_expected(json!(20)),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    assert_eq!(hint.missing_fields, ["wall", "room", "finish"]);
+    assert_eq!(hint.fields.len(), MAX_FIELDS);
+    assert_eq!(hint.omitted, 1 + 2);
+    assert_eq!(hint.message, "mauve: unknown field");
+    // Missing fields come first in the question; descriptions are used where they exist.
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What are the wall to paint, `room` and `finish`?")
+    );
+    // In the schema's order, which `serde_json::Value` would have sorted.
+    assert_eq!(
+        hint.example_input
+            .map(|example| example.to_string())
+            .as_deref(),
+        Some(r#"{"wall":"<string: the wall to paint>","room":"<string>","finish":"<string>"}"#)
+    );
+}
+
+#[test]
+fn enum_fields_list_five_values_then_an_ellipsis() {
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("colour"),
+            Constraint::Enum,
+            "\"gren\" is not one of …",
+        )
+        .with_got(json!("gren")),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    let field = &hint.fields[0];
+    assert_eq!(
+        field.allowed_values,
+        json!(["red", "orange", "yellow", "green", "blue", "…"])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+    assert_eq!(field.did_you_mean, Some(Some("green".to_owned())));
+    assert_eq!(field.description.as_deref(), Some("Paint colour"));
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("Which of red, orange, yellow, green, blue or … should the paint colour be?")
+    );
+    assert_eq!(hint.example_input, None);
+    assert!(hint.to_json().contains(r#""did_you_mean":"green""#));
+}
+
+#[test]
+fn bounds_come_with_bound_issues_only() {
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Maximum,
+            "30 is greater than the maximum 20",
+        )
+        .with_expected(json!(20)),
+    );
+    let hint = RetryHint::new(&model(), &report);
+    assert_eq!(
+        (hint.fields[0].min, hint.fields[0].max),
+        (Some(Num::Int(1)), Some(Num::Int(20)))
+    );
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should the litres of paint be (at most 20)?")
+    );
+    assert_eq!(hint.to_string(), "paint (invalid arguments): litres: 30 is greater than the maximum 20\n- litres (maximum): Litres of paint; min 1; max 20\nWhat should the litres of paint be (at most 20)?");
+}
+
+#[test]
+fn questions_are_capped() {
+    let long = "a very long description ".repeat(30);
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required(
+            "x",
+            Schema::string().with_description(long),
+        )]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(missing("x"));
+    let question = RetryHint::new(&model, &report).clarifying_question.unwrap();
+    assert!(question.chars().count() <= MAX_QUESTION_CHARS);
+    assert!(question.chars().count() > MAX_QUESTION_CHARS - 5);
+    assert!(question.ends_with("…?"));
+}
+
+#[test]
+fn nested_missing_fields_nest_in_the_example() {
+    let inner = Schema::object(vec![Field::required(
+        "email",
+        Schema::string().with_description("Email address"),
+    )]);
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("contact", inner)]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(Issue::new(
+        Path::root().key("contact").key("email"),
+        Constraint::Required,
+        "is required",
+    ));
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(hint.message, "missing required field contact.email");
+    assert_eq!(
+        hint.example_input,
+        Some(Json::from(
+            &json!({"contact": {"email": "<string: email address>"}})
+        ))
+    );
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What is the email address?")
+    );
+}
+
+#[test]
+fn phrases_keep_acronyms() {
+    assert_eq!(
+        phrase("IATA code of the airport."),
+        "IATA code of the airport"
+    );
+    assert_eq!(phrase("Departure day. More words."), "departure day");
+}
+
+/// Issue 11 §3: a `type` issue that is not the first one reached the model as
+/// `{"path":"m","constraint":"type"}`; every entry now says what was wanted.
+#[test]
+fn type_entries_say_the_type_wanted_and_bounds_come_from_the_issue() {
+    let model = model();
+    let mut report = Report::new();
+    report.push(
+        Issue::new(
+            Path::root().key("litres"),
+            Constraint::Type,
+            "expected number, got string \"x\"",
+        )
+        .with_expected(json!("number")),
+    );
+    report.push(
+        Issue::new(
+            Path::root().key("room"),
+            Constraint::Type,
+            "expected string or number, got true",
+        )
+        .with_expected(json!(["string", "number"])),
+    );
+    // A value the schema lookup does not reach (below a union, say): the issue's bound.
+    report.push(
+        Issue::new(
+            Path::root().key("mauve").index(0),
+            Constraint::MinLength,
+            "shorter than 3 characters",
+        )
+        .with_expected(json!(3)),
+    );
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(hint.fields[0].expected_type, Some(json!("number")));
+    assert_eq!(
+        hint.fields[1].expected_type,
+        Some(json!(["string", "number"]))
+    );
+    assert_eq!(hint.fields[2].min, Some(Num::Int(3)));
+    assert_eq!(hint.fields[2].expected_type, None);
+    let json: Value = serde_json::from_str(&hint.to_json()).unwrap();
+    assert_eq!(
+        json["fields"][1]["expected_type"],
+        json!(["string", "number"])
+    );
+    let text = hint.to_string();
+    assert!(
+        text.contains("- litres (type): expected number; Litres of paint"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- room (type): expected string or number"),
+        "{text}"
+    );
+}
+
+/// Issue 11 §3: `example_input` keeps the schema's field order, whatever the order of the
+/// issues (a decoder reports nested missing fields before the root's).
+#[test]
+fn the_example_follows_the_schema_order_not_the_report_order() {
+    let model = ToolModel::new(
+        "book",
+        None,
+        Schema::object(vec![
+            Field::required("zeta", Schema::string()),
+            Field::required(
+                "contact",
+                Schema::object(vec![
+                    Field::required("name", Schema::string()),
+                    Field::required("email", Schema::string()),
+                ]),
+            ),
+            Field::required("alpha", Schema::string()),
+        ]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    for path in [
+        Path::root().key("contact").key("email"),
+        Path::root().key("contact").key("name"),
+        Path::root().key("alpha"),
+    ] {
+        report.push(Issue::new(path, Constraint::Required, "is required"));
+    }
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(
+        hint.example_input
+            .map(|example| example.to_string())
+            .as_deref(),
+        Some(r#"{"contact":{"name":"<string>","email":"<string>"},"alpha":"<string>"}"#)
+    );
+}
+
+/// Notion's `icon` (an emoji object, a file object or null) refused as a string, and a
+/// search filter's `value` type list refused as an array: what was wanted reaches the model.
+#[test]
+fn union_and_type_list_hints_say_what_the_alternatives_want() {
+    let model = ToolModel::from_definition(&json!({"type": "object", "properties": {
+        "icon": {"anyOf": [
+            {"type": "object", "properties": {"emoji": {"type": "string"}}, "required": ["emoji"]},
+            {"type": "object", "properties": {"external": {"type": "object"}}, "required": ["external"]}]},
+        "value": {"type": ["string", "number", "boolean"]}}}))
+    .unwrap();
+    let rejected = crate::decode::decode_value(
+        &model,
+        &json!({"icon": {"url": "x"}, "value": []}),
+        &crate::decode::Options::default(),
+    )
+    .unwrap_err();
+    let hint = RetryHint::new(&model, &rejected.report);
+    assert_eq!(hint.fields[0].constraint, Constraint::AnyOf);
+    assert_eq!(hint.fields[0].alternatives, [json!("object")]);
+    assert_eq!(hint.fields[1].constraint, Constraint::Type);
+    let text = hint.to_string();
+    assert!(text.contains("- icon (anyOf): one of: object"), "{text}");
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should `icon` be (one of object)?")
+    );
+    let value_issue = &rejected.report.issues()[1];
+    assert_eq!(
+        value_issue.expected,
+        Some(json!(["string", "number", "boolean"]))
+    );
+}
+
+/// A `type` issue of a type list asks for the types by name.
+#[test]
+fn a_type_list_issue_asks_for_one_of_its_types() {
+    let model = ToolModel::from_definition(&json!({"type": "object", "properties": {
+        "value": {"type": ["string", "number", "boolean"]}}}))
+    .unwrap();
+    let rejected = crate::decode::decode_value(
+        &model,
+        &json!({"value": {}}),
+        &crate::decode::Options::default(),
+    )
+    .unwrap_err();
+    let hint = RetryHint::new(&model, &rejected.report);
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What should `value` be (string, number or boolean)?")
+    );
+}
+
+#[test]
+fn the_hint_takes_the_did_you_mean_its_check_found() {
+    let model = model();
+    let mut checker = crate::Checker::new(&model);
+    let Kind::Object(object) = &model.input().kind else {
+        panic!("an object")
+    };
+    let Kind::Enum(colours) = &object.fields[0].schema.kind else {
+        panic!("an enum")
+    };
+    checker.path_push_field("colour");
+    checker.check_enum(&json!("gren"), colours);
+    checker.path_pop();
+    checker.unknown_field("litre", object);
+    let report = checker.finish().unwrap_err();
+    let found: Vec<_> = report
+        .issues()
+        .iter()
+        .map(|i| i.did_you_mean.clone())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            Some(Some("green".to_owned())),
+            Some(Some("litres".to_owned()))
+        ]
+    );
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
+    let shown: Vec<_> = hint.fields.iter().map(|f| f.did_you_mean.clone()).collect();
+    assert_eq!(
+        shown,
+        [
+            Some(Some("green".to_owned())),
+            Some(Some("litres".to_owned()))
+        ]
+    );
+
+    // The hint reads what the check kept, and searches only when nothing was kept.
+    let kept = Issue::new(
+        Path::root().key("colour"),
+        Constraint::Enum,
+        "\"x\" is not one",
+    )
+    .with_got(json!("x"))
+    .with_did_you_mean(Some("violet"));
+    let searched = Issue::new(
+        Path::root().key("colour"),
+        Constraint::Enum,
+        "\"gren\" is not one",
+    )
+    .with_got(json!("gren"));
+    for (issue, shown) in [(kept, "violet"), (searched, "green")] {
+        let mut report = Report::new();
+        report.push(issue);
+        let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
+        assert_eq!(hint.fields[0].did_you_mean, Some(Some(shown.to_owned())));
+    }
+}
+
+#[test]
+fn a_description_that_is_a_clause_follows_the_field_name_in_the_question() {
+    let contact = Schema::object(vec![Field::required("email", Schema::string())])
+        .with_description("How to reach the passenger");
+    let model = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![Field::required("contact", contact)]),
+        Default::default(),
+    );
+    let mut report = Report::new();
+    report.push(Issue::new(
+        Path::root().key("contact"),
+        Constraint::Required,
+        "is required",
+    ));
+    let hint = RetryHint::new(&model, &report);
+    assert_eq!(
+        hint.clarifying_question.as_deref(),
+        Some("What is `contact` (how to reach the passenger)?")
+    );
+    assert_eq!(
+        subject_described(
+            Some("Whether the ticket must be refundable"),
+            &Path::root().key("refundable")
+        ),
+        "`refundable` (whether the ticket must be refundable)"
+    );
+    assert_eq!(
+        subject_described(Some("Departure airport"), &Path::root().key("origin")),
+        "the departure airport"
+    );
+}

@@ -1,0 +1,61 @@
+//! **Test oracle, frozen.** `toolgate-core` as it stood at commit `ab6aadb`, before issue 29
+//! compiled each model into a plan and put every road on one walker. `tests/tests/
+//! walker_agrees.rs` runs the same schemas and inputs through this copy and through today's
+//! core and asserts they decide alike (value, repairs, issues, hint). Nothing else may use
+//! it; it is not edited (only this paragraph differs from the original), and it is deleted
+//! when issue 29 closes.
+//!
+//! The core of [toolgate](https://docs.rs/toolgate): the tool model, issues, checks and retry
+//! hints. Use it through the `toolgate` crate, which re-exports all of this next to
+//! `#[derive(Tool)]`; this crate exists apart so that the code generator can share the model
+//! without a dependency cycle (`toolgate` → `toolgate-macros` → `toolgate-codegen` →
+//! `toolgate-core`).
+//!
+//! - [`model`]: the [`ToolModel`](model::ToolModel), one description of a tool's arguments,
+//!   with its JSON Schema writer and reader.
+//! - [`Issue`], [`Path`], [`Constraint`], [`Report`]: refusals as data.
+//! - [`ToolArg`] and [`Tool`]: what `#[derive(Tool)]` implements.
+//! - [`Checker`]: one pass over a value, every issue collected.
+//! - [`RetryHint`]: the capped hint a model reads.
+//!
+//! Numbers are never changed on the way through: toolgate turns on serde_json's
+//! `float_roundtrip` feature, so a float read from JSON text is exactly the float that text
+//! was written from (serde_json's default parser may be one unit in the last place off).
+//! It takes that feature because the round trip cannot be had otherwise without reading every
+//! number twice; the feature only makes other parses in the user's build more exact. It does
+//! **not** take `unbounded_depth`: Cargo unifies features across a build, and that one would
+//! lift serde_json's recursion limit for every parse in the user's program. Depth is counted
+//! by toolgate's own reader, below serde_json's limit ([`decode::MAX_DEPTH`]).
+//!
+//! The gate is a trust boundary (DESIGN.md, 'Trust boundary'): no input makes it panic,
+//! overflow its stack, run for seconds or grow memory past its documented limits (the
+//! README's 'Limits and guarantees'); it never loses or invents a value.
+
+#![warn(missing_docs)]
+
+mod arg;
+pub mod check;
+pub mod decode;
+mod dynamic;
+pub mod flavour;
+pub mod format;
+pub mod hint;
+pub mod issue;
+mod lenient;
+mod limits;
+pub mod model;
+mod nullable;
+pub mod num;
+pub mod path;
+pub mod suggest;
+pub mod values;
+
+pub use arg::{Never, ObjectWriter, Tool, ToolArg, ToolOutput};
+pub use check::Checker;
+pub use decode::{Decoded, Rejected, Repair, Rule};
+pub use dynamic::{schema_refusal, DynamicTool, ToolCache};
+pub use hint::{FieldHint, HintReason, RetryHint};
+pub use issue::{Constraint, Issue, Report};
+pub use lenient::Lenient;
+pub use nullable::Nullable;
+pub use path::{Path, Segment};

@@ -1,0 +1,94 @@
+//! Schema text read with its integers' digits kept (issue 27 §1): a schema's `const`,
+//! `enum`, bounds and defaults are the integers their digits say, as arguments are.
+
+use serde_json::Number;
+
+use super::{mark_number_texts, Json};
+use crate::num::Num;
+
+impl Json {
+    /// Reads schema text (a tool definition, a JSON Schema) keeping the integers its
+    /// digits say (`Json::integers_by_digits`): an integral number written with a fraction
+    /// or an exponent whose float is not exactly that integer, or is written back as another
+    /// (`"default": 9007199254740993.0`, whose float is `9007199254740992.0`;
+    /// `9223372036854775808.0`, whose float is written `9.223372036854776e18`), becomes the
+    /// integer, where a JSON value holds it (`i64`, `u64`); every other number is what
+    /// serde_json reads (`5.0` stays the float `5.0`). A schema read from a
+    /// `serde_json::Value` gets the same, its floats taken at their shortest text (as a
+    /// float in a `Value` of arguments is).
+    ///
+    /// ```
+    /// use toolgate_core::model::Json;
+    ///
+    /// let json = Json::from_schema_text(r#"{"default": 9007199254740993.0, "minimum": 5.0}"#).unwrap();
+    /// assert_eq!(json.get("default"), Some(&Json::Number(9007199254740993u64.into())));
+    /// assert_eq!(json.get("minimum").unwrap().to_value(), serde_json::json!(5.0));
+    /// ```
+    pub fn from_schema_text(text: &str) -> Result<Json, serde_json::Error> {
+        let mut json: Json = serde_json::from_str(text)?;
+        if json.has_float() {
+            mark_number_texts(&mut json, text.as_bytes());
+            json.integers_by_digits();
+        }
+        Ok(json)
+    }
+
+    /// Whether some number in this value is a float, counted without recursion.
+    fn has_float(&self) -> bool {
+        let mut pending = vec![self];
+        while let Some(json) = pending.pop() {
+            match json {
+                Json::Number(number) if number.is_f64() => return true,
+                Json::Array(items) => pending.extend(items),
+                Json::Object(members) => pending.extend(members.iter().map(|(_, member)| member)),
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Every number back to a plain [`Json::Number`], an integral one as the integer its
+    /// digits say (its text as sent, or its shortest text) unless its float is exactly that
+    /// integer and is written back so (`5.0`, `1e3` stay floats; `9007199254740993.0`,
+    /// `9223372036854775808.0` and `9.223372036854776e18` become integers), where a `Value`
+    /// holds the integer.
+    pub(crate) fn integers_by_digits(&mut self) {
+        let mut pending = vec![self];
+        while let Some(json) = pending.pop() {
+            match json {
+                Json::Number(number) if number.is_f64() => {
+                    if let Some(integer) = integer_by_digits(number, None) {
+                        *json = Json::Number(integer);
+                    }
+                }
+                Json::SpelledNumber(number, text) => {
+                    let integer = integer_by_digits(number, Some(text));
+                    *json = Json::Number(integer.unwrap_or_else(|| number.clone()));
+                }
+                Json::RoundedNumber(number) => *json = Json::Number(number.clone()),
+                Json::Array(items) => pending.extend(items.iter_mut()),
+                Json::Object(members) => {
+                    pending.extend(members.iter_mut().map(|(_, member)| member))
+                }
+                Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+            }
+        }
+    }
+}
+
+/// The integer a float `number` written `text` (else its shortest text) says, where a
+/// `Value` holds it and the float is not already exactly it and written back so.
+fn integer_by_digits(number: &Number, text: Option<&str>) -> Option<Number> {
+    let integer = |text: &str| {
+        crate::num::decimal_integer(text).and_then(crate::num::DecimalInteger::to_i128)
+    };
+    let shortest = number.to_string();
+    let exact = integer(text.unwrap_or(&shortest))?;
+    let kept = Num::from_json(number) == Num::Int(exact) && integer(&shortest) == Some(exact);
+    if kept {
+        return None;
+    }
+    Num::from_i128(exact)
+        .to_json()
+        .filter(|exact| exact.is_i64() || exact.is_u64())
+}

@@ -1,0 +1,245 @@
+//! Lookup tables for wide objects and long enums: which field a key names (by wire name,
+//! alias or folded name) and which value a string means (as sent, by alias or folded), in
+//! constant time instead of a scan over the schema for every key or value.
+//!
+//! A tool's schema may come from someone else's server, and an object of 40,000 properties
+//! checked key by key against every field is quadratic work per call (seconds). The tables
+//! are built once per model, on first use, for every object of more than
+//! [`SCANNED_FIELDS`] names (wire names and aliases together) and every enum of more than
+//! [`SCANNED_VALUES`] values; smaller ones are scanned (faster for the usual few, and a
+//! bounded number of comparisons per key).
+//!
+//! Every road that matches a key to a field goes through [`ToolModel::key_match`] (one key)
+//! or [`ToolModel::key_targets`] (the keys of one object, ties decided) in [`keys`]: the
+//! stream and tree walks, the value checker, the union trials, [`ToolModel::schema_at`] (and
+//! so the retry hint), the hint's example, and the runtime's `foreign` path alignment and
+//! repair-loop merge. [`work`] counts what a lookup does, so tests bound it without a clock.
+
+use std::collections::HashMap;
+
+use super::{Additional, EnumSchema, Kind, ObjectSchema, Schema, ToolModel};
+use crate::suggest;
+
+pub mod keys;
+
+pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
+
+/// Objects with at most this many names (wire names and aliases) are scanned rather than
+/// indexed.
+pub const SCANNED_FIELDS: usize = 16;
+
+/// Enums with at most this many values are scanned rather than indexed.
+pub const SCANNED_VALUES: usize = 16;
+
+/// The work of lookups, counted per thread: each name compared or folded, each table probe,
+/// each name put into a table. Tests bound the work of a call with it (a count, not a
+/// clock: a loaded machine does not fail them, a scan per key does).
+#[doc(hidden)]
+pub mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static STEPS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Counts `steps` steps of lookup work.
+    #[inline]
+    pub(crate) fn count(steps: usize) {
+        STEPS.with(|total| total.set(total.get().wrapping_add(steps as u64)));
+    }
+
+    /// What `run` returns, and the lookup steps it took on this thread.
+    pub fn steps_in<T>(run: impl FnOnce() -> T) -> (T, u64) {
+        let before = STEPS.with(Cell::get);
+        let out = run();
+        (out, STEPS.with(Cell::get).wrapping_sub(before))
+    }
+}
+
+/// Whether `object` is scanned rather than indexed: at most [`SCANNED_FIELDS`] names, wire
+/// names and aliases together (so a scan is a bounded number of comparisons per key).
+pub(crate) fn is_scanned(object: &ObjectSchema) -> bool {
+    object.fields.len() <= SCANNED_FIELDS
+        && object
+            .fields
+            .iter()
+            .map(|field| 1 + field.aliases.len())
+            .sum::<usize>()
+            <= SCANNED_FIELDS
+}
+
+/// Which field (or enum value) a folded name means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldedMatch {
+    /// Exactly one (by its name or an alias).
+    One(usize),
+    /// Several fold to this name: a tie, which `key_case` and `enum_case` never resolve.
+    Tie,
+}
+
+fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usize) {
+    work::count(1);
+    folded
+        .entry(suggest::fold(name))
+        .and_modify(|found| {
+            if *found != FoldedMatch::One(at) {
+                *found = FoldedMatch::Tie;
+            }
+        })
+        .or_insert(FoldedMatch::One(at));
+}
+
+/// The tables of one object.
+#[derive(Debug, Default)]
+pub struct FieldIndex {
+    /// Wire names and aliases → field.
+    exact: HashMap<String, usize>,
+    /// Folded wire names and aliases → field (or a tie).
+    folded: HashMap<String, FoldedMatch>,
+}
+
+impl FieldIndex {
+    fn of(object: &ObjectSchema) -> Self {
+        let mut index = FieldIndex::default();
+        for (at, field) in object.fields.iter().enumerate() {
+            for name in std::iter::once(&field.name).chain(&field.aliases) {
+                work::count(1);
+                index.exact.entry(name.clone()).or_insert(at);
+                insert_folded(&mut index.folded, name, at);
+            }
+        }
+        index
+    }
+
+    /// The field whose wire name or alias is `key` (the first such field).
+    pub fn exact(&self, key: &str) -> Option<usize> {
+        work::count(1);
+        self.exact.get(key).copied()
+    }
+
+    /// The field whose folded wire name or alias equals `key` folded.
+    pub fn folded(&self, key: &str) -> Option<FoldedMatch> {
+        work::count(1);
+        self.folded.get(&suggest::fold(key)).copied()
+    }
+}
+
+/// The tables of one enum: its string values and their aliases.
+#[derive(Debug, Default)]
+pub struct EnumIndex {
+    /// String values → value.
+    strings: HashMap<String, usize>,
+    /// Aliases → value.
+    aliases: HashMap<String, usize>,
+    /// Folded string values and aliases → value (or a tie).
+    folded: HashMap<String, FoldedMatch>,
+}
+
+impl EnumIndex {
+    fn of(enumeration: &EnumSchema) -> Self {
+        let mut index = EnumIndex::default();
+        for (at, value) in enumeration.values.iter().enumerate() {
+            if let Some(text) = value.value.as_str() {
+                index.strings.entry(text.to_owned()).or_insert(at);
+                insert_folded(&mut index.folded, text, at);
+            }
+            for alias in &value.aliases {
+                index.aliases.entry(alias.clone()).or_insert(at);
+                insert_folded(&mut index.folded, alias, at);
+            }
+        }
+        index
+    }
+
+    /// The value that is the string `text`.
+    pub fn string(&self, text: &str) -> Option<usize> {
+        self.strings.get(text).copied()
+    }
+
+    /// The value that has `text` as an alias.
+    pub fn alias(&self, text: &str) -> Option<usize> {
+        self.aliases.get(text).copied()
+    }
+
+    /// The value whose folded string or alias equals `text` folded.
+    pub fn folded(&self, text: &str) -> Option<FoldedMatch> {
+        self.folded.get(&suggest::fold(text)).copied()
+    }
+}
+
+/// The tables of every wide object and long enum of a model, keyed by the part's address
+/// inside the model (a model never changes after it is built: its parts are reachable only
+/// by `&`).
+#[derive(Debug, Default)]
+pub(crate) struct Lookups {
+    by_object: HashMap<usize, FieldIndex>,
+    by_enum: HashMap<usize, EnumIndex>,
+}
+
+impl Lookups {
+    pub(crate) fn of(model: &ToolModel) -> Self {
+        let mut by_object = HashMap::new();
+        let mut by_enum = HashMap::new();
+        let mut pending: Vec<&Schema> = std::iter::once(model.input())
+            .chain(model.definitions().values())
+            .collect();
+        while let Some(schema) = pending.pop() {
+            match &schema.kind {
+                Kind::Object(object) => {
+                    if !is_scanned(object) {
+                        by_object.insert(address(object), FieldIndex::of(object));
+                    }
+                    pending.extend(object.fields.iter().map(|f| &f.schema));
+                    if let Additional::Schema(extra) = &object.additional {
+                        pending.push(extra);
+                    }
+                }
+                Kind::Array(array) => pending.extend(array.schemas()),
+                Kind::Map(map) => pending.push(&map.values),
+                Kind::Union(union) => pending.extend(&union.variants),
+                Kind::Enum(enumeration) if enumeration.values.len() > SCANNED_VALUES => {
+                    by_enum.insert(address(enumeration), EnumIndex::of(enumeration));
+                }
+                _ => {}
+            }
+        }
+        Lookups { by_object, by_enum }
+    }
+
+    pub(crate) fn object(&self, object: &ObjectSchema) -> Option<&FieldIndex> {
+        self.by_object.get(&address(object))
+    }
+
+    pub(crate) fn enumeration(&self, enumeration: &EnumSchema) -> Option<&EnumIndex> {
+        self.by_enum.get(&address(enumeration))
+    }
+}
+
+fn address<T>(part: &T) -> usize {
+    part as *const T as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Field;
+
+    #[test]
+    fn indexes_wide_objects_with_ties() {
+        let mut fields: Vec<Field> = (0..40)
+            .map(|i| Field::required(format!("f{i}"), Schema::string()))
+            .collect();
+        fields.push(Field::optional("user_id", Schema::string()));
+        fields.push(Field::optional("UserId", Schema::string()));
+        let model = ToolModel::new("t", None, Schema::object(fields), Default::default());
+        let indexes = Lookups::of(&model);
+        let Kind::Object(object) = &model.input().kind else {
+            unreachable!()
+        };
+        let index = indexes.object(object).expect("a wide object is indexed");
+        assert_eq!(index.exact("f7"), Some(7));
+        assert_eq!(index.exact("F7"), None);
+        assert_eq!(index.folded("F7"), Some(FoldedMatch::One(7)));
+        assert_eq!(index.folded("USER-ID"), Some(FoldedMatch::Tie));
+    }
+}

@@ -1,0 +1,374 @@
+//! The tool model: the one description of a tool's arguments that the derive, the schema
+//! compiler, the checker and the hint builder all share.
+//!
+//! A [`ToolModel`] is a name, a description, the [`Schema`] of the arguments (an object) and
+//! the named schemas that references point to. Its serialised form is JSON Schema draft
+//! 2020-12 ([`ToolModel::json_schema`], read back by [`ToolModel::from_json_schema`]), with
+//! `x-` keywords only for what JSON Schema cannot say:
+//!
+//! | keyword | where | holds |
+//! | --- | --- | --- |
+//! | `x-aliases` | a property's schema | other wire names accepted for the field |
+//! | `x-rust-name` | a property's schema | the Rust field name, when it differs from the wire name |
+//! | `x-enum-aliases` | an `enum` schema | other spellings accepted for each value: `{"business": ["biz"]}` |
+//!
+//! The root of a tool's JSON Schema carries the tool's name as `title`. Annotations
+//! ([`Schema::annotations`]) are written back as read; keywords JSON Schema does not define are
+//! dropped when read and listed in [`ToolModel::schema_warnings`] (see [`read::keywords`]).
+
+mod build;
+mod definitions;
+mod json;
+pub mod lookup;
+mod pattern;
+pub mod read;
+mod schema;
+mod warnings;
+mod write;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+pub use definitions::Definitions;
+pub use json::{depth_within, value_depth, Json, JsonSeed, TOO_DEEP};
+pub(crate) use json::{json_reader, mark_number_texts, ArgumentSeed, ReadNotes};
+pub use pattern::Pattern;
+pub use read::keywords::{SchemaWarning, WarningKind};
+pub use read::{SchemaError, SchemaErrors};
+pub use schema::{
+    Additional, ArraySchema, Bounds, EnumSchema, EnumValue, Field, FloatWidth, IntWidth,
+    IntegerSchema, Kind, MapSchema, NumberSchema, ObjectSchema, Schema, StringSchema, UnionMode,
+    UnionSchema,
+};
+pub(crate) use write::DEFS_PREFIX;
+
+pub use crate::format::Format;
+pub use crate::num::Num;
+
+/// The members of an annotations text (`#[tool(annotations = r#"{"title": "Region"}"#)]`),
+/// keyword and value in the order written, numbers with their digits; nothing when the text
+/// is not a JSON object (the derive checked it is one).
+///
+/// ```
+/// let members = toolgate_core::model::annotation_members(r#"{"title": "Region", "$comment": "ISO"}"#);
+/// assert_eq!(members[0], ("title".to_owned(), serde_json::json!("Region")));
+/// assert_eq!(members.len(), 2);
+/// ```
+pub fn annotation_members(text: &str) -> Vec<(String, serde_json::Value)> {
+    match Json::from_schema_text(text) {
+        Ok(Json::Object(members)) => members
+            .into_iter()
+            .map(|(key, value)| (key, value.to_value()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Most references [`ToolModel::resolve`] follows in a row: a use of a definition, and the
+/// 32 references to references (`read::references::MOST_REFERENCES_IN_A_ROW`) a definition
+/// may be when the schema reader accepts it.
+pub const MOST_FOLLOWED_REFERENCES: usize = read::references::MOST_REFERENCES_IN_A_ROW + 1;
+
+/// A tool: its name, description and the schema of its arguments.
+///
+/// ```
+/// use toolgate_core::model::{Field, Schema, ToolModel};
+///
+/// let model = ToolModel::new(
+///     "get_weather",
+///     Some("Current weather at a place".into()),
+///     Schema::object(vec![Field::required("city", Schema::string().min_length(1))]),
+///     Default::default(),
+/// );
+/// assert_eq!(
+///     model.json_schema(),
+///     r#"{"title":"get_weather","description":"Current weather at a place","type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"]}"#
+/// );
+/// assert_eq!(ToolModel::from_json_schema(model.json_schema()).unwrap(), model);
+/// ```
+#[derive(Debug)]
+pub struct ToolModel {
+    name: String,
+    description: Option<String>,
+    input: Schema,
+    definitions: BTreeMap<String, Schema>,
+    /// What the reader read past (not part of equality: two models that check the same
+    /// values are equal, whatever text they were read from).
+    warnings: Vec<SchemaWarning>,
+    json_schema: OnceLock<String>,
+    defaults_fit: OnceLock<bool>,
+    lookups: OnceLock<lookup::Lookups>,
+}
+
+impl Clone for ToolModel {
+    fn clone(&self) -> Self {
+        ToolModel::new(
+            self.name.clone(),
+            self.description.clone(),
+            self.input.clone(),
+            self.definitions.clone(),
+        )
+        .with_schema_warnings(self.warnings.clone())
+    }
+}
+
+impl PartialEq for ToolModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.description == other.description
+            && self.input == other.input
+            && self.definitions == other.definitions
+    }
+}
+
+impl ToolModel {
+    /// A model from its parts. `definitions` holds the schemas that [`Kind::Ref`]s name.
+    ///
+    /// The description belongs to the tool: when `description` is `None`, the input schema's
+    /// own description is used, and the input schema keeps none.
+    pub fn new(
+        name: impl Into<String>,
+        description: Option<String>,
+        mut input: Schema,
+        definitions: BTreeMap<String, Schema>,
+    ) -> Self {
+        let description = description.or(input.description.take());
+        input.description = None;
+        // The root's `title` is the tool's name: a `title` the input's type carries (a
+        // struct's `#[tool(annotations)]`) is its title where it is a value, not here.
+        input.annotations.retain(|(key, _)| key != "title");
+        ToolModel {
+            name: name.into(),
+            description,
+            input,
+            definitions,
+            warnings: Vec::new(),
+            json_schema: OnceLock::new(),
+            defaults_fit: OnceLock::new(),
+            lookups: OnceLock::new(),
+        }
+    }
+
+    /// Whether `holds` is true of every schema of this model: the input, the definitions, and
+    /// every schema inside them (items, fields, the schema of undeclared keys, alternatives);
+    /// references are not followed (what they name is a definition, visited itself).
+    pub(crate) fn every_schema(&self, mut holds: impl FnMut(&Schema) -> bool) -> bool {
+        let mut pending: Vec<&Schema> = std::iter::once(&self.input)
+            .chain(self.definitions.values())
+            .collect();
+        while let Some(schema) = pending.pop() {
+            if !holds(schema) {
+                return false;
+            }
+            match &schema.kind {
+                Kind::Array(array) => pending.extend(array.schemas()),
+                Kind::Map(map) => pending.push(&map.values),
+                Kind::Object(object) => {
+                    pending.extend(object.fields.iter().map(|f| &f.schema));
+                    if let Additional::Schema(extra) = &object.additional {
+                        pending.push(extra);
+                    }
+                }
+                Kind::Union(union) => pending.extend(&union.variants),
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Whether every field default of this model fits the field's own schema, as `judge`
+    /// (the decoder's `decode::every_default_fits`) decides: decided once and kept.
+    /// Then the decoder fills every default serde would, and a typed value needs no second
+    /// check after serde built it.
+    pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {
+        *self.defaults_fit.get_or_init(|| judge(self))
+    }
+
+    /// The lookup tables of `object` (a part of this model) when it is wide enough to have
+    /// them (more than [`lookup::SCANNED_FIELDS`] names); built for the whole model on
+    /// first use. Keys are matched through [`ToolModel::key_match`], which uses them.
+    pub(crate) fn field_index(&self, object: &ObjectSchema) -> Option<&lookup::FieldIndex> {
+        if lookup::is_scanned(object) {
+            return None;
+        }
+        self.lookups().object(object)
+    }
+
+    /// The lookup tables of `enumeration` (a part of this model) when it is long enough to
+    /// have them (more than [`lookup::SCANNED_VALUES`] values).
+    pub fn enum_index(&self, enumeration: &EnumSchema) -> Option<&lookup::EnumIndex> {
+        if enumeration.values.len() <= lookup::SCANNED_VALUES {
+            return None;
+        }
+        self.lookups().enumeration(enumeration)
+    }
+
+    /// Whether `value` is one of `enumeration`'s values (a part of this model): a string is
+    /// looked up in the enum's index where it has one, any other value compared in turn.
+    pub fn enum_contains(&self, enumeration: &EnumSchema, value: &Value) -> bool {
+        match value.as_str() {
+            Some(text) => self.enum_contains_str(enumeration, text),
+            None => enumeration.contains(value),
+        }
+    }
+
+    /// [`ToolModel::enum_contains`] for a string, without making it a `Value`.
+    pub fn enum_contains_str(&self, enumeration: &EnumSchema, text: &str) -> bool {
+        match self.enum_index(enumeration) {
+            Some(index) => index.string(text).is_some(),
+            None => enumeration
+                .values
+                .iter()
+                .any(|v| v.value.as_str() == Some(text)),
+        }
+    }
+
+    fn lookups(&self) -> &lookup::Lookups {
+        self.lookups.get_or_init(|| lookup::Lookups::of(self))
+    }
+
+    /// The tool's name, as a model calls it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does, for the model.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The schema of the arguments.
+    pub fn input(&self) -> &Schema {
+        &self.input
+    }
+
+    /// The named schemas that references point to.
+    pub fn definitions(&self) -> &BTreeMap<String, Schema> {
+        &self.definitions
+    }
+
+    /// Follows references to the schema that describes values: at most
+    /// [`MOST_FOLLOWED_REFERENCES`] in a row, the use and the 32 references to references a
+    /// definition may be (what the schema reader accepts, it follows). An unknown reference,
+    /// a cycle of references, or a longer chain gives `None`.
+    pub fn resolve<'m>(&'m self, mut schema: &'m Schema) -> Option<&'m Schema> {
+        for _ in 0..=MOST_FOLLOWED_REFERENCES {
+            match &schema.kind {
+                Kind::Ref(name) => schema = self.definitions.get(name)?,
+                _ => return Some(schema),
+            }
+        }
+        None
+    }
+
+    /// Whether `schema` takes `null`: it, or a reference on the way to the schema that
+    /// describes values, is nullable, or that schema is `any` or `null`. A nullable use of a
+    /// shared type is a nullable reference; the type's own schema is not nullable.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Schema, ToolModel};
+    ///
+    /// let definitions = [("Point".to_owned(), Schema::object(Vec::new()))].into();
+    /// let model = ToolModel::new("t", None, Schema::object(Vec::new()), definitions);
+    /// assert!(model.accepts_null(&Schema::reference("Point").nullable()));
+    /// assert!(!model.accepts_null(&Schema::reference("Point")));
+    /// assert!(model.accepts_null(&Schema::any()));
+    /// ```
+    pub fn accepts_null<'m>(&'m self, mut schema: &'m Schema) -> bool {
+        for _ in 0..32 {
+            if schema.nullable {
+                return true;
+            }
+            match &schema.kind {
+                Kind::Ref(name) => match self.definitions.get(name) {
+                    Some(target) => schema = target,
+                    None => return false,
+                },
+                Kind::Any | Kind::Null => return true,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// The schema of the value at `path`, following fields (by wire name or alias, through
+    /// the model's lookup: [`ToolModel::field_named`]), items, map values and references.
+    /// The description of a field's own schema wins over the one of a referenced type.
+    pub fn schema_at(&self, path: &crate::Path) -> Option<&Schema> {
+        use crate::path::Segment;
+        let mut schema = &self.input;
+        for segment in path.segments() {
+            let resolved = self.resolve(schema)?;
+            schema = match (&resolved.kind, segment) {
+                (Kind::Object(object), Segment::Key(key)) => match self.field_named(object, key) {
+                    Some(field) => &field.schema,
+                    None => match &object.additional {
+                        Additional::Schema(extra) => extra,
+                        _ => return None,
+                    },
+                },
+                (Kind::Map(map), Segment::Key(_)) => &map.values,
+                (Kind::Array(array), Segment::Index(index)) => array.item_schema(*index),
+                _ => return None,
+            };
+        }
+        Some(schema)
+    }
+
+    /// The JSON Schema (draft 2020-12) text of the arguments, compact, keys in a fixed order.
+    /// Computed once per model.
+    pub fn json_schema(&self) -> &str {
+        self.json_schema
+            .get_or_init(|| write::tool_to_string(self, false))
+    }
+
+    /// The same JSON Schema, indented for people.
+    pub fn json_schema_pretty(&self) -> String {
+        write::tool_to_string(self, true)
+    }
+
+    /// Reads a schema that arrives at run time: a tool definition of OpenAI (`parameters`),
+    /// MCP (`inputSchema`) or Anthropic (`input_schema`), or a bare schema; JSON Schema
+    /// 2020-12, draft-07 or BFCL's dialect (see [`read::normalize`] for what is accepted).
+    ///
+    /// ```
+    /// use toolgate_core::model::ToolModel;
+    ///
+    /// let bfcl = r#"{"name": "math.factorial", "description": "n!",
+    ///     "parameters": {"type": "dict", "properties": {"n": {"type": "integer"},
+    ///     "exact": {"type": "boolean", "optional": true}}, "required": ["n", "exact"]}}"#;
+    /// let model = ToolModel::from_definition_text(bfcl).unwrap();
+    /// assert_eq!(model.name(), "math.factorial");
+    /// assert_eq!(model.json_schema(), r#"{"title":"math.factorial","description":"n!","type":"object","properties":{"n":{"type":"integer"},"exact":{"type":"boolean"}},"required":["n"]}"#);
+    /// ```
+    ///
+    /// From a `serde_json::Value`, properties come in that map's order (alphabetical, unless
+    /// serde_json's `preserve_order` feature is on); [`ToolModel::from_definition_text`] and
+    /// [`ToolModel::from_definition_json`] keep the order of the text.
+    pub fn from_definition(definition: &Value) -> Result<ToolModel, SchemaErrors> {
+        let mut json = Json::from(definition);
+        json.integers_by_digits();
+        read::read_definition(json)
+    }
+
+    /// [`ToolModel::from_definition`] from text, keeping the order of properties.
+    pub fn from_definition_text(text: &str) -> Result<ToolModel, SchemaErrors> {
+        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
+        read::read_definition(json)
+    }
+
+    /// [`ToolModel::from_definition`] from an order-keeping JSON tree.
+    pub fn from_definition_json(definition: Json) -> Result<ToolModel, SchemaErrors> {
+        read::read_definition(definition)
+    }
+
+    /// Reads a model back from JSON Schema text: the root's `title` is the name, its
+    /// `description` the description, its `$defs` the definitions. Every keyword the model
+    /// cannot hold is an error with its JSON pointer; none is dropped.
+    pub fn from_json_schema(text: &str) -> Result<ToolModel, SchemaErrors> {
+        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
+        read::read_tool(&json)
+    }
+}

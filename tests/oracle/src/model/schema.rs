@@ -1,0 +1,388 @@
+//! The schema of one value ([`Schema`]) and its parts: the [`Kind`] of value with that
+//! kind's constraints, bounds in exact numeric form, objects and their [`Field`]s, unions.
+
+use serde_json::Value;
+
+use super::{Format, Num, Pattern, ToolModel};
+
+/// The schema of one value: what kind of value it is, with its constraints and annotations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema {
+    /// What kind of value, with the constraints of that kind.
+    pub kind: Kind,
+    /// Whether `null` is accepted too (JSON Schema `"type": [..., "null"]`).
+    pub nullable: bool,
+    /// What the value means, for the model.
+    pub description: Option<String>,
+    /// The value used when the field is absent.
+    pub default: Option<Value>,
+    /// Example values.
+    pub examples: Vec<Value>,
+    /// The one value allowed (`const`).
+    pub constant: Option<Value>,
+    /// Annotations kept as written, keyword and value, written back in this order after the
+    /// other keywords: `title` (below the root), `$comment`, `deprecated`, `readOnly`,
+    /// `writeOnly`, `contentMediaType`, `contentEncoding`, `contentSchema`, and a `format`
+    /// the model does not know (see [`super::read::keywords`]). They constrain nothing.
+    pub annotations: Vec<(String, Value)>,
+}
+
+/// The kinds of values the model describes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// Any JSON value.
+    Any,
+    /// No value at all: the `false` schema (written back as `{"not": {}}`).
+    Never,
+    /// Only `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number, possibly of a fixed width.
+    Integer(IntegerSchema),
+    /// Any number.
+    Number(NumberSchema),
+    /// A string.
+    String(StringSchema),
+    /// One of a list of values.
+    Enum(EnumSchema),
+    /// A list of values of one schema.
+    Array(ArraySchema),
+    /// An object with any keys, all values of one schema.
+    Map(MapSchema),
+    /// An object with declared fields.
+    Object(ObjectSchema),
+    /// One of several schemas (`oneOf` / `anyOf`).
+    Union(UnionSchema),
+    /// The schema of that name in [`ToolModel::definitions`].
+    Ref(String),
+}
+
+impl Kind {
+    /// The JSON Schema type name of this kind (`"object"` for maps, `None` for kinds that are
+    /// not one type).
+    pub fn type_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Kind::Null => "null",
+            Kind::Boolean => "boolean",
+            Kind::Integer(_) => "integer",
+            Kind::Number(_) => "number",
+            Kind::String(_) => "string",
+            Kind::Array(_) => "array",
+            Kind::Map(_) | Kind::Object(_) => "object",
+            Kind::Any | Kind::Never | Kind::Enum(_) | Kind::Union(_) | Kind::Ref(_) => return None,
+        })
+    }
+}
+
+/// Lower and upper bounds of a number.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bounds {
+    /// `minimum`: the value is at least this.
+    pub minimum: Option<Num>,
+    /// `maximum`: the value is at most this.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum`: the value is above this.
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`: the value is below this.
+    pub exclusive_maximum: Option<Num>,
+}
+
+impl Bounds {
+    /// Sets `minimum` and `maximum` from a width's range where they are not written: a
+    /// width is a range too.
+    pub fn fill_range(&mut self, range: Option<(Num, Num)>) {
+        if let Some((low, high)) = range {
+            self.minimum.get_or_insert(low);
+            self.maximum.get_or_insert(high);
+        }
+    }
+}
+
+/// The fixed width of an integer type; its range is a constraint too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntWidth {
+    /// Number of bits: 8, 16, 32, 64 or 128.
+    pub bits: u8,
+    /// Whether negative values exist.
+    pub signed: bool,
+}
+
+impl IntWidth {
+    /// The JSON Schema `format` name: `int8` … `int128`, `uint8` … `uint128`.
+    pub fn format_name(self) -> String {
+        format!("{}int{}", if self.signed { "" } else { "u" }, self.bits)
+    }
+
+    /// Reads a `format` name written by [`IntWidth::format_name`].
+    pub fn from_format_name(name: &str) -> Option<IntWidth> {
+        let (signed, bits) = match name.strip_prefix('u') {
+            Some(rest) => (false, rest.strip_prefix("int")?),
+            None => (true, name.strip_prefix("int")?),
+        };
+        let bits = bits
+            .parse()
+            .ok()
+            .filter(|b| [8, 16, 32, 64, 128].contains(b))?;
+        Some(IntWidth { bits, signed })
+    }
+
+    /// The smallest and largest value of the type.
+    pub fn range(self) -> (Num, Num) {
+        let bits = u32::from(self.bits);
+        if self.signed {
+            let max = if bits == 128 {
+                i128::MAX
+            } else {
+                (1i128 << (bits - 1)) - 1
+            };
+            (Num::from_i128(-max - 1), Num::from_i128(max))
+        } else if bits == 128 {
+            (Num::Int(0), Num::from(u128::MAX))
+        } else {
+            (Num::Int(0), Num::from_i128((1i128 << bits) - 1))
+        }
+    }
+}
+
+/// The fixed width of a float type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatWidth {
+    /// `f32`, written as `"format": "float"`, range ±3.4028235e38.
+    F32,
+    /// `f64`, written as `"format": "double"`.
+    F64,
+}
+
+impl FloatWidth {
+    /// The JSON Schema `format` name.
+    pub fn format_name(self) -> &'static str {
+        match self {
+            FloatWidth::F32 => "float",
+            FloatWidth::F64 => "double",
+        }
+    }
+
+    /// The finite range of the type, where it narrows JSON's numbers (`f32` only).
+    pub fn range(self) -> Option<(Num, Num)> {
+        match self {
+            FloatWidth::F32 => Some((Num::from(f32::MIN), Num::from(f32::MAX))),
+            FloatWidth::F64 => None,
+        }
+    }
+}
+
+/// Constraints of an integer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntegerSchema {
+    /// The Rust width, if the value goes into one.
+    pub width: Option<IntWidth>,
+    /// Bounds (the width's range is already folded into `minimum`/`maximum`).
+    pub bounds: Bounds,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+}
+
+/// Constraints of a number.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NumberSchema {
+    /// The Rust width, if the value goes into one.
+    pub width: Option<FloatWidth>,
+    /// Bounds.
+    pub bounds: Bounds,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+}
+
+/// Constraints of a string.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringSchema {
+    /// `minLength`, in characters (Unicode scalar values).
+    pub min_length: Option<u64>,
+    /// `maxLength`, in characters.
+    pub max_length: Option<u64>,
+    /// `pattern`: a regular expression the string must contain a match of.
+    pub pattern: Option<Pattern>,
+    /// `format`.
+    pub format: Option<Format>,
+}
+
+/// One allowed value of an enum, with the other spellings accepted for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// The value, as sent on the wire.
+    pub value: Value,
+    /// Other spellings accepted (serde `alias`), strings only.
+    pub aliases: Vec<String>,
+}
+
+/// The allowed values of an enum.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EnumSchema {
+    /// The values, in declaration order.
+    pub values: Vec<EnumValue>,
+}
+
+impl EnumSchema {
+    /// Whether `value` is one of the values (numbers compare by value).
+    pub fn contains(&self, value: &Value) -> bool {
+        self.values
+            .iter()
+            .any(|v| crate::values::json_equal(&v.value, value))
+    }
+
+    /// The values as JSON.
+    pub fn value_list(&self) -> Vec<Value> {
+        self.values.iter().map(|v| v.value.clone()).collect()
+    }
+}
+
+/// A list of values, or a tuple: the first elements each with its own schema
+/// (`prefixItems`), the rest with `items`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySchema {
+    /// The schemas of the first elements, in order (`prefixItems`; draft-07's array form of
+    /// `items`); empty for a plain list. Like JSON Schema's, they do not make the elements
+    /// required: `minItems` does.
+    pub prefix_items: Vec<Schema>,
+    /// The schema of every element after `prefix_items` (of every element of a plain list);
+    /// [`Kind::Never`], JSON Schema's `false`, where no more elements are allowed.
+    pub items: Box<Schema>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+}
+
+impl ArraySchema {
+    /// The schema of the element at `index`.
+    pub fn item_schema(&self, index: usize) -> &Schema {
+        self.prefix_items.get(index).unwrap_or(&self.items)
+    }
+
+    /// How many elements the array may hold when `items` allows none past the prefix.
+    pub fn tuple_length(&self) -> Option<usize> {
+        matches!(self.items.kind, Kind::Never).then_some(self.prefix_items.len())
+    }
+
+    /// The element schemas: the prefix, then `items`.
+    pub fn schemas(&self) -> impl Iterator<Item = &Schema> {
+        self.prefix_items
+            .iter()
+            .chain(std::iter::once(&*self.items))
+    }
+
+    /// The element schemas, to change: the prefix, then `items`.
+    pub fn schemas_mut(&mut self) -> impl Iterator<Item = &mut Schema> {
+        self.prefix_items
+            .iter_mut()
+            .chain(std::iter::once(&mut *self.items))
+    }
+}
+
+/// An object with free keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapSchema {
+    /// The schema of every value.
+    pub values: Box<Schema>,
+    /// `propertyNames`: the schema of every key, a string (see [`ObjectSchema::property_names`]).
+    pub property_names: Option<Box<Schema>>,
+}
+
+/// What an object does with keys it does not declare.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Additional {
+    /// Allowed (JSON Schema's default). Typed tools drop them with a log entry; dynamic
+    /// tools keep them.
+    #[default]
+    Allow,
+    /// Refused with an `additionalProperties` issue (serde's `deny_unknown_fields`).
+    Deny,
+    /// Allowed when they match this schema.
+    Schema(Box<Schema>),
+}
+
+/// An object with declared fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectSchema {
+    /// The fields, in declaration order.
+    pub fields: Vec<Field>,
+    /// What happens to other keys.
+    pub additional: Additional,
+    /// `propertyNames`: the schema every key (declared or not) must meet, a string schema
+    /// (`pattern`, `minLength`/`maxLength`, `format`, `enum`...). `None` when it constrains
+    /// nothing: the reader leaves out a `propertyNames` that any string meets. A key that
+    /// fails it is a `propertyNames` issue at the key's path; a key is never repaired to meet
+    /// it (only `key_case` renames keys, towards declared fields).
+    pub property_names: Option<Box<Schema>>,
+}
+
+impl ObjectSchema {
+    /// The field with this wire name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|field| field.name == name)
+    }
+}
+
+/// One field of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The wire name.
+    pub name: String,
+    /// The Rust name, when it differs from the wire name.
+    pub rust_name: Option<String>,
+    /// Other wire names accepted (serde `alias`).
+    pub aliases: Vec<String>,
+    /// Whether the field must be present.
+    pub required: bool,
+    /// The field's value.
+    pub schema: Schema,
+}
+
+/// How a union picks its alternative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnionMode {
+    /// `oneOf`: exactly one alternative matches.
+    OneOf,
+    /// `anyOf`: at least one alternative matches.
+    AnyOf,
+}
+
+/// One of several schemas.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnionSchema {
+    /// `oneOf` or `anyOf`.
+    pub mode: UnionMode,
+    /// The alternatives, in order.
+    pub variants: Vec<Schema>,
+}
+
+impl UnionSchema {
+    /// The discriminator of a tagged union: a required field of every alternative with a
+    /// `const` string value, distinct across alternatives (alternatives that are references
+    /// are followed through `model`). Untagged unions give `None`.
+    pub fn tag<'s>(&'s self, model: &'s ToolModel) -> Option<&'s str> {
+        let object = |variant: &'s Schema| match &model.resolve(variant)?.kind {
+            Kind::Object(object) => Some(object),
+            _ => None,
+        };
+        let first = object(self.variants.first()?)?;
+        'candidates: for candidate in &first.fields {
+            let mut seen = Vec::new();
+            for variant in &self.variants {
+                let object = object(variant)?;
+                match object.field(&candidate.name) {
+                    Some(field) if field.required => match &field.schema.constant {
+                        Some(Value::String(tag)) if !seen.contains(&tag) => seen.push(tag),
+                        _ => continue 'candidates,
+                    },
+                    _ => continue 'candidates,
+                }
+            }
+            return Some(&candidate.name);
+        }
+        None
+    }
+}
