@@ -1,7 +1,7 @@
 //! Typed decoding of one `book_flight` call, side by side: the serde floor, validator, garde,
 //! jsonschema and toolgate, on a valid payload (group `V`), a payload with 5 repairable
-//! mistakes (group `C`), a payload with 4 real errors (group `I`) and one with the 3 errors
-//! serde cannot see (group `I3`).
+//! mistakes (group `C`), a payload with 4 real errors (group `I`), the same with a required
+//! field left out as well (group `IM`) and one with the 3 errors serde cannot see (group `I3`).
 //!
 //! Two extra ids: `toolgate_validate` (in `V` and `I3`): serde, then toolgate's typed checks
 //! and retry hint, without the repair road: what a serde-first fast path would cost; and
@@ -26,7 +26,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::Value;
 use toolgate::format::Format;
 use toolgate::{RetryHint, Tool};
-use toolgate_bench::{INVALID, INVALID_CHECKS, REPAIRABLE, VALID};
+use toolgate_bench::{INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID};
 
 /// The floor: serde alone, no constraint checked.
 mod plain {
@@ -272,6 +272,7 @@ fn sanity(schema: &JsonSchema) {
         ("V", VALID),
         ("C", REPAIRABLE),
         ("I", INVALID),
+        ("IM", INVALID_MISSING),
         ("I3", INVALID_CHECKS),
     ];
     println!("what each decoder makes of each input:");
@@ -315,7 +316,14 @@ fn sanity(schema: &JsonSchema) {
     assert!(toolgate_lenient(v).is_ok() && toolgate_lenient(c).is_ok());
     assert_eq!(repaired.repairs.len(), 5, "C holds 5 repairable mistakes");
     assert_eq!(rejected.report.len(), 4, "I holds 4 real errors");
-    for text in [INVALID, INVALID_CHECKS] {
+    let missing = with_toolgate::BookFlight::decode_bytes(INVALID_MISSING.as_bytes())
+        .expect_err("toolgate refuses IM");
+    assert_eq!(
+        missing.report.len(),
+        5,
+        "IM holds I's 4 errors and a missing field"
+    );
+    for text in [INVALID, INVALID_MISSING, INVALID_CHECKS] {
         let bytes = text.as_bytes();
         assert!(validator(bytes).is_err() && garde(bytes).is_err());
         assert!(schema.decode(bytes).is_err() && toolgate(bytes).is_err());
@@ -353,7 +361,11 @@ fn decode(c: &mut Criterion) {
     });
     group.finish();
 
-    for (name, text) in [("I", INVALID), ("I3", INVALID_CHECKS)] {
+    for (name, text) in [
+        ("I", INVALID),
+        ("IM", INVALID_MISSING),
+        ("I3", INVALID_CHECKS),
+    ] {
         let bytes = text.as_bytes();
         let mut group = c.benchmark_group(name);
         group.bench_function("serde_floor", |b| b.iter(|| floor(black_box(bytes))));

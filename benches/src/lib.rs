@@ -19,6 +19,10 @@ pub const REPAIRABLE: &str = r#"{"origin":"CDG","destination":"JFK","date":"2026
 /// an email without `@`. serde stops at the first one it can see (the cabin).
 pub const INVALID: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"luxury","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
 
+/// IM: I with a required field (`date`) left out as well: 5 issues, the costliest refusal
+/// shape (a missing field's issue and hint entry are built from the schema, not the text).
+pub const INVALID_MISSING: &str = r#"{"origin":"Paris","destination":"JFK","passengers":12,"cabin":"luxury","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
+
 /// I3: the 3 errors of I that serde cannot see (origin, passengers, email), with a valid
 /// cabin, so the validators' own checks and reports run.
 pub const INVALID_CHECKS: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"first","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
