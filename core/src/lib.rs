@@ -8,6 +8,7 @@
 //!   with its JSON Schema writer and reader.
 //! - [`Issue`], [`Path`], [`Constraint`], [`Report`]: refusals as data.
 //! - [`ToolArg`] and [`Tool`]: what `#[derive(Tool)]` implements.
+//! - [`plan`]: a model compiled once for walking (key tables, references followed).
 //! - [`Checker`]: one pass over a value, every issue collected.
 //! - [`RetryHint`]: the capped hint a model reads.
 //!
@@ -40,6 +41,7 @@ pub mod model;
 mod nullable;
 pub mod num;
 pub mod path;
+pub mod plan;
 pub mod suggest;
 pub mod values;
 

@@ -2,9 +2,9 @@
 //! nest, members in the order of the schema's fields.
 
 use super::{capped_values, phrase, schema_pair};
-use crate::model::lookup::KeyMatch;
 use crate::model::{Json, Kind, ToolModel};
 use crate::path::Segment;
+use crate::plan::KeyMatch;
 use crate::values::list_values;
 use crate::{Issue, Path};
 use serde_json::Value;

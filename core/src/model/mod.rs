@@ -19,7 +19,6 @@
 mod build;
 mod definitions;
 mod json;
-pub mod lookup;
 mod pattern;
 pub mod read;
 mod schema;
@@ -92,14 +91,14 @@ pub const MOST_FOLLOWED_REFERENCES: usize = read::references::MOST_REFERENCES_IN
 pub struct ToolModel {
     name: String,
     description: Option<String>,
-    input: Schema,
+    /// Boxed, so that its address, which the plan points to, stays when the model moves.
+    input: Box<Schema>,
     definitions: BTreeMap<String, Schema>,
     /// What the reader read past (not part of equality: two models that check the same
     /// values are equal, whatever text they were read from).
     warnings: Vec<SchemaWarning>,
     json_schema: OnceLock<String>,
-    defaults_fit: OnceLock<bool>,
-    lookups: OnceLock<lookup::Lookups>,
+    plan: OnceLock<crate::plan::Plan>,
 }
 
 impl Clone for ToolModel {
@@ -107,7 +106,7 @@ impl Clone for ToolModel {
         ToolModel::new(
             self.name.clone(),
             self.description.clone(),
-            self.input.clone(),
+            (*self.input).clone(),
             self.definitions.clone(),
         )
         .with_schema_warnings(self.warnings.clone())
@@ -142,12 +141,11 @@ impl ToolModel {
         ToolModel {
             name: name.into(),
             description,
-            input,
+            input: Box::new(input),
             definitions,
             warnings: Vec::new(),
             json_schema: OnceLock::new(),
-            defaults_fit: OnceLock::new(),
-            lookups: OnceLock::new(),
+            plan: OnceLock::new(),
         }
     }
 
@@ -155,7 +153,7 @@ impl ToolModel {
     /// every schema inside them (items, fields, the schema of undeclared keys, alternatives);
     /// references are not followed (what they name is a definition, visited itself).
     pub(crate) fn every_schema(&self, mut holds: impl FnMut(&Schema) -> bool) -> bool {
-        let mut pending: Vec<&Schema> = std::iter::once(&self.input)
+        let mut pending: Vec<&Schema> = std::iter::once(&*self.input)
             .chain(self.definitions.values())
             .collect();
         while let Some(schema) = pending.pop() {
@@ -178,31 +176,18 @@ impl ToolModel {
         true
     }
 
-    /// Whether every field default of this model fits the field's own schema, as `judge`
-    /// (the decoder's `decode::every_default_fits`) decides: decided once and kept.
-    /// Then the decoder fills every default serde would, and a typed value needs no second
-    /// check after serde built it.
-    pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {
-        *self.defaults_fit.get_or_init(|| judge(self))
-    }
-
-    /// The lookup tables of `object` (a part of this model) when it is wide enough to have
-    /// them (more than [`lookup::SCANNED_FIELDS`] names); built for the whole model on
-    /// first use. Keys are matched through [`ToolModel::key_match`], which uses them.
-    pub(crate) fn field_index(&self, object: &ObjectSchema) -> Option<&lookup::FieldIndex> {
-        if lookup::is_scanned(object) {
-            return None;
-        }
-        self.lookups().object(object)
+    /// The plan's cell: [`ToolModel::plan`] fills it.
+    pub(crate) fn plan_cell(&self) -> &OnceLock<crate::plan::Plan> {
+        &self.plan
     }
 
     /// The lookup tables of `enumeration` (a part of this model) when it is long enough to
-    /// have them (more than [`lookup::SCANNED_VALUES`] values).
-    pub fn enum_index(&self, enumeration: &EnumSchema) -> Option<&lookup::EnumIndex> {
-        if enumeration.values.len() <= lookup::SCANNED_VALUES {
+    /// have them (more than [`SCANNED_VALUES`](crate::plan::SCANNED_VALUES) values).
+    pub fn enum_index(&self, enumeration: &EnumSchema) -> Option<&crate::plan::EnumTable> {
+        if enumeration.values.len() <= crate::plan::SCANNED_VALUES {
             return None;
         }
-        self.lookups().enumeration(enumeration)
+        self.plan().enum_of(enumeration)
     }
 
     /// Whether `value` is one of `enumeration`'s values (a part of this model): a string is
@@ -223,10 +208,6 @@ impl ToolModel {
                 .iter()
                 .any(|v| v.value.as_str() == Some(text)),
         }
-    }
-
-    fn lookups(&self) -> &lookup::Lookups {
-        self.lookups.get_or_init(|| lookup::Lookups::of(self))
     }
 
     /// The tool's name, as a model calls it.
@@ -298,7 +279,7 @@ impl ToolModel {
     /// The description of a field's own schema wins over the one of a referenced type.
     pub fn schema_at(&self, path: &crate::Path) -> Option<&Schema> {
         use crate::path::Segment;
-        let mut schema = &self.input;
+        let mut schema: &Schema = &self.input;
         for segment in path.segments() {
             let resolved = self.resolve(schema)?;
             schema = match (&resolved.kind, segment) {

@@ -81,8 +81,8 @@ mod texts;
 mod values;
 
 use serde_json::Value;
-use toolgate_core::model::lookup::KeyMatch;
 use toolgate_core::model::{Kind, Schema, ToolModel};
+use toolgate_core::plan::KeyMatch;
 use toolgate_core::{Constraint, Issue, Path, Segment};
 
 /// Most bytes of an error text read (its first ones).
@@ -278,8 +278,8 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolgate_core::model::lookup::work::steps_in;
     use toolgate_core::model::{Field, Schema};
+    use toolgate_core::plan::work::steps_in;
 
     fn wide(count: usize) -> ToolModel {
         let mut fields: Vec<Field> = (0..count)

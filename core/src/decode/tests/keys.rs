@@ -1,11 +1,11 @@
 //! Issue 27 §3: keys are matched to fields by the model's one lookup on every road, in work
 //! linear in the keys and the fields (counted, not timed): at 2,000 and at 20,000 fields and
 //! keys, each key sent in another case (`key_case`), the count grows ten times, not a
-//! hundred. The count is the lookup's own ([`crate::model::lookup::work`]: names compared,
+//! hundred. The count is the lookup's own ([`crate::plan::work`]: names compared,
 //! folded, probed, indexed) plus every fold made anywhere ([`crate::suggest::work`]).
 
 use super::*;
-use crate::model::lookup::work::steps_in;
+use crate::plan::work::steps_in;
 use crate::suggest::work::folds_in;
 use crate::RetryHint;
 

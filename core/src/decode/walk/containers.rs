@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use super::{Decoder, InnerJson};
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::lookup::{KeyMatch, KeyTarget};
 use crate::model::{Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema};
+use crate::plan::{KeyMatch, KeyTable, KeyTarget};
 
 use crate::Constraint;
 
@@ -266,11 +266,20 @@ impl<'m> Decoder<'m> {
         out
     }
 
-    /// What `key` names in `object`: the model's one lookup ([`crate::model::lookup::keys`]),
-    /// folding only where `key_case` is on.
-    pub(super) fn key_match(&self, key: &str, object: &'m ObjectSchema) -> KeyMatch {
-        self.model
-            .key_match(object, key, self.allows(Rule::KeyCase))
+    /// What `key` names in `object`, whose key table is `keys`: the model's one lookup
+    /// ([`crate::plan::keys`]), folding only where `key_case` is on.
+    pub(super) fn key_match(
+        &self,
+        key: &str,
+        object: &'m ObjectSchema,
+        keys: &KeyTable,
+    ) -> KeyMatch {
+        keys.key_match(object, key, self.allows(Rule::KeyCase))
+    }
+
+    /// The key table of `object`, a part of the model.
+    pub(super) fn key_table(&self, object: &ObjectSchema) -> &'m KeyTable {
+        self.model.plan().keys_of(object)
     }
 
     /// Which field each key names, decided by the model's one rule

@@ -7,9 +7,9 @@ use serde_json::Value;
 use super::Decoder;
 use crate::check::Checker;
 use crate::decode::Rule;
-use crate::model::lookup::FoldedMatch;
 use crate::model::{EnumSchema, Json, Kind, Schema};
 use crate::num::Num;
+use crate::plan::FoldedMatch;
 use crate::{suggest, Constraint};
 
 /// Largest integer a float holds exactly: a float beyond it written as a string would

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::{NodeSeed, Stream};
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::lookup::{self, KeyMatch};
 use crate::model::{Additional, ArraySchema, Field, Json, ObjectSchema, Schema};
+use crate::plan::{KeyMatch, KeyTable};
 
 /// Which fields of an object were given: bits, on the stack for up to 128 fields.
 struct FieldSet {
@@ -98,6 +98,8 @@ pub(super) struct Members<'s, 'm, A> {
     stream: &'s mut Stream<'m>,
     map: A,
     object: &'m ObjectSchema,
+    /// The object's key table, found once.
+    keys: &'m KeyTable,
     given: FieldSet,
     unknown_seen: KeysSeen,
     /// The field after the last one read: models send fields in the schema's order, so the
@@ -149,10 +151,12 @@ enum KeyIs {
 impl<'s, 'm, A> Members<'s, 'm, A> {
     /// The members of `object`, read from `map`.
     pub(super) fn new(stream: &'s mut Stream<'m>, map: A, object: &'m ObjectSchema) -> Self {
+        let keys = stream.decoder.key_table(object);
         Members {
             stream,
             map,
             object,
+            keys,
             given: FieldSet::new(object.fields.len()),
             unknown_seen: KeysSeen::default(),
             next_in_order: 0,
@@ -174,7 +178,7 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
     fn in_order(&self, key: &str) -> Option<usize> {
         let fields = &self.object.fields;
         let at = self.next_in_order;
-        let named = lookup::is_scanned(self.object) && fields.get(at)?.name == key;
+        let named = self.keys.is_scanned() && fields.get(at)?.name == key;
         let first = named
             && fields[..at]
                 .iter()
@@ -188,7 +192,7 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
     fn key_is(&mut self, key: &str) -> KeyIs {
         let found = match self.in_order(key) {
             Some(at) => KeyMatch::Exact(at),
-            None => self.stream.decoder.key_match(key, self.object),
+            None => self.stream.decoder.key_match(key, self.object, self.keys),
         };
         let (at, by_case) = match found {
             KeyMatch::Exact(at) => {

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
-use toolgate_core::model::lookup::KeyMatch;
 use toolgate_core::model::{Additional, Kind, ObjectSchema, Schema, ToolModel};
+use toolgate_core::plan::KeyMatch;
 use toolgate_core::{Path, Segment};
 
 /// Paths as a tree: a node per segment, `end` where a path ends.

@@ -202,7 +202,7 @@ fn the_merge_finds_fields_in_linear_work() {
         let named: Vec<Path> = (0..count / 2)
             .map(|i| path(&format!("field_{i}")))
             .collect();
-        let (merged, steps) = toolgate_core::model::lookup::work::steps_in(|| {
+        let (merged, steps) = toolgate_core::plan::work::steps_in(|| {
             merge(Some(&model), Some(&original), &corrected, &named, wide)
         });
         assert_eq!(merged.value["field_7"], "v");

@@ -4,11 +4,11 @@
 //! A key names a field by its wire name or one of its aliases, as sent ([`KeyMatch::Exact`]);
 //! else, where `key_case` folding is on, by the one field whose wire name or alias equals
 //! it under case and separator folding ([`KeyMatch::Folded`]; a key that folds to several
-//! fields names none of them, [`KeyMatch::Ambiguous`]). Wide objects are looked up in the
-//! model's tables (built once per model), small ones scanned: either way a bounded amount
-//! of work per key, never a fold of every declared field.
+//! fields names none of them, [`KeyMatch::Ambiguous`]). Wide objects are looked up in their
+//! [`KeyTable`]'s hash tables (built once per model, with its plan), small ones scanned:
+//! either way a bounded amount of work per key, never a fold of every declared field.
 //!
-//! Several keys of one object naming one field ([`ToolModel::key_targets`]):
+//! Several keys of one object naming one field ([`KeyTable::key_targets`]):
 //! - when at least one of them names it by folding, they are a **tie**, refused as one
 //!   issue at the field, whatever their order and whether the others are exact: with
 //!   `{"Passengers": 12, "passengers": 2}`, which value was meant would be a guess (the
@@ -20,7 +20,7 @@
 //! Schema does: property names are case-sensitive), a key in another case is an undeclared
 //! key like any other, so there is no tie to decide.
 
-use super::{work, FoldedMatch};
+use super::{work, FoldedMatch, KeyTable};
 use crate::model::{Field, ObjectSchema, ToolModel};
 use crate::suggest;
 
@@ -71,12 +71,14 @@ pub struct KeyTargets {
 
 impl ToolModel {
     /// What `key` names in `object` (a part of this model): by wire name or alias, else,
-    /// when `folding` (`key_case`), by folded name. Constant work for a wide object (the
-    /// model's tables), a scan of at most [`super::SCANNED_FIELDS`] names for a small one.
+    /// when `folding` (`key_case`), by folded name. Constant work for a wide object (its
+    /// key table's hash tables), a scan of at most [`super::SCANNED_FIELDS`] names for a
+    /// small one. A walker that holds the object's [`KeyTable`] calls
+    /// [`KeyTable::key_match`] and saves finding the table.
     ///
     /// ```
     /// use toolgate_core::model::{Field, Kind, Schema, ToolModel};
-    /// use toolgate_core::model::lookup::KeyMatch;
+    /// use toolgate_core::plan::KeyMatch;
     ///
     /// let input = Schema::object(vec![
     ///     Field::required("passengers", Schema::integer()).alias("pax"),
@@ -91,7 +93,50 @@ impl ToolModel {
     /// assert_eq!(model.key_match(object, "USER-ID", true), KeyMatch::Ambiguous);
     /// ```
     pub fn key_match(&self, object: &ObjectSchema, key: &str, folding: bool) -> KeyMatch {
-        let Some(index) = self.field_index(object) else {
+        self.plan().keys_of(object).key_match(object, key, folding)
+    }
+
+    /// The field of `object` (a part of this model) whose wire name or alias is `key`, as
+    /// sent: [`ToolModel::key_match`] without folding.
+    pub fn field_named<'o>(&self, object: &'o ObjectSchema, key: &str) -> Option<&'o Field> {
+        match self.key_match(object, key, false) {
+            KeyMatch::Exact(at) => object.fields.get(at),
+            _ => None,
+        }
+    }
+
+    /// What each of `keys` (the keys of one object value, in document order, each once)
+    /// names in `object` (a part of this model), with the ties decided:
+    /// [`KeyTable::key_targets`] of the object's table.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Field, Kind, Schema, ToolModel};
+    /// use toolgate_core::plan::{KeyTarget, Tie};
+    ///
+    /// let input = Schema::object(vec![Field::required("passengers", Schema::integer())]);
+    /// let model = ToolModel::new("t", None, input, Default::default());
+    /// let Kind::Object(object) = &model.input().kind else { unreachable!() };
+    /// let decided = model.key_targets(object, ["Passengers", "passengers", "x"], true);
+    /// assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied, KeyTarget::Unknown]);
+    /// assert_eq!(decided.ties, [Tie { field: 0, positions: vec![0, 1] }]);
+    /// ```
+    pub fn key_targets<'k>(
+        &self,
+        object: &ObjectSchema,
+        keys: impl IntoIterator<Item = &'k str>,
+        folding: bool,
+    ) -> KeyTargets {
+        self.plan()
+            .keys_of(object)
+            .key_targets(object, keys, folding)
+    }
+}
+
+impl KeyTable {
+    /// What `key` names in `object`, the object of this table (see
+    /// [`ToolModel::key_match`]).
+    pub fn key_match(&self, object: &ObjectSchema, key: &str, folding: bool) -> KeyMatch {
+        let Some(index) = &self.index else {
             return scan(object, key, folding);
         };
         if let Some(at) = index.exact(key) {
@@ -107,30 +152,9 @@ impl ToolModel {
         }
     }
 
-    /// The field of `object` (a part of this model) whose wire name or alias is `key`, as
-    /// sent: [`ToolModel::key_match`] without folding.
-    pub fn field_named<'o>(&self, object: &'o ObjectSchema, key: &str) -> Option<&'o Field> {
-        match self.key_match(object, key, false) {
-            KeyMatch::Exact(at) => object.fields.get(at),
-            _ => None,
-        }
-    }
-
     /// What each of `keys` (the keys of one object value, in document order, each once)
-    /// names in `object`, with the ties decided (see the module's documentation): work
-    /// linear in the keys, whatever the object's width.
-    ///
-    /// ```
-    /// use toolgate_core::model::{Field, Kind, Schema, ToolModel};
-    /// use toolgate_core::model::lookup::{KeyTarget, Tie};
-    ///
-    /// let input = Schema::object(vec![Field::required("passengers", Schema::integer())]);
-    /// let model = ToolModel::new("t", None, input, Default::default());
-    /// let Kind::Object(object) = &model.input().kind else { unreachable!() };
-    /// let decided = model.key_targets(object, ["Passengers", "passengers", "x"], true);
-    /// assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied, KeyTarget::Unknown]);
-    /// assert_eq!(decided.ties, [Tie { field: 0, positions: vec![0, 1] }]);
-    /// ```
+    /// names in `object`, the object of this table, with the ties decided (see the module's
+    /// documentation): work linear in the keys, whatever the object's width.
     pub fn key_targets<'k>(
         &self,
         object: &ObjectSchema,
@@ -210,8 +234,8 @@ fn scan(object: &ObjectSchema, key: &str, folding: bool) -> KeyMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::lookup::work::steps_in;
     use crate::model::{Kind, Schema};
+    use crate::plan::work::steps_in;
 
     fn model(fields: Vec<Field>) -> ToolModel {
         ToolModel::new("t", None, Schema::object(fields), Default::default())
@@ -247,7 +271,7 @@ mod tests {
         for extra in [0, 40] {
             let model = model(fields(extra));
             let object = object(&model);
-            assert_eq!(model.field_index(object).is_some(), extra > 0);
+            assert_eq!(!model.plan().keys_of(object).is_scanned(), extra > 0);
             let at = |key, folding| model.key_match(object, key, folding);
             assert_eq!(at("passengers", true), KeyMatch::Exact(0));
             assert_eq!(at("pax", false), KeyMatch::Exact(0));
@@ -266,7 +290,7 @@ mod tests {
         let field = Field::optional("f", Schema::string());
         let field = (0..40).fold(field, |field, i| field.alias(format!("a{i}")));
         let model = model(vec![field]);
-        assert!(model.field_index(object(&model)).is_some());
+        assert!(!model.plan().keys_of(object(&model)).is_scanned());
         assert_eq!(
             model.key_match(object(&model), "A39", true),
             KeyMatch::Folded(0)

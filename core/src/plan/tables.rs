@@ -1,28 +1,24 @@
-//! Lookup tables for wide objects and long enums: which field a key names (by wire name,
-//! alias or folded name) and which value a string means (as sent, by alias or folded), in
-//! constant time instead of a scan over the schema for every key or value.
+//! The plan's lookup tables: which field a key names (by wire name, alias or folded name)
+//! and which value a string means (as sent, by alias or folded), in constant time instead
+//! of a scan over the schema for every key or value.
 //!
 //! A tool's schema may come from someone else's server, and an object of 40,000 properties
-//! checked key by key against every field is quadratic work per call (seconds). The tables
-//! are built once per model, on first use, for every object of more than
-//! [`SCANNED_FIELDS`] names (wire names and aliases together) and every enum of more than
-//! [`SCANNED_VALUES`] values; smaller ones are scanned (faster for the usual few, and a
-//! bounded number of comparisons per key).
+//! checked key by key against every field is quadratic work per call (seconds). Every object
+//! of more than [`SCANNED_FIELDS`] names (wire names and aliases together) and every enum of
+//! more than [`SCANNED_VALUES`] values gets hash tables when the plan is built; smaller ones
+//! are scanned (faster for the usual few, and a bounded number of comparisons per key).
 //!
-//! Every road that matches a key to a field goes through [`ToolModel::key_match`] (one key)
-//! or [`ToolModel::key_targets`] (the keys of one object, ties decided) in [`keys`]: the
-//! stream and tree walks, the value checker, the union trials, [`ToolModel::schema_at`] (and
-//! so the retry hint), the hint's example, and the runtime's `foreign` path alignment and
-//! repair-loop merge. [`work`] counts what a lookup does, so tests bound it without a clock.
+//! Every road that matches a key to a field goes through [`KeyTable::key_match`] (one key)
+//! or [`KeyTable::key_targets`] (the keys of one object, ties decided) in
+//! [`keys`](super::keys): the stream and tree walks, the value checker, the union trials,
+//! [`ToolModel::schema_at`](crate::model::ToolModel::schema_at) (and so the retry hint),
+//! the hint's example, and the runtime's `foreign` path alignment and repair-loop merge.
+//! [`work`] counts what a lookup does, so tests bound it without a clock.
 
 use std::collections::HashMap;
 
-use super::{Additional, EnumSchema, Kind, ObjectSchema, Schema, ToolModel};
+use crate::model::{EnumSchema, ObjectSchema};
 use crate::suggest;
-
-pub mod keys;
-
-pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
 
 /// Objects with at most this many names (wire names and aliases) are scanned rather than
 /// indexed.
@@ -58,7 +54,7 @@ pub mod work {
 
 /// Whether `object` is scanned rather than indexed: at most [`SCANNED_FIELDS`] names, wire
 /// names and aliases together (so a scan is a bounded number of comparisons per key).
-pub(crate) fn is_scanned(object: &ObjectSchema) -> bool {
+fn is_scanned(object: &ObjectSchema) -> bool {
     object.fields.len() <= SCANNED_FIELDS
         && object
             .fields
@@ -89,9 +85,30 @@ fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usiz
         .or_insert(FoldedMatch::One(at));
 }
 
-/// The tables of one object.
+/// The key table of one object: nothing for a small object (its names are scanned), hash
+/// tables for a wide one.
 #[derive(Debug, Default)]
-pub struct FieldIndex {
+pub struct KeyTable {
+    pub(super) index: Option<FieldIndex>,
+}
+
+impl KeyTable {
+    pub(super) fn of(object: &ObjectSchema) -> Self {
+        KeyTable {
+            index: (!is_scanned(object)).then(|| FieldIndex::of(object)),
+        }
+    }
+
+    /// Whether the object's names are scanned (at most [`SCANNED_FIELDS`] of them, wire
+    /// names and aliases together) rather than looked up in tables.
+    pub fn is_scanned(&self) -> bool {
+        self.index.is_none()
+    }
+}
+
+/// The hash tables of a wide object.
+#[derive(Debug, Default)]
+pub(super) struct FieldIndex {
     /// Wire names and aliases → field.
     exact: HashMap<String, usize>,
     /// Folded wire names and aliases → field (or a tie).
@@ -112,21 +129,22 @@ impl FieldIndex {
     }
 
     /// The field whose wire name or alias is `key` (the first such field).
-    pub fn exact(&self, key: &str) -> Option<usize> {
+    pub(super) fn exact(&self, key: &str) -> Option<usize> {
         work::count(1);
         self.exact.get(key).copied()
     }
 
     /// The field whose folded wire name or alias equals `key` folded.
-    pub fn folded(&self, key: &str) -> Option<FoldedMatch> {
+    pub(super) fn folded(&self, key: &str) -> Option<FoldedMatch> {
         work::count(1);
         self.folded.get(&suggest::fold(key)).copied()
     }
 }
 
-/// The tables of one enum: its string values and their aliases.
+/// The tables of one long enum (more than [`SCANNED_VALUES`] values): its string values and
+/// their aliases.
 #[derive(Debug, Default)]
-pub struct EnumIndex {
+pub struct EnumTable {
     /// String values → value.
     strings: HashMap<String, usize>,
     /// Aliases → value.
@@ -135,9 +153,9 @@ pub struct EnumIndex {
     folded: HashMap<String, FoldedMatch>,
 }
 
-impl EnumIndex {
-    fn of(enumeration: &EnumSchema) -> Self {
-        let mut index = EnumIndex::default();
+impl EnumTable {
+    pub(super) fn of(enumeration: &EnumSchema) -> Self {
+        let mut index = EnumTable::default();
         for (at, value) in enumeration.values.iter().enumerate() {
             if let Some(text) = value.value.as_str() {
                 index.strings.entry(text.to_owned()).or_insert(at);
@@ -167,62 +185,12 @@ impl EnumIndex {
     }
 }
 
-/// The tables of every wide object and long enum of a model, keyed by the part's address
-/// inside the model (a model never changes after it is built: its parts are reachable only
-/// by `&`).
-#[derive(Debug, Default)]
-pub(crate) struct Lookups {
-    by_object: HashMap<usize, FieldIndex>,
-    by_enum: HashMap<usize, EnumIndex>,
-}
-
-impl Lookups {
-    pub(crate) fn of(model: &ToolModel) -> Self {
-        let mut by_object = HashMap::new();
-        let mut by_enum = HashMap::new();
-        let mut pending: Vec<&Schema> = std::iter::once(model.input())
-            .chain(model.definitions().values())
-            .collect();
-        while let Some(schema) = pending.pop() {
-            match &schema.kind {
-                Kind::Object(object) => {
-                    if !is_scanned(object) {
-                        by_object.insert(address(object), FieldIndex::of(object));
-                    }
-                    pending.extend(object.fields.iter().map(|f| &f.schema));
-                    if let Additional::Schema(extra) = &object.additional {
-                        pending.push(extra);
-                    }
-                }
-                Kind::Array(array) => pending.extend(array.schemas()),
-                Kind::Map(map) => pending.push(&map.values),
-                Kind::Union(union) => pending.extend(&union.variants),
-                Kind::Enum(enumeration) if enumeration.values.len() > SCANNED_VALUES => {
-                    by_enum.insert(address(enumeration), EnumIndex::of(enumeration));
-                }
-                _ => {}
-            }
-        }
-        Lookups { by_object, by_enum }
-    }
-
-    pub(crate) fn object(&self, object: &ObjectSchema) -> Option<&FieldIndex> {
-        self.by_object.get(&address(object))
-    }
-
-    pub(crate) fn enumeration(&self, enumeration: &EnumSchema) -> Option<&EnumIndex> {
-        self.by_enum.get(&address(enumeration))
-    }
-}
-
-fn address<T>(part: &T) -> usize {
-    part as *const T as usize
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Field;
+
+    use crate::model::{Kind, Schema, ToolModel};
 
     #[test]
     fn indexes_wide_objects_with_ties() {
@@ -232,11 +200,11 @@ mod tests {
         fields.push(Field::optional("user_id", Schema::string()));
         fields.push(Field::optional("UserId", Schema::string()));
         let model = ToolModel::new("t", None, Schema::object(fields), Default::default());
-        let indexes = Lookups::of(&model);
         let Kind::Object(object) = &model.input().kind else {
             unreachable!()
         };
-        let index = indexes.object(object).expect("a wide object is indexed");
+        let table = model.plan().keys_of(object);
+        let index = table.index.as_ref().expect("a wide object is indexed");
         assert_eq!(index.exact("f7"), Some(7));
         assert_eq!(index.exact("F7"), None);
         assert_eq!(index.folded("F7"), Some(FoldedMatch::One(7)));

@@ -1,0 +1,183 @@
+//! The plan: a tool model compiled once, on first use, into what every road reads while it
+//! walks a value (issue 29).
+//!
+//! The [`ToolModel`] is the description: a tree of [`Schema`]s with named definitions,
+//! what the derive, the schema reader and the writers build and compare. Walking a value
+//! against it directly meant interpreting it at every value: following references by name,
+//! fetching an object's key tables from a map keyed by its address, deciding again whether
+//! a use takes `null`. The plan does that work once per model:
+//! - an arena of [`Node`]s, one for each schema of the model (each use: a reference is a
+//!   node of its own, since whether it takes `null` and its description belong to the use),
+//!   each with the node that describes its values ([`Plan::target`], references followed
+//!   once, here) and whether it takes `null`;
+//! - per object one [`KeyTable`] (wire names, aliases, folded names with their ties): every
+//!   road that matches a key to a field or steps along a path goes through it (see
+//!   [`keys`]);
+//! - per long enum one [`EnumTable`].
+//!
+//! The plan is built in one pass, linear in the model's size (`plan/build.rs`), and kept in the
+//! model's `OnceLock`: a model is never changed after it is built, so the plan stays true.
+//! It points into the model it was built from (its schemas are boxed or held in a
+//! `BTreeMap`, so they keep their addresses when the model moves) and is reachable only
+//! through `&ToolModel`.
+
+use std::collections::HashMap;
+use std::ptr::NonNull;
+use std::sync::OnceLock;
+
+use crate::model::{EnumSchema, ObjectSchema, Schema, ToolModel};
+
+mod build;
+pub mod keys;
+mod tables;
+
+pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
+pub use tables::{work, EnumTable, FoldedMatch, KeyTable, SCANNED_FIELDS, SCANNED_VALUES};
+
+/// A node of a [`Plan`]: one schema of the model, one use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One schema of the model, compiled.
+#[derive(Debug)]
+pub struct Node {
+    /// The schema, inside the model the plan belongs to.
+    schema: NonNull<Schema>,
+    /// The node describing this one's values: itself, or where its references lead; `None`
+    /// for a reference the model cannot follow (unknown, a cycle, a chain longer than
+    /// [`crate::model::MOST_FOLLOWED_REFERENCES`]).
+    target: Option<NodeId>,
+    /// Whether the use takes `null` ([`ToolModel::accepts_null`]).
+    accepts_null: bool,
+    /// The key table of an object node (an index into [`Plan::keys`]).
+    keys: Option<u32>,
+    /// The table of a long enum node (an index into [`Plan::enums`]).
+    enumeration: Option<u32>,
+}
+
+/// A tool model compiled for walking (see the module's documentation).
+#[derive(Debug)]
+pub struct Plan {
+    nodes: Box<[Node]>,
+    keys: Box<[KeyTable]>,
+    enums: Box<[EnumTable]>,
+    root: NodeId,
+    /// Each schema's node, by the schema's address: for the callers that hold a `&Schema`
+    /// of the model rather than a node.
+    by_schema: HashMap<usize, NodeId>,
+    /// Each object's key table, by the `ObjectSchema`'s address (see [`Plan::by_schema`]).
+    by_object: HashMap<usize, u32>,
+    /// Each long enum's table, by the `EnumSchema`'s address.
+    by_enum: HashMap<usize, u32>,
+    /// Whether every field default of the model fits its field (judged by the decoder, once).
+    defaults_fit: OnceLock<bool>,
+}
+
+// SAFETY: a `Plan` only reads the schemas its nodes point to, which belong to the
+// `ToolModel` holding the plan. A model is never changed after it is built (its fields are
+// private and no method takes `&mut self`), its schemas keep their addresses when it moves
+// (the input is boxed, definitions live in a `BTreeMap`'s heap nodes), and the plan is
+// reachable only as `&Plan` through `&ToolModel`, so it never outlives them. Sharing it
+// across threads shares `&Schema`s, which are `Sync`.
+unsafe impl Send for Plan {}
+// SAFETY: as above.
+unsafe impl Sync for Plan {}
+
+impl Plan {
+    /// The node of the arguments' schema.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// The node of `schema`, a schema of this plan's model.
+    ///
+    /// # Panics
+    /// When `schema` is not part of the model (a caller's mistake, never input's).
+    pub fn node_of(&self, schema: &Schema) -> NodeId {
+        self.by_schema[&address(schema)]
+    }
+
+    /// The schema of `node`.
+    pub fn schema(&self, node: NodeId) -> &Schema {
+        // SAFETY: see `unsafe impl Send for Plan`: the schema lives as long as the model,
+        // which outlives `&self`.
+        unsafe { self.nodes[node.index()].schema.as_ref() }
+    }
+
+    /// The node that describes `node`'s values: itself, or where its references lead;
+    /// `None` for a reference the model cannot follow.
+    pub fn target(&self, node: NodeId) -> Option<NodeId> {
+        self.nodes[node.index()].target
+    }
+
+    /// Whether `node`'s use takes `null`.
+    pub fn accepts_null(&self, node: NodeId) -> bool {
+        self.nodes[node.index()].accepts_null
+    }
+
+    /// The key table of an object node.
+    pub fn keys(&self, node: NodeId) -> Option<&KeyTable> {
+        let at = self.nodes[node.index()].keys?;
+        Some(&self.keys[at as usize])
+    }
+
+    /// The table of a long enum node (more than [`SCANNED_VALUES`] values).
+    pub fn enumeration(&self, node: NodeId) -> Option<&EnumTable> {
+        let at = self.nodes[node.index()].enumeration?;
+        Some(&self.enums[at as usize])
+    }
+
+    /// The key table of `object`, an object of this plan's model.
+    ///
+    /// # Panics
+    /// When `object` is not part of the model (a caller's mistake, never input's).
+    pub(crate) fn keys_of(&self, object: &ObjectSchema) -> &KeyTable {
+        &self.keys[self.by_object[&address(object)] as usize]
+    }
+
+    /// The table of `enumeration`, an enum of this plan's model, where it is long.
+    pub(crate) fn enum_of(&self, enumeration: &EnumSchema) -> Option<&EnumTable> {
+        let at = *self.by_enum.get(&address(enumeration))?;
+        Some(&self.enums[at as usize])
+    }
+
+    /// How many nodes the plan has: one per schema of the model.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the plan has no node (never: the arguments' schema is one).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+impl ToolModel {
+    /// The plan of this model, compiled on the first call and kept.
+    pub fn plan(&self) -> &Plan {
+        self.plan_cell().get_or_init(|| build::plan(self))
+    }
+
+    /// Whether every field default of this model fits the field's own schema, as `judge`
+    /// (the decoder's `decode::every_default_fits`) decides: decided once and kept.
+    /// Then the decoder fills every default serde would, and a typed value needs no second
+    /// check after serde built it.
+    pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {
+        *self.plan().defaults_fit.get_or_init(|| judge(self))
+    }
+}
+
+/// A part's address inside the model: the key of the plan's maps (one map per type of
+/// part, as an object may share its address with the schema holding it).
+fn address<T>(part: &T) -> usize {
+    part as *const T as usize
+}
+
+#[cfg(test)]
+mod tests;

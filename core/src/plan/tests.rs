@@ -1,0 +1,100 @@
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::model::{Field, Kind, Schema};
+
+fn model_with_references() -> ToolModel {
+    let definitions: BTreeMap<String, Schema> = [
+        (
+            "Point".to_owned(),
+            Schema::object(vec![Field::required("x", Schema::integer())]),
+        ),
+        ("Alias".to_owned(), Schema::reference("Point")),
+        ("Loop".to_owned(), Schema::reference("Loop")),
+    ]
+    .into();
+    let input = Schema::object(vec![
+        Field::required("at", Schema::reference("Alias")),
+        Field::optional("maybe", Schema::reference("Point").nullable()),
+        Field::optional("lost", Schema::reference("Nowhere")),
+        Field::optional("looping", Schema::reference("Loop")),
+    ]);
+    ToolModel::new("t", None, input, definitions)
+}
+
+fn field_node(model: &ToolModel, at: usize) -> NodeId {
+    let Kind::Object(object) = &model.input().kind else {
+        unreachable!()
+    };
+    model.plan().node_of(&object.fields[at].schema)
+}
+
+#[test]
+fn references_are_followed_once_when_the_plan_is_built() {
+    let model = model_with_references();
+    let plan = model.plan();
+    assert_eq!(plan.root(), plan.node_of(model.input()));
+    let point = plan.node_of(&model.definitions()["Point"]);
+    assert_eq!(plan.target(field_node(&model, 0)), Some(point));
+    assert_eq!(plan.target(field_node(&model, 1)), Some(point));
+    assert_eq!(plan.target(field_node(&model, 2)), None, "unknown");
+    assert_eq!(plan.target(field_node(&model, 3)), None, "a cycle");
+    assert_eq!(plan.target(point), Some(point));
+    assert!(plan.accepts_null(field_node(&model, 1)));
+    assert!(!plan.accepts_null(field_node(&model, 0)));
+    assert!(plan.keys(point).is_some() && plan.keys(field_node(&model, 0)).is_none());
+    // Every schema is a node: the input, its 4 fields, Point and its field, Alias, Loop.
+    assert_eq!(plan.len(), 9);
+}
+
+#[test]
+fn a_moved_model_keeps_its_plan_true() {
+    let model = model_with_references();
+    let before = model.key_match(
+        match &model.definitions()["Point"].kind {
+            Kind::Object(object) => object,
+            _ => unreachable!(),
+        },
+        "X",
+        true,
+    );
+    let moved = Box::new(model);
+    let Kind::Object(object) = &moved.definitions()["Point"].kind else {
+        unreachable!()
+    };
+    assert_eq!(moved.key_match(object, "X", true), before);
+    let point = moved.plan().node_of(&moved.definitions()["Point"]);
+    assert!(std::ptr::eq(
+        moved.plan().schema(point),
+        &moved.definitions()["Point"]
+    ));
+    assert!(std::ptr::eq(
+        moved.plan().schema(moved.plan().root()),
+        moved.input()
+    ));
+}
+
+#[test]
+fn a_plan_is_shared_across_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Plan>();
+    let model = std::sync::Arc::new(model_with_references());
+    let nodes = std::thread::spawn({
+        let model = model.clone();
+        move || model.plan().len()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(nodes, model.plan().len());
+}
+
+#[test]
+fn a_clone_builds_its_own_plan() {
+    let model = model_with_references();
+    let clone = model.clone();
+    assert!(!std::ptr::eq(model.plan(), clone.plan()));
+    assert!(std::ptr::eq(
+        clone.plan().schema(clone.plan().root()),
+        clone.input()
+    ));
+}
