@@ -83,12 +83,11 @@ pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
             return true;
         };
         object.fields.iter().all(|field| {
-            let Some(default) = &field.schema.default else {
-                return true;
-            };
-            let mut checker = Checker::new(model);
-            checker.check_value(default, &field.schema);
-            checker.finish().is_ok()
+            field.schema.default.is_none()
+                || model
+                    .plan()
+                    .field_default(&field.schema, || super::filled_default(model, field))
+                    .is_some()
         })
     })
 }

@@ -76,6 +76,7 @@
 mod rules;
 mod text;
 mod walk;
+pub(crate) use walk::filled_default;
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};

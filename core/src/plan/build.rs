@@ -3,25 +3,25 @@
 //! [`MOST_FOLLOWED_REFERENCES`](crate::model::MOST_FOLLOWED_REFERENCES) steps), without
 //! recursion: a model nested as deep as the reader allows is built in a loop.
 
-use std::collections::HashMap;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 
-use super::{address, EnumTable, KeyTable, Node, NodeId, Plan, SCANNED_VALUES};
+use super::{address, ByAddress, EnumTable, KeyTable, Node, NodeId, Plan, SCANNED_VALUES};
 use crate::model::{Additional, Kind, Schema, ToolModel};
 
 /// The plan of `model`.
 pub(super) fn plan(model: &ToolModel) -> Plan {
     let schemas = every_schema(model);
-    let by_schema: HashMap<usize, NodeId> = schemas
+    let by_schema: ByAddress<NodeId> = schemas
         .iter()
         .enumerate()
         .map(|(at, schema)| (address(*schema), NodeId(at as u32)))
         .collect();
     let mut keys = Vec::new();
     let mut enums = Vec::new();
-    let mut by_object = HashMap::new();
-    let mut by_enum = HashMap::new();
+    let mut by_object = ByAddress::default();
+    let mut by_enum = ByAddress::default();
+    let mut defaults = 0u32;
     let nodes = schemas
         .iter()
         .map(|&schema| {
@@ -34,6 +34,10 @@ pub(super) fn plan(model: &ToolModel) -> Plan {
                 accepts_null: model.accepts_null(schema),
                 keys: None,
                 enumeration: None,
+                default: schema.default.is_some().then(|| {
+                    defaults += 1;
+                    defaults - 1
+                }),
             };
             match &schema.kind {
                 Kind::Object(object) => {
@@ -62,6 +66,7 @@ pub(super) fn plan(model: &ToolModel) -> Plan {
         by_object,
         by_enum,
         defaults_fit: OnceLock::new(),
+        defaults: (0..defaults).map(|_| OnceLock::new()).collect(),
     }
 }
 

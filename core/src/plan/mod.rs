@@ -22,8 +22,11 @@
 //! through `&ToolModel`.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ptr::NonNull;
 use std::sync::OnceLock;
+
+use serde_json::Value;
 
 use crate::model::{EnumSchema, ObjectSchema, Schema, ToolModel};
 
@@ -59,6 +62,9 @@ pub struct Node {
     keys: Option<u32>,
     /// The table of a long enum node (an index into [`Plan::enums`]).
     enumeration: Option<u32>,
+    /// Where the verdict on the node's `default` is kept, for a schema with one (an index
+    /// into [`Plan::defaults`]).
+    default: Option<u32>,
 }
 
 /// A tool model compiled for walking (see the module's documentation).
@@ -70,13 +76,16 @@ pub struct Plan {
     root: NodeId,
     /// Each schema's node, by the schema's address: for the callers that hold a `&Schema`
     /// of the model rather than a node.
-    by_schema: HashMap<usize, NodeId>,
+    by_schema: ByAddress<NodeId>,
     /// Each object's key table, by the `ObjectSchema`'s address (see [`Plan::by_schema`]).
-    by_object: HashMap<usize, u32>,
+    by_object: ByAddress<u32>,
     /// Each long enum's table, by the `EnumSchema`'s address.
-    by_enum: HashMap<usize, u32>,
+    by_enum: ByAddress<u32>,
     /// Whether every field default of the model fits its field (judged by the decoder, once).
     defaults_fit: OnceLock<bool>,
+    /// Per schema with a `default`: the value an absent field of that schema is given, or
+    /// `None` where the default does not fit the schema (judged by the decoder, once).
+    defaults: Box<[OnceLock<Option<Value>>]>,
 }
 
 // SAFETY: a `Plan` only reads the schemas its nodes point to, which belong to the
@@ -147,6 +156,22 @@ impl Plan {
         Some(&self.enums[at as usize])
     }
 
+    /// The value an absent field whose schema is `schema` (a schema of this plan's model,
+    /// with a `default`) is given: `judge` decides it on the first call (the default as the
+    /// decoder hands it on, or `None` where it does not fit), and the verdict is kept. A
+    /// default is judged without context (every repair off), so one verdict serves every
+    /// fill, on every road.
+    ///
+    /// `judge` must not ask for the same default again (checking a value fills no default).
+    pub(crate) fn field_default(
+        &self,
+        schema: &Schema,
+        judge: impl FnOnce() -> Option<Value>,
+    ) -> Option<&Value> {
+        let slot = self.nodes[self.node_of(schema).index()].default?;
+        self.defaults[slot as usize].get_or_init(judge).as_ref()
+    }
+
     /// How many nodes the plan has: one per schema of the model.
     pub fn len(&self) -> usize {
         self.nodes.len()
@@ -170,6 +195,38 @@ impl ToolModel {
     /// check after serde built it.
     pub(crate) fn defaults_fit(&self, judge: impl FnOnce(&ToolModel) -> bool) -> bool {
         *self.plan().defaults_fit.get_or_init(|| judge(self))
+    }
+}
+
+/// A map keyed by addresses inside the model, hashed by one multiplication: the walkers
+/// look an object's table up once per object value, and SipHash (the default, which
+/// guards against keys an attacker picks) would cost more than the lookup saves. Addresses
+/// are the allocator's, never input's.
+type ByAddress<V> = HashMap<usize, V, BuildHasherDefault<AddressHasher>>;
+
+/// The hasher of [`ByAddress`]: Fibonacci hashing of the address, its high half folded
+/// into the low bits (addresses are aligned, so their own low bits are all zero).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let product = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = product ^ (product >> 32);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }
 

@@ -98,3 +98,40 @@ fn a_clone_builds_its_own_plan() {
         clone.input()
     ));
 }
+
+#[test]
+fn a_default_is_judged_once_for_every_fill() {
+    let input = Schema::object(vec![
+        Field::optional("n", Schema::integer().with_default(serde_json::json!(5.0))),
+        Field::optional("s", Schema::string().with_default(serde_json::json!(7))),
+        Field::optional("none", Schema::string()),
+    ]);
+    let model = ToolModel::new("t", None, input, Default::default());
+    let Kind::Object(object) = &model.input().kind else {
+        unreachable!()
+    };
+    let judged = std::cell::Cell::new(0);
+    for _ in 0..3 {
+        let filled = model.plan().field_default(&object.fields[0].schema, || {
+            judged.set(judged.get() + 1);
+            crate::decode::filled_default(&model, &object.fields[0])
+        });
+        // An integer's default written with a fraction is handed on as the integer.
+        assert_eq!(filled, Some(&serde_json::json!(5)));
+    }
+    assert_eq!(judged.get(), 1);
+    let misfit = model.plan().field_default(&object.fields[1].schema, || {
+        crate::decode::filled_default(&model, &object.fields[1])
+    });
+    assert_eq!(
+        misfit, None,
+        "a number is no string: the default does not fit"
+    );
+    let without = model
+        .plan()
+        .field_default(&object.fields[2].schema, || unreachable!());
+    assert_eq!(without, None);
+    // The decoder fills the one that fits, and logs it.
+    let decoded = crate::decode::decode_text(&model, b"{}", &Default::default()).unwrap();
+    assert_eq!(decoded.value, serde_json::json!({"n": 5}));
+}

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 
 use super::{Decoder, InnerJson};
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::{Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema};
+use crate::model::{
+    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, ToolModel,
+};
 use crate::plan::{KeyMatch, KeyTable, KeyTarget};
 
 use crate::Constraint;
@@ -423,35 +425,20 @@ impl<'m> Decoder<'m> {
 
     /// The default an absent optional field gets (logged `default`), when it has one that
     /// fits its schema and the rule is on, within what a call's defaults may add
-    /// ([`Decoder::spend_default`]).
+    /// ([`Decoder::spend_default`], which counts a default that does not fit too). Whether
+    /// it fits is judged once per model ([`crate::plan::Plan::field_default`]).
     pub(super) fn default_value(&mut self, field: &'m Field) -> Option<Value> {
         let default = field.schema.default.as_ref()?;
         if !self.allows(Rule::Default) || !self.spend_default(&field.name, default) {
             return None;
         }
-        let mut check = self.checker.fork();
-        check.check_value(default, &field.schema);
-        check.finish().ok()?;
-        let default = self
-            .default_integer(field)
-            .unwrap_or_else(|| default.clone());
-        self.repair(Rule::Default, Value::Null, default.clone());
-        Some(default)
-    }
-
-    /// An integer field's default written with a fraction or an exponent (`5.0`, `1e3`),
-    /// handed on as the integer its digits say, as a value sent so would be: the field is
-    /// an integer, never a float (issue 27 §1).
-    fn default_integer(&self, field: &'m Field) -> Option<Value> {
-        let resolved = self.model.resolve(&field.schema)?;
-        let Kind::Integer(_) = resolved.kind else {
-            return None;
-        };
-        let Some(Value::Number(number)) = &field.schema.default else {
-            return None;
-        };
-        super::integers::float_spelled_integer(&Json::Number(number.clone()))
-            .and_then(super::integers::carried)
+        let model = self.model;
+        let filled = model
+            .plan()
+            .field_default(&field.schema, || filled_default(model, field))?
+            .clone();
+        self.repair(Rule::Default, Value::Null, filled.clone());
+        Some(filled)
     }
 
     fn unknown_key(
@@ -500,4 +487,24 @@ fn has_repeated_key(members: &[(String, Json)]) -> bool {
         .iter()
         .enumerate()
         .any(|(at, (key, _))| members[..at].iter().any(|(earlier, _)| earlier == key))
+}
+
+/// The value an absent `field` (of `model`, with a default) is given: its default, when it
+/// fits the field's schema (checked as a value, every repair off), an integer field's
+/// default written with a fraction or an exponent (`5.0`, `1e3`) handed on as the integer
+/// its digits say, as a value sent so would be (issue 27 §1); `None` where it does not fit.
+pub(crate) fn filled_default(model: &ToolModel, field: &Field) -> Option<Value> {
+    let default = field.schema.default.as_ref()?;
+    model.check_against(&field.schema, default).ok()?;
+    let integral = match model.resolve(&field.schema).map(|schema| &schema.kind) {
+        Some(Kind::Integer(_)) => match default {
+            Value::Number(number) => {
+                super::integers::float_spelled_integer(&Json::Number(number.clone()))
+                    .and_then(super::integers::carried)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    Some(integral.unwrap_or_else(|| default.clone()))
 }

@@ -12,6 +12,7 @@ mod scalars;
 mod stream;
 mod unions;
 
+pub(crate) use containers::filled_default;
 pub use containers::separated_items;
 pub(crate) use stream::{stream_text, Streamed, Walked};
 
