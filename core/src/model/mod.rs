@@ -275,25 +275,13 @@ impl ToolModel {
     }
 
     /// The schema of the value at `path`, following fields (by wire name or alias, through
-    /// the model's lookup: [`ToolModel::field_named`]), items, map values and references.
-    /// The description of a field's own schema wins over the one of a referenced type.
+    /// the model's lookup: [`ToolModel::field_named`]), the schema of undeclared keys, items,
+    /// map values and references: [`ToolModel::step`] at each segment. The description of a
+    /// field's own schema wins over the one of a referenced type.
     pub fn schema_at(&self, path: &crate::Path) -> Option<&Schema> {
-        use crate::path::Segment;
         let mut schema: &Schema = &self.input;
         for segment in path.segments() {
-            let resolved = self.resolve(schema)?;
-            schema = match (&resolved.kind, segment) {
-                (Kind::Object(object), Segment::Key(key)) => match self.field_named(object, key) {
-                    Some(field) => &field.schema,
-                    None => match &object.additional {
-                        Additional::Schema(extra) => extra,
-                        _ => return None,
-                    },
-                },
-                (Kind::Map(map), Segment::Key(_)) => &map.values,
-                (Kind::Array(array), Segment::Index(index)) => array.item_schema(*index),
-                _ => return None,
-            };
+            schema = self.step(schema, segment, false).schema()?;
         }
         Some(schema)
     }

@@ -12,7 +12,8 @@
 //!   once, here) and whether it takes `null`;
 //! - per object one [`KeyTable`] (wire names, aliases, folded names with their ties): every
 //!   road that matches a key to a field or steps along a path goes through it (see
-//!   [`keys`]);
+//!   [`keys`]), and one step along a path ([`ToolModel::step`]) for everything that walks a
+//!   path over the model;
 //! - per long enum one [`EnumTable`].
 //!
 //! The plan is built in one pass, linear in the model's size (`plan/build.rs`), and kept in the
@@ -32,9 +33,11 @@ use crate::model::{EnumSchema, ObjectSchema, Schema, ToolModel};
 
 mod build;
 pub mod keys;
+mod path;
 mod tables;
 
 pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
+pub use path::Step;
 pub use tables::{work, EnumTable, FoldedMatch, KeyTable, SCANNED_FIELDS, SCANNED_VALUES};
 
 /// A node of a [`Plan`]: one schema of the model, one use.

@@ -82,7 +82,7 @@ mod values;
 
 use serde_json::Value;
 use toolgate_core::model::{Kind, Schema, ToolModel};
-use toolgate_core::plan::KeyMatch;
+use toolgate_core::plan::Step;
 use toolgate_core::{Constraint, Issue, Path, Segment};
 
 /// Most bytes of an error text read (its first ones).
@@ -226,40 +226,33 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
     let mut aligned = Path::root();
     let mut schema: Option<&Schema> = Some(model.input());
     for segment in issue.path.segments() {
-        let resolved = schema.and_then(|s| model.resolve(s));
-        match (resolved.map(|s| &s.kind), segment) {
-            (Some(Kind::Object(object)), Segment::Key(key)) => {
-                // The model's one lookup: by name or alias, else the one field that folds
-                // to the key (a key folding to several fields names none: no guess).
-                let field = match model.key_match(object, key, true) {
-                    KeyMatch::Exact(at) | KeyMatch::Folded(at) => object.fields.get(at),
-                    KeyMatch::Ambiguous | KeyMatch::Unknown => None,
-                };
-                match field {
-                    Some(field) => {
-                        aligned = aligned.key(field.name.clone());
-                        schema = Some(&field.schema);
-                    }
-                    None => {
-                        aligned = aligned.key(key.clone());
-                        schema = None;
-                    }
-                }
+        // The model's one step: a key by name or alias, else the one field that folds to it
+        // (a key folding to several fields names none: no guess).
+        let step = schema.map_or(Step::Undeclared, |s| model.step(s, segment, true));
+        match (step, segment) {
+            (Step::Field(_, field), _) => {
+                aligned = aligned.key(field.name.clone());
+                schema = Some(&field.schema);
             }
-            (Some(Kind::Array(array)), Segment::Index(index)) => {
-                aligned = aligned.index(*index);
-                schema = Some(array.item_schema(*index));
-            }
-            (Some(Kind::Map(map)), Segment::Key(key)) => {
-                aligned = aligned.key(key.clone());
-                schema = Some(&map.values);
-            }
-            (_, Segment::Key(key)) => {
+            // Keys are aligned to fields only: below an undeclared key nothing is renamed.
+            (Step::Extra(_) | Step::Undeclared, Segment::Key(key)) => {
                 aligned = aligned.key(key.clone());
                 schema = None;
             }
+            (Step::MapValue(values), Segment::Key(key)) => {
+                aligned = aligned.key(key.clone());
+                schema = Some(values);
+            }
+            (Step::Item(item), Segment::Index(index)) => {
+                aligned = aligned.index(*index);
+                schema = Some(item);
+            }
             (_, Segment::Index(index)) => {
                 aligned = aligned.index(*index);
+                schema = None;
+            }
+            (Step::Item(_), Segment::Key(key)) => {
+                aligned = aligned.key(key.clone());
                 schema = None;
             }
         }

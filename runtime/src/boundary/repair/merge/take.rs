@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
-use toolgate_core::model::{Additional, Kind, ObjectSchema, Schema, ToolModel};
+use toolgate_core::model::{Kind, ObjectSchema, Schema, ToolModel};
 use toolgate_core::plan::KeyMatch;
 use toolgate_core::{Path, Segment};
 
@@ -138,24 +138,13 @@ fn object_of<'m>(model: &'m ToolModel, schema: &'m Schema) -> Option<&'m ObjectS
     }
 }
 
-/// The schema of the child at `segment` of a value of `schema`.
+/// The schema of the child at `segment` of a value of `schema`: the model's one step.
 fn child_schema<'m>(
     model: &'m ToolModel,
     schema: &'m Schema,
     segment: &Segment,
 ) -> Option<&'m Schema> {
-    match (&model.resolve(schema)?.kind, segment) {
-        (Kind::Object(object), Segment::Key(key)) => match model.field_named(object, key) {
-            Some(field) => Some(&field.schema),
-            None => match &object.additional {
-                Additional::Schema(extra) => Some(extra),
-                _ => None,
-            },
-        },
-        (Kind::Map(map), Segment::Key(_)) => Some(&map.values),
-        (Kind::Array(array), Segment::Index(index)) => Some(array.item_schema(*index)),
-        _ => None,
-    }
+    model.step(schema, segment, false).schema()
 }
 
 /// Replaces the children `here` of `parent` by the children `there` of `from` (the
