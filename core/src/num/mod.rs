@@ -250,21 +250,90 @@ impl Num {
 
     /// The absolute value as `digits × 10^exp`, exactly as written in the
     /// shortest round-trip text. `None` when not finite.
+    ///
+    /// The text is Rust's `{:e}`, written into a buffer on the stack (`multipleOf` is
+    /// checked on every number of a field that has it: no allocation per check). Not
+    /// ryu's: where two shortest texts are as near (`1108868467860394.3`: `…943e15` and
+    /// `…942e15`), ryu and Rust pick differently, and the verdict must not change with
+    /// the writer.
     fn to_decimal(self) -> Option<(u128, i64)> {
         match self {
             Num::Int(i) => Some((i.unsigned_abs(), 0)),
             Num::Float(f) if f.is_finite() => {
-                let text = format!("{:e}", f.abs());
-                let (mantissa, exp) = text.split_once('e')?;
-                let exp: i64 = exp.parse().ok()?;
-                let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-                let digits: u128 = format!("{int_part}{frac_part}").parse().ok()?;
-                let frac_len = i64::try_from(frac_part.len()).ok()?;
-                Some((digits, exp - frac_len))
+                let mut text = StackText::default();
+                fmt::Write::write_fmt(&mut text, format_args!("{:e}", f.abs())).ok()?;
+                decimal_digits(text.as_str())
             }
             Num::Float(_) => None,
         }
     }
+}
+
+/// Text written on the stack: a float's `{:e}` (at most 24 bytes,
+/// `2.2250738585072014e-308`).
+struct StackText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText {
+            bytes: [0; 32],
+            len: 0,
+        }
+    }
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl fmt::Write for StackText {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        let end = self.len + text.len();
+        let room = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
+        room.copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// `digits × 10^exp` of a finite, non-negative float's text (`4.505e2`, `1e-7`, `450.5`):
+/// the digits of the mantissa without its point and its trailing zeros, the exponent to
+/// match (`0` for zero).
+fn decimal_digits(text: &str) -> Option<(u128, i64)> {
+    let (mantissa, exp) = match text.split_once(['e', 'E']) {
+        Some((mantissa, exp)) => (mantissa, exp.parse::<i64>().ok()?),
+        None => (text, 0),
+    };
+    let mut digits: u128 = 0;
+    let mut after_point: i64 = 0;
+    let mut seen_point = false;
+    for byte in mantissa.bytes() {
+        match byte {
+            b'.' => seen_point = true,
+            b'0'..=b'9' => {
+                digits = digits
+                    .checked_mul(10)?
+                    .checked_add(u128::from(byte - b'0'))?;
+                after_point += i64::from(seen_point);
+            }
+            _ => return None,
+        }
+    }
+    let mut exp = exp - after_point;
+    // `{:e}` writes no trailing zero (`5e0`); a text written otherwise (`5.0`) may.
+    if digits == 0 {
+        return Some((0, 0));
+    }
+    while digits.is_multiple_of(10) {
+        digits /= 10;
+        exp += 1;
+    }
+    Some((digits, exp))
 }
 
 /// `a * b mod m` without overflow (`a, b < m`, `m > 0`).

@@ -211,3 +211,29 @@ proptest::proptest! {
         proptest::prop_assert_eq!(cmp_int_float(i, next), cmp_int_float_by_floor(i, next));
     }
 }
+
+/// The digits and exponent as the `{:e}` text gives them, read as `to_decimal` read them
+/// before it wrote that text on the stack.
+fn decimal_by_format(f: f64) -> Option<(u128, i64)> {
+    let text = format!("{:e}", f.abs());
+    let (mantissa, exp) = text.split_once('e')?;
+    let exp: i64 = exp.parse().ok()?;
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: u128 = format!("{int_part}{frac_part}").parse().ok()?;
+    Some((digits, exp - i64::try_from(frac_part.len()).ok()?))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(4096))]
+
+    #[test]
+    #[allow(clippy::cast_precision_loss)]
+    fn a_float_has_the_decimal_its_shortest_text_says(
+        f in proptest::prop_oneof![
+            proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+            proptest::strategy::Strategy::prop_map((-1_000_000i64..1_000_000, 0u32..12), |(m, e)| m as f64 / 10f64.powi(e as i32)),
+        ]
+    ) {
+        proptest::prop_assert_eq!(Num::Float(f).to_decimal(), decimal_by_format(f));
+    }
+}
