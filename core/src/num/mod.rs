@@ -271,18 +271,10 @@ impl Num {
 
 /// Text written on the stack: a float's `{:e}` (at most 24 bytes,
 /// `2.2250738585072014e-308`).
+#[derive(Default)]
 struct StackText {
     bytes: [u8; 32],
     len: usize,
-}
-
-impl Default for StackText {
-    fn default() -> Self {
-        StackText {
-            bytes: [0; 32],
-            len: 0,
-        }
-    }
 }
 
 impl StackText {
