@@ -50,9 +50,11 @@ fn respelled(path: &Path, how: u8) -> Path {
         })
 }
 
-fn cases() -> &'static (Vec<ToolModel>, Vec<(usize, Value)>) {
-    static CASES: std::sync::OnceLock<(Vec<ToolModel>, Vec<(usize, Value)>)> =
-        std::sync::OnceLock::new();
+/// BFCL's tools, and each call's tool (its line) and arguments.
+type Cases = (Vec<ToolModel>, Vec<(usize, Value)>);
+
+fn cases() -> &'static Cases {
+    static CASES: std::sync::OnceLock<Cases> = std::sync::OnceLock::new();
     CASES.get_or_init(|| {
         let calls = EXPANDED
             .lines()
