@@ -139,3 +139,26 @@ fn the_compiler_writes_an_exact_tuple_as_a_tuple_struct_and_holds_others_as_json
     );
     assert!(open.contains("prefixItems"), "{open}");
 }
+
+/// The compiler checks a constant against a clone of its schema with the constant taken
+/// out: a schema built apart from the model, which has no place in the model's plan (an
+/// object's key table is then a scan; it once was a lookup that panicked).
+#[test]
+fn the_compiler_checks_an_object_constant_against_its_other_constraints() {
+    let definition = |constant: &str| {
+        format!(
+            r#"{{"name": "fixed", "parameters": {{"type": "object", "properties": {{"point": {{"type": "object", "properties": {{"x": {{"type": "integer", "maximum": 9}}}}, "required": ["x"], "const": {constant}}}}}, "required": ["point"]}}}}"#
+        )
+    };
+    assert!(toolgate_codegen::Builder::new()
+        .generate_text("t.json", &definition(r#"{"x": 1}"#))
+        .is_ok());
+    // A constant its other constraints refuse: the field is held as JSON, and says why.
+    let misfit = toolgate_codegen::Builder::new()
+        .generate_text("t.json", &definition(r#"{"x": 12}"#))
+        .unwrap();
+    assert!(
+        misfit.contains("x: 12 is greater than the maximum 9"),
+        "{misfit}"
+    );
+}

@@ -107,12 +107,10 @@ impl Plan {
         self.root
     }
 
-    /// The node of `schema`, a schema of this plan's model.
-    ///
-    /// # Panics
-    /// When `schema` is not part of the model (a caller's mistake, never input's).
-    pub fn node_of(&self, schema: &Schema) -> NodeId {
-        self.by_schema[&address(schema)]
+    /// The node of `schema`, when it is a schema of this plan's model (`None` for a schema
+    /// built apart, as `ToolModel::check_against` may be given).
+    pub fn node_of(&self, schema: &Schema) -> Option<NodeId> {
+        self.by_schema.get(&address(schema)).copied()
     }
 
     /// The schema of `node`.
@@ -145,12 +143,17 @@ impl Plan {
         Some(&self.enums[at as usize])
     }
 
-    /// The key table of `object`, an object of this plan's model.
-    ///
-    /// # Panics
-    /// When `object` is not part of the model (a caller's mistake, never input's).
+    /// The key table of `object`. An object that is not part of this plan's model (a
+    /// schema built apart and handed to `ToolModel::check_against`, or a clone the schema
+    /// compiler checks a constant against) has none: it is scanned, which answers alike
+    /// and only costs more for a wide one. Schemas built apart come from code, never from
+    /// input: every schema of a model is in its plan.
     pub(crate) fn keys_of(&self, object: &ObjectSchema) -> &KeyTable {
-        &self.keys[self.by_object[&address(object)] as usize]
+        static SCANNED: KeyTable = KeyTable { index: None };
+        match self.by_object.get(&address(object)) {
+            Some(&at) => &self.keys[at as usize],
+            None => &SCANNED,
+        }
     }
 
     /// The table of `enumeration`, an enum of this plan's model, where it is long.
@@ -159,20 +162,26 @@ impl Plan {
         Some(&self.enums[at as usize])
     }
 
-    /// The value an absent field whose schema is `schema` (a schema of this plan's model,
-    /// with a `default`) is given: `judge` decides it on the first call (the default as the
-    /// decoder hands it on, or `None` where it does not fit), and the verdict is kept. A
-    /// default is judged without context (every repair off), so one verdict serves every
-    /// fill, on every road.
+    /// The value an absent field whose schema is `schema` is given (`None` without a
+    /// `default`): `judge` decides it (the default as the decoder hands it on, or `None` where it does
+    /// not fit). For a schema of this plan's model the verdict is kept, so `judge` runs
+    /// once per model; a default is judged without context (every repair off), so one
+    /// verdict serves every fill, on every road. A schema built apart is judged each time.
     ///
     /// `judge` must not ask for the same default again (checking a value fills no default).
     pub(crate) fn field_default(
         &self,
         schema: &Schema,
         judge: impl FnOnce() -> Option<Value>,
-    ) -> Option<&Value> {
-        let slot = self.nodes[self.node_of(schema).index()].default?;
-        self.defaults[slot as usize].get_or_init(judge).as_ref()
+    ) -> Option<Value> {
+        schema.default.as_ref()?;
+        let slot = self
+            .node_of(schema)
+            .and_then(|node| self.nodes[node.index()].default);
+        match slot {
+            Some(slot) => self.defaults[slot as usize].get_or_init(judge).clone(),
+            None => judge(),
+        }
     }
 
     /// How many nodes the plan has: one per schema of the model.

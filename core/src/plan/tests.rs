@@ -26,15 +26,15 @@ fn field_node(model: &ToolModel, at: usize) -> NodeId {
     let Kind::Object(object) = &model.input().kind else {
         unreachable!()
     };
-    model.plan().node_of(&object.fields[at].schema)
+    model.plan().node_of(&object.fields[at].schema).unwrap()
 }
 
 #[test]
 fn references_are_followed_once_when_the_plan_is_built() {
     let model = model_with_references();
     let plan = model.plan();
-    assert_eq!(plan.root(), plan.node_of(model.input()));
-    let point = plan.node_of(&model.definitions()["Point"]);
+    assert_eq!(Some(plan.root()), plan.node_of(model.input()));
+    let point = plan.node_of(&model.definitions()["Point"]).unwrap();
     assert_eq!(plan.target(field_node(&model, 0)), Some(point));
     assert_eq!(plan.target(field_node(&model, 1)), Some(point));
     assert_eq!(plan.target(field_node(&model, 2)), None, "unknown");
@@ -63,7 +63,7 @@ fn a_moved_model_keeps_its_plan_true() {
         unreachable!()
     };
     assert_eq!(moved.key_match(object, "X", true), before);
-    let point = moved.plan().node_of(&moved.definitions()["Point"]);
+    let point = moved.plan().node_of(&moved.definitions()["Point"]).unwrap();
     assert!(std::ptr::eq(
         moved.plan().schema(point),
         &moved.definitions()["Point"]
@@ -117,7 +117,7 @@ fn a_default_is_judged_once_for_every_fill() {
             crate::decode::filled_default(&model, &object.fields[0])
         });
         // An integer's default written with a fraction is handed on as the integer.
-        assert_eq!(filled, Some(&serde_json::json!(5)));
+        assert_eq!(filled, Some(serde_json::json!(5)));
     }
     assert_eq!(judged.get(), 1);
     let misfit = model.plan().field_default(&object.fields[1].schema, || {
@@ -134,4 +134,55 @@ fn a_default_is_judged_once_for_every_fill() {
     // The decoder fills the one that fits, and logs it.
     let decoded = crate::decode::decode_text(&model, b"{}", &Default::default()).unwrap();
     assert_eq!(decoded.value, serde_json::json!({"n": 5}));
+}
+
+/// A schema built apart from the model (`check_against` takes any schema; the schema
+/// compiler checks a constant against a clone) is checked like the model's own: its object
+/// is scanned, its default judged each time. The plan has no node for it.
+#[test]
+fn a_schema_built_apart_is_checked_like_the_models_own() {
+    use serde_json::json;
+    let model = ToolModel::new("t", None, Schema::object(vec![]), Default::default());
+    let mut fields: Vec<Field> = (0..40)
+        .map(|i| Field::optional(format!("f{i}"), Schema::integer()))
+        .collect();
+    fields.push(Field::required("n", Schema::integer()).alias("count"));
+    let apart = Schema::object(fields.clone()).deny_unknown_fields();
+    assert_eq!(model.plan().node_of(&apart), None);
+    assert!(model
+        .check_against(&apart, &json!({"n": 1, "f3": 2}))
+        .is_ok());
+    assert!(model.check_against(&apart, &json!({"count": 1})).is_ok());
+    assert!(model.check_against(&apart, &json!({"N": 1})).is_err());
+    // The same object inside a model answers alike.
+    let inside = ToolModel::new(
+        "t",
+        None,
+        Schema::object(fields).deny_unknown_fields(),
+        Default::default(),
+    );
+    for value in [
+        json!({"n": 1, "f3": 2}),
+        json!({"count": 1}),
+        json!({"N": 1}),
+    ] {
+        assert_eq!(
+            model.check_against(&apart, &value).is_ok(),
+            inside.check_against(inside.input(), &value).is_ok()
+        );
+    }
+    let defaulted = Schema::integer().with_default(json!(3));
+    let judged = std::cell::Cell::new(0);
+    for _ in 0..2 {
+        let filled = model.plan().field_default(&defaulted, || {
+            judged.set(judged.get() + 1);
+            Some(json!(3))
+        });
+        assert_eq!(filled, Some(json!(3)));
+    }
+    assert_eq!(
+        judged.get(),
+        2,
+        "judged each time: nothing to keep the verdict in"
+    );
 }

@@ -435,8 +435,7 @@ impl<'m> Decoder<'m> {
         let model = self.model;
         let filled = model
             .plan()
-            .field_default(&field.schema, || filled_default(model, field))?
-            .clone();
+            .field_default(&field.schema, || filled_default(model, field))?;
         self.repair(Rule::Default, Value::Null, filled.clone());
         Some(filled)
     }
