@@ -76,16 +76,16 @@ impl ToolArg for Value {
 }
 
 /// Whether every field default of `model` fits the field's own schema (what
-/// [`ToolModel::defaults_fit`] keeps).
+/// [`ToolModel::defaults_fit`] keeps): the plan's verdicts, over every object of the model.
 pub(crate) fn every_default_fits(model: &ToolModel) -> bool {
-    model.every_schema(|schema| {
+    let plan = model.plan();
+    plan.schemas().all(|schema| {
         let Kind::Object(object) = &schema.kind else {
             return true;
         };
         object.fields.iter().all(|field| {
             field.schema.default.is_none()
-                || model
-                    .plan()
+                || plan
                     .field_default(&field.schema, || super::filled_default(model, field))
                     .is_some()
         })

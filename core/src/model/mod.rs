@@ -149,33 +149,6 @@ impl ToolModel {
         }
     }
 
-    /// Whether `holds` is true of every schema of this model: the input, the definitions, and
-    /// every schema inside them (items, fields, the schema of undeclared keys, alternatives);
-    /// references are not followed (what they name is a definition, visited itself).
-    pub(crate) fn every_schema(&self, mut holds: impl FnMut(&Schema) -> bool) -> bool {
-        let mut pending: Vec<&Schema> = std::iter::once(&*self.input)
-            .chain(self.definitions.values())
-            .collect();
-        while let Some(schema) = pending.pop() {
-            if !holds(schema) {
-                return false;
-            }
-            match &schema.kind {
-                Kind::Array(array) => pending.extend(array.schemas()),
-                Kind::Map(map) => pending.push(&map.values),
-                Kind::Object(object) => {
-                    pending.extend(object.fields.iter().map(|f| &f.schema));
-                    if let Additional::Schema(extra) = &object.additional {
-                        pending.push(extra);
-                    }
-                }
-                Kind::Union(union) => pending.extend(&union.variants),
-                _ => {}
-            }
-        }
-        true
-    }
-
     /// The plan's cell: [`ToolModel::plan`] fills it.
     pub(crate) fn plan_cell(&self) -> &OnceLock<crate::plan::Plan> {
         &self.plan

@@ -6,7 +6,7 @@
 //! against it directly meant interpreting it at every value: following references by name,
 //! fetching an object's key tables from a map keyed by its address, deciding again whether
 //! a use takes `null`. The plan does that work once per model:
-//! - an arena of [`Node`]s, one for each schema of the model (each use: a reference is a
+//! - an arena of nodes ([`NodeId`]), one for each schema of the model (each use: a reference is a
 //!   node of its own, since whether it takes `null` and its description belong to the use),
 //!   each with the node that describes its values ([`Plan::target`], references followed
 //!   once, here) and whether it takes `null`;
@@ -52,7 +52,7 @@ impl NodeId {
 
 /// One schema of the model, compiled.
 #[derive(Debug)]
-pub struct Node {
+struct Node {
     /// The schema, inside the model the plan belongs to.
     schema: NonNull<Schema>,
     /// The node describing this one's values: itself, or where its references lead; `None`
@@ -118,6 +118,13 @@ impl Plan {
         // SAFETY: see `unsafe impl Send for Plan`: the schema lives as long as the model,
         // which outlives `&self`.
         unsafe { self.nodes[node.index()].schema.as_ref() }
+    }
+
+    /// Every schema of the model, one per node: the input, then each definition, and every
+    /// schema inside them (items, fields, the schema of undeclared keys, `propertyNames`,
+    /// alternatives), references not followed.
+    pub(crate) fn schemas(&self) -> impl Iterator<Item = &Schema> {
+        (0..self.nodes.len()).map(|at| self.schema(NodeId(at as u32)))
     }
 
     /// The node that describes `node`'s values: itself, or where its references lead;

@@ -234,11 +234,6 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
                 aligned = aligned.key(field.name.clone());
                 schema = Some(&field.schema);
             }
-            // Keys are aligned to fields only: below an undeclared key nothing is renamed.
-            (Step::Extra(_) | Step::Undeclared, Segment::Key(key)) => {
-                aligned = aligned.key(key.clone());
-                schema = None;
-            }
             (Step::MapValue(values), Segment::Key(key)) => {
                 aligned = aligned.key(key.clone());
                 schema = Some(values);
@@ -247,12 +242,13 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
                 aligned = aligned.index(*index);
                 schema = Some(item);
             }
-            (_, Segment::Index(index)) => {
-                aligned = aligned.index(*index);
+            // Keys are aligned to fields only: below an undeclared key nothing is renamed.
+            (_, Segment::Key(key)) => {
+                aligned = aligned.key(key.clone());
                 schema = None;
             }
-            (Step::Item(_), Segment::Key(key)) => {
-                aligned = aligned.key(key.clone());
+            (_, Segment::Index(index)) => {
+                aligned = aligned.index(*index);
                 schema = None;
             }
         }
