@@ -3,12 +3,11 @@
 
 use serde_json::{Map, Value};
 
+use super::object::{null_as_absent, KeyStep, ObjectRun};
 use super::{Decoder, InnerJson};
-use crate::decode::{Rule, UnknownKeys};
-use crate::model::{
-    Additional, ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, ToolModel,
-};
-use crate::plan::{KeyMatch, KeyTable, KeyTarget};
+use crate::decode::Rule;
+use crate::model::{ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, ToolModel};
+use crate::plan::{KeyMatch, KeyTable};
 
 use crate::Constraint;
 
@@ -284,49 +283,6 @@ impl<'m> Decoder<'m> {
         self.model.plan().keys_of(object)
     }
 
-    /// Which field each key names, decided by the model's one rule
-    /// ([`crate::model::ToolModel::key_targets`]): by name or alias; else, by `key_case`, the
-    /// one field that folds to it. Keys naming one field, one of them by folding (`Query` and
-    /// `QUERY`, or `query` and `Query`, for the field `query`), are a tie: which was meant
-    /// would be a guess, so it is refused, as one issue at the field.
-    fn key_targets(
-        &mut self,
-        members: &[(String, Json)],
-        object: &'m ObjectSchema,
-        present: &mut [bool],
-    ) -> Vec<KeyTarget> {
-        let decided = self.model.key_targets(
-            object,
-            members.iter().map(|(key, _)| key.as_str()),
-            self.allows(Rule::KeyCase),
-        );
-        for tie in &decided.ties {
-            // The field was sent, under names that tie: it is not also missing.
-            present[tie.field] = true;
-            let field = &object.fields[tie.field];
-            let keys: Vec<&str> = tie
-                .positions
-                .iter()
-                .map(|&p| members[p].0.as_str())
-                .collect();
-            self.checker.path_push_field(&field.name);
-            let message = format!(
-                "the keys {} all mean the field {:?} under case and separator folding; send it once, as {:?}",
-                keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", "),
-                field.name,
-                field.name
-            );
-            self.checker.issue(
-                Constraint::Syntax,
-                message,
-                Some(Value::String(field.name.clone())),
-                Some(Value::Array(keys.iter().map(|&k| Value::from(k)).collect())),
-            );
-            self.checker.path_pop();
-        }
-        decided.targets
-    }
-
     pub(super) fn object(
         &mut self,
         json: Json,
@@ -335,45 +291,38 @@ impl<'m> Decoder<'m> {
     ) -> Option<Value> {
         let members = self.members(json, schema)?;
         let members = self.unique_members(members);
-        let mut present = vec![false; object.fields.len()];
-        let targets = self.key_targets(&members, object, &mut present);
+        let mut run = ObjectRun::new(self, object);
+        run.look_ahead(self, members.iter().map(|(key, _)| key.as_str()));
         let mut out = Map::new();
-        let mut given = vec![false; object.fields.len()];
         self.in_members(|this| {
-            for ((key, member), target) in members.into_iter().zip(targets) {
-                let (index, by_case) = match target {
-                    KeyTarget::Field(at) => (at, false),
-                    KeyTarget::ByCase(at) => (at, true),
-                    KeyTarget::Tied => continue,
-                    KeyTarget::Unknown => {
-                        this.unknown_key(key, member, object, &mut out);
+            for (key, member) in members {
+                match run.key(this, &key) {
+                    KeyStep::Field(field) => {
+                        let value = match null_as_absent_at(this, field, &member) {
+                            Some(filled) => filled,
+                            None => this.decode(member, &field.schema),
+                        };
+                        if let Some(value) = value {
+                            out.insert(field.name.clone(), value);
+                        }
+                    }
+                    KeyStep::Extra(extra) => {
+                        if let Some(value) = this.decode(member, extra) {
+                            out.insert(key, value);
+                        }
+                    }
+                    KeyStep::Keep => {
+                        if let Some(value) = this.any_value(member) {
+                            out.insert(key, value);
+                        }
+                    }
+                    KeyStep::Drop => {
+                        run.dropped(this, &key, member.into_value());
                         continue;
                     }
-                };
-                if given[index] {
-                    // The field came already under another of its names: which was meant
-                    // would be a guess (serde refuses this as a duplicate field too).
-                    this.checker.path_push_key(&key);
-                    let message = format!(
-                        "the field {:?} is given twice (also as {key:?})",
-                        object.fields[index].name
-                    );
-                    this.checker.issue(Constraint::Syntax, message, None, None);
-                    this.checker.path_pop();
-                    continue;
+                    // Every key is in view: nothing is left undecided.
+                    KeyStep::Skip | KeyStep::Undecided => continue,
                 }
-                let field = &object.fields[index];
-                present[index] = true;
-                given[index] = true;
-                this.checker.path_push_field(&field.name);
-                if by_case {
-                    this.repair(
-                        Rule::KeyCase,
-                        Value::String(key),
-                        Value::String(field.name.clone()),
-                    );
-                }
-                this.field_value(field, member, &mut out);
                 this.checker.path_pop();
             }
         });
@@ -383,44 +332,10 @@ impl<'m> Decoder<'m> {
                 self.checker.check_key(key, Some(keys));
             }
         }
-        for (field, _) in object
-            .fields
-            .iter()
-            .zip(&present)
-            .filter(|(_, present)| !**present)
-        {
-            if field.required {
-                self.checker.missing_field(field);
-            } else {
-                self.checker.path_push_field(&field.name);
-                self.fill_default(field, &mut out);
-                self.checker.path_pop();
-            }
-        }
-        Some(Value::Object(out))
-    }
-
-    fn field_value(&mut self, field: &'m Field, member: Json, out: &mut Map<String, Value>) {
-        let accepts_null = self.model.accepts_null(&field.schema);
-        if member == Json::Null
-            && !field.required
-            && !accepts_null
-            && self.allows(Rule::NullAsAbsent)
-        {
-            self.repair(Rule::NullAsAbsent, Value::Null, Value::Null);
-            self.fill_default(field, out);
-            return;
-        }
-        if let Some(value) = self.decode(member, &field.schema) {
-            out.insert(field.name.clone(), value);
-        }
-    }
-
-    /// An absent optional field gets its default, when it has one that fits its schema.
-    fn fill_default(&mut self, field: &'m Field, out: &mut Map<String, Value>) {
-        if let Some(default) = self.default_value(field) {
+        while let Some((field, default)) = run.next_absent(self) {
             out.insert(field.name.clone(), default);
         }
+        Some(Value::Object(out))
     }
 
     /// The default an absent optional field gets (logged `default`), when it has one that
@@ -439,39 +354,18 @@ impl<'m> Decoder<'m> {
         self.repair(Rule::Default, Value::Null, filled.clone());
         Some(filled)
     }
+}
 
-    fn unknown_key(
-        &mut self,
-        key: String,
-        member: Json,
-        object: &'m ObjectSchema,
-        out: &mut Map<String, Value>,
-    ) {
-        match (&object.additional, self.options.unknown_keys) {
-            (Additional::Schema(extra), _) => {
-                self.checker.path_push_key(&key);
-                if let Some(value) = self.decode(member, extra) {
-                    out.insert(key, value);
-                }
-                self.checker.path_pop();
-            }
-            (Additional::Allow, UnknownKeys::Keep) => {
-                self.checker.path_push_key(&key);
-                if let Some(value) = self.any_value(member) {
-                    out.insert(key, value);
-                }
-                self.checker.path_pop();
-            }
-            (Additional::Allow, UnknownKeys::Drop) if self.allows(Rule::DropUnknownKey) => {
-                self.checker.path_push_key(&key);
-                self.repair(Rule::DropUnknownKey, member.into_value(), Value::Null);
-                self.checker.path_pop();
-            }
-            // Denied, or a typed tool that may not drop it.
-            (Additional::Deny, _) | (Additional::Allow, UnknownKeys::Drop) => {
-                self.checker.unknown_field(&key, object)
-            }
-        }
+/// [`null_as_absent`] for a member read into a tree: `Some` with the value the field gets
+/// (its default, or none) where the member is a `null` that means the field left out.
+fn null_as_absent_at<'m>(
+    decoder: &mut Decoder<'m>,
+    field: &'m Field,
+    member: &Json,
+) -> Option<Option<Value>> {
+    match member {
+        Json::Null => null_as_absent(decoder, field),
+        _ => None,
     }
 }
 

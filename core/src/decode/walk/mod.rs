@@ -8,6 +8,7 @@ use serde_json::Value;
 
 mod containers;
 mod integers;
+mod object;
 mod scalars;
 mod stream;
 mod unions;

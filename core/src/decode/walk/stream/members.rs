@@ -8,68 +8,8 @@ use serde::de::{
 use serde_json::Value;
 
 use super::{NodeSeed, Stream};
-use crate::decode::{Rule, UnknownKeys};
-use crate::model::{Additional, ArraySchema, Field, Json, ObjectSchema, Schema};
-use crate::plan::{KeyMatch, KeyTable};
-
-/// Which fields of an object were given: bits, on the stack for up to 128 fields.
-struct FieldSet {
-    few: u128,
-    many: Vec<bool>,
-}
-
-impl FieldSet {
-    fn new(count: usize) -> Self {
-        let many = if count > 128 {
-            vec![false; count]
-        } else {
-            Vec::new()
-        };
-        FieldSet { few: 0, many }
-    }
-
-    fn has(&self, at: usize) -> bool {
-        match self.many.get(at) {
-            Some(&given) => given,
-            None => at < 128 && self.few & (1 << at) != 0,
-        }
-    }
-
-    fn set(&mut self, at: usize) {
-        match self.many.get_mut(at) {
-            Some(given) => *given = true,
-            None => self.few |= 1 << at,
-        }
-    }
-}
-
-/// The undeclared keys of an object read so far: a scan while they are few, a set past
-/// that, so any number of them is read in linear time.
-#[derive(Default)]
-struct KeysSeen {
-    few: Vec<String>,
-    /// Made only past [`KeysSeen::SCANNED`] keys: an empty set still costs a random seed.
-    many: Option<std::collections::HashSet<String>>,
-}
-
-impl KeysSeen {
-    const SCANNED: usize = 16;
-
-    /// Whether `key` was not seen before (it is now).
-    fn first_time(&mut self, key: &str) -> bool {
-        if self.few.len() < Self::SCANNED {
-            if self.few.iter().any(|seen| seen == key) {
-                return false;
-            }
-            self.few.push(key.to_owned());
-            return true;
-        }
-        if self.few.iter().any(|seen| seen == key) {
-            return false;
-        }
-        self.many.get_or_insert_default().insert(key.to_owned())
-    }
-}
+use crate::decode::walk::object::{KeyStep, ObjectRun};
+use crate::model::{ArraySchema, Field, Json, ObjectSchema, Schema};
 
 /// What the next value of an object is, once its key was handed on.
 enum Pending<'m> {
@@ -84,29 +24,16 @@ enum Pending<'m> {
     Kept,
 }
 
-enum Phase {
-    /// Reading the members sent.
-    Members,
-    /// Going over the fields not sent, from this one.
-    Absent(usize),
-    Done,
-}
-
 /// The members of an object, handed on by their field names, then the defaults of absent
-/// fields.
+/// fields: the object rules of [`ObjectRun`], asked key by key as serde reads them.
 pub(super) struct Members<'s, 'm, A> {
     stream: &'s mut Stream<'m>,
     map: A,
-    object: &'m ObjectSchema,
-    /// The object's key table, found once.
-    keys: &'m KeyTable,
-    given: FieldSet,
-    unknown_seen: KeysSeen,
-    /// The field after the last one read: models send fields in the schema's order, so the
-    /// next key is looked for there first.
-    next_in_order: usize,
+    run: ObjectRun<'m>,
     pending: Pending<'m>,
-    phase: Phase,
+    /// Whether the members sent are still being read (else the absent fields are gone over).
+    reading: bool,
+    done: bool,
 }
 
 /// A key as read: borrowed from the text when it has no escapes.
@@ -140,86 +67,27 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 }
 
-/// What a key sent names, as far as the keys read so far tell.
-enum KeyIs {
-    Field(usize),
-    Unknown,
-    /// Only the members not yet read could tell (see the module's documentation).
-    Undecided,
-}
-
 impl<'s, 'm, A> Members<'s, 'm, A> {
     /// The members of `object`, read from `map`.
     pub(super) fn new(stream: &'s mut Stream<'m>, map: A, object: &'m ObjectSchema) -> Self {
-        let keys = stream.decoder.key_table(object);
+        let run = ObjectRun::new(&stream.decoder, object);
         Members {
             stream,
             map,
-            object,
-            keys,
-            given: FieldSet::new(object.fields.len()),
-            unknown_seen: KeysSeen::default(),
-            next_in_order: 0,
+            run,
             pending: Pending::Nothing,
-            phase: Phase::Members,
+            reading: true,
+            done: false,
         }
     }
 
     /// Whether every member was read and every absent field gone over.
     pub(super) fn finished(&self) -> bool {
-        matches!(self.phase, Phase::Done)
+        self.done
     }
 }
 
-impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
-    /// The field after the last one read, when `key` is its wire name and no field before it
-    /// has `key` for an alias (the first field to answer to a key is the one it names). Only
-    /// for objects scanned rather than indexed, so the look back stays short.
-    fn in_order(&self, key: &str) -> Option<usize> {
-        let fields = &self.object.fields;
-        let at = self.next_in_order;
-        let named = self.keys.is_scanned() && fields.get(at)?.name == key;
-        let first = named
-            && fields[..at]
-                .iter()
-                .all(|f| f.aliases.iter().all(|a| a != key));
-        first.then_some(at)
-    }
-
-    /// What `key` names, by the model's one lookup. A field named a second time (by any of
-    /// its names, exactly or by folding) is left to the tree walk, which sees every key and
-    /// decides (a field given twice, or a tie: `ToolModel::key_targets`).
-    fn key_is(&mut self, key: &str) -> KeyIs {
-        let found = match self.in_order(key) {
-            Some(at) => KeyMatch::Exact(at),
-            None => self.stream.decoder.key_match(key, self.object, self.keys),
-        };
-        let (at, by_case) = match found {
-            KeyMatch::Exact(at) => {
-                self.next_in_order = at + 1;
-                (at, false)
-            }
-            KeyMatch::Folded(at) => (at, true),
-            KeyMatch::Ambiguous | KeyMatch::Unknown => return KeyIs::Unknown,
-        };
-        if self.given.has(at) {
-            return KeyIs::Undecided;
-        }
-        self.given.set(at);
-        if by_case {
-            let decoder = &mut self.stream.decoder;
-            let field = &self.object.fields[at];
-            decoder.checker.path_push_field(&field.name);
-            decoder.repair(
-                Rule::KeyCase,
-                Value::String(key.to_owned()),
-                Value::String(field.name.clone()),
-            );
-            decoder.checker.path_pop();
-        }
-        KeyIs::Field(at)
-    }
-
+impl<'de, A: MapAccess<'de>> Members<'_, '_, A> {
     /// Reads the value of a key that is not handed on into a tree.
     fn buffer_value(&mut self) -> Result<Json, A::Error> {
         let map = &mut self.map;
@@ -230,41 +98,15 @@ impl<'de, 'm, A: MapAccess<'de>> Members<'_, 'm, A> {
             })
         })
     }
+}
 
-    /// An undeclared key: `Some` when it is handed on (its value to follow).
-    fn unknown(&mut self, key: &str) -> Result<bool, A::Error> {
-        if !self.unknown_seen.first_time(key) {
-            return Err(self.stream.stop());
-        }
-        let options = &self.stream.decoder.options;
-        let (keep, drop) = (
-            options.unknown_keys == UnknownKeys::Keep,
-            options.allows(Rule::DropUnknownKey),
-        );
-        match &self.object.additional {
-            Additional::Schema(extra) => {
-                self.pending = Pending::Extra(extra);
-                Ok(true)
-            }
-            Additional::Allow if keep => {
-                self.pending = Pending::Kept;
-                Ok(true)
-            }
-            Additional::Allow if drop => {
-                let member = self.buffer_value()?;
-                let decoder = &mut self.stream.decoder;
-                decoder.checker.path_push_key(key);
-                decoder.repair(Rule::DropUnknownKey, member.into_value(), Value::Null);
-                decoder.checker.path_pop();
-                Ok(false)
-            }
-            Additional::Allow | Additional::Deny => {
-                self.buffer_value()?;
-                self.stream.decoder.checker.unknown_field(key, self.object);
-                Ok(false)
-            }
-        }
-    }
+/// Hands `key` on to the type's key seed.
+fn hand<'de, K: DeserializeSeed<'de>, E: de::Error>(
+    seed: K,
+    key: &str,
+) -> Result<Option<K::Value>, E> {
+    let handed: de::value::StrDeserializer<'_, E> = key.into_deserializer();
+    seed.deserialize(handed).map(Some)
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
@@ -274,60 +116,49 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        loop {
-            match self.phase {
-                Phase::Members => {
-                    let Some(key) = self.map.next_key_seed(KeySeed)? else {
-                        self.phase = Phase::Absent(0);
-                        continue;
-                    };
-                    let name = match self.key_is(&key) {
-                        KeyIs::Field(at) => {
-                            let field = &self.object.fields[at];
-                            self.pending = Pending::Field(field);
-                            self.stream.decoder.checker.path_push_field(&field.name);
-                            field.name.as_str()
-                        }
-                        KeyIs::Undecided => return Err(self.stream.stop()),
-                        KeyIs::Unknown => {
-                            if !self.unknown(&key)? {
-                                continue;
-                            }
-                            self.stream.decoder.checker.path_push_key(&key);
-                            let handed: de::value::StrDeserializer<'_, A::Error> =
-                                key.as_ref().into_deserializer();
-                            return seed.deserialize(handed).map(Some);
-                        }
-                    };
-                    let handed: de::value::StrDeserializer<'_, A::Error> = name.into_deserializer();
-                    return seed.deserialize(handed).map(Some);
+        while self.reading {
+            let Some(key) = self.map.next_key_seed(KeySeed)? else {
+                self.reading = false;
+                break;
+            };
+            let decoder = &mut self.stream.decoder;
+            match self.run.key(decoder, &key) {
+                KeyStep::Field(field) => {
+                    self.pending = Pending::Field(field);
+                    return hand(seed, &field.name);
                 }
-                Phase::Absent(at) => {
-                    let Some(field) = self.object.fields.get(at) else {
-                        self.phase = Phase::Done;
-                        return Ok(None);
-                    };
-                    self.phase = Phase::Absent(at + 1);
-                    if self.given.has(at) {
-                        continue;
-                    }
+                KeyStep::Extra(schema) => {
+                    self.pending = Pending::Extra(schema);
+                    return hand(seed, &key);
+                }
+                KeyStep::Keep => {
+                    self.pending = Pending::Kept;
+                    return hand(seed, &key);
+                }
+                KeyStep::Drop => {
+                    let member = self.buffer_value()?;
                     let decoder = &mut self.stream.decoder;
-                    if field.required {
-                        decoder.checker.missing_field(field);
-                        continue;
-                    }
-                    decoder.checker.path_push_field(&field.name);
-                    match decoder.default_value(field) {
-                        Some(default) => {
-                            self.pending = Pending::Default(default);
-                            let handed: de::value::StrDeserializer<'_, A::Error> =
-                                field.name.as_str().into_deserializer();
-                            return seed.deserialize(handed).map(Some);
-                        }
-                        None => decoder.checker.path_pop(),
-                    }
+                    self.run.dropped(decoder, &key, member.into_value());
                 }
-                Phase::Done => return Ok(None),
+                KeyStep::Skip => {
+                    self.buffer_value()?;
+                }
+                KeyStep::Undecided => return Err(self.stream.stop()),
+            }
+        }
+        if self.done {
+            return Ok(None);
+        }
+        let decoder = &mut self.stream.decoder;
+        match self.run.next_absent(decoder) {
+            Some((field, default)) => {
+                decoder.checker.path_push_field(&field.name);
+                self.pending = Pending::Default(default);
+                hand(seed, &field.name)
+            }
+            None => {
+                self.done = true;
+                Ok(None)
             }
         }
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Number, Value};
 
 use super::members::{Items, Members};
 use super::{Asked, Stream, Walker};
-use crate::decode::Rule;
+use crate::decode::walk::object::null_as_absent;
 use crate::model::{Field, Json, Kind, Schema};
 use crate::num::Num;
 
@@ -192,13 +192,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
         if let Some(field) = self.field {
-            let decoder = &mut self.stream.decoder;
-            if !field.required
-                && !decoder.model.accepts_null(&field.schema)
-                && decoder.allows(Rule::NullAsAbsent)
-            {
-                decoder.repair(Rule::NullAsAbsent, Value::Null, Value::Null);
-                return match decoder.default_value(field) {
+            if let Some(filled) = null_as_absent(&mut self.stream.decoder, field) {
+                return match filled {
                     Some(default) => self.emit(default),
                     None => self.outer.visit_none(),
                 };

@@ -1,0 +1,317 @@
+//! The object rules, written once for every road: what each key sent names (a field by
+//! name, alias or `key_case`; an undeclared key kept, dropped, denied or read under
+//! `additionalProperties`), a field named twice or by keys that tie, `null_as_absent`, and
+//! the absent fields (`required`, `default`).
+//!
+//! An [`ObjectRun`] is the state of one object being walked. It takes no input itself: the
+//! walker that reads the members (the tree walk over [`Json`](crate::model::Json) members, or
+//! the stream as serde hands it keys) asks it, key by key, what to do, and it writes the
+//! rule's repairs and issues into the [`Decoder`]. A walker that has every key before the
+//! first value ([`ObjectRun::look_ahead`]) gets every decision; the stream, which has only
+//! the keys read so far, gets [`KeyStep::Undecided`] where the members not read yet could
+//! change the answer (a field named a second time, an undeclared key repeated), and stops.
+
+use serde_json::Value;
+
+use super::Decoder;
+use crate::decode::{Rule, UnknownKeys};
+use crate::model::{Additional, Field, ObjectSchema, Schema};
+use crate::plan::{KeyMatch, KeyTable, KeyTarget};
+use crate::Constraint;
+
+/// What the walker does with the value of the key it asked about. For `Field`, `Extra` and
+/// `Keep` the key's path is pushed: the walker pops it after the value.
+pub(super) enum KeyStep<'m> {
+    /// A declared field's value.
+    Field(&'m Field),
+    /// An undeclared key's value, under `additionalProperties`' schema.
+    Extra(&'m Schema),
+    /// An undeclared key's value, kept as sent (any value).
+    Keep,
+    /// An undeclared key dropped (`drop_unknown_key`): hand its value to
+    /// [`ObjectRun::dropped`], which logs it.
+    Drop,
+    /// Nothing to do with the value: it is skipped (an undeclared key refused, keys that
+    /// tie, a field given twice; the issue is written).
+    Skip,
+    /// Only the members not read yet could tell: the walker cannot go on.
+    Undecided,
+}
+
+/// The state of one object being walked.
+pub(super) struct ObjectRun<'m> {
+    object: &'m ObjectSchema,
+    /// The object's key table, found once.
+    keys: &'m KeyTable,
+    /// Fields given, or named by keys that tie (so not absent either).
+    given: FieldSet,
+    /// What each key names, decided with every key in view ([`ObjectRun::look_ahead`]),
+    /// and the next key's position.
+    ahead: Option<(Vec<KeyTarget>, usize)>,
+    /// The undeclared keys read so far (without look-ahead: a repeat is undecided).
+    unknown_seen: KeysSeen,
+    /// The field after the last one read by its exact name: models send fields in the
+    /// schema's order, so the next key is looked for there first.
+    next_in_order: usize,
+    /// The next field to go over once the members are read.
+    absent_at: usize,
+}
+
+impl<'m> ObjectRun<'m> {
+    pub(super) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema) -> Self {
+        ObjectRun {
+            object,
+            keys: decoder.key_table(object),
+            given: FieldSet::new(object.fields.len()),
+            ahead: None,
+            unknown_seen: KeysSeen::default(),
+            next_in_order: 0,
+            absent_at: 0,
+        }
+    }
+
+    /// Every key of the object, in order, before any value (their repeats already
+    /// resolved): decides which field each names by the model's one rule
+    /// ([`KeyTable::key_targets`]) and refuses keys that tie — keys naming one field, one
+    /// of them by folding (`Query` and `QUERY`, or `query` and `Query`, for `query`): which
+    /// was meant would be a guess, so it is one issue at the field. Tie issues come before
+    /// the members' own.
+    pub(super) fn look_ahead<'k>(
+        &mut self,
+        decoder: &mut Decoder<'m>,
+        keys: impl ExactSizeIterator<Item = &'k str> + Clone,
+    ) {
+        let decided =
+            self.keys
+                .key_targets(self.object, keys.clone(), decoder.allows(Rule::KeyCase));
+        let sent: Vec<&str> = if decided.ties.is_empty() {
+            Vec::new()
+        } else {
+            keys.collect()
+        };
+        for tie in &decided.ties {
+            // The field was sent, under names that tie: it is not also missing.
+            self.given.set(tie.field);
+            let field = &self.object.fields[tie.field];
+            let keys: Vec<&str> = tie.positions.iter().map(|&p| sent[p]).collect();
+            decoder.checker.path_push_field(&field.name);
+            let message = format!(
+                "the keys {} all mean the field {:?} under case and separator folding; send it once, as {:?}",
+                keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", "),
+                field.name,
+                field.name
+            );
+            decoder.checker.issue(
+                Constraint::Syntax,
+                message,
+                Some(Value::String(field.name.clone())),
+                Some(Value::Array(keys.iter().map(|&k| Value::from(k)).collect())),
+            );
+            decoder.checker.path_pop();
+        }
+        self.ahead = Some((decided.targets, 0));
+    }
+
+    /// What the walker does with the value of `key`, the next key sent.
+    pub(super) fn key(&mut self, decoder: &mut Decoder<'m>, key: &str) -> KeyStep<'m> {
+        let (at, by_case) = match self.target(decoder, key) {
+            KeyTarget::Field(at) => (at, false),
+            KeyTarget::ByCase(at) => (at, true),
+            KeyTarget::Tied => return KeyStep::Skip,
+            KeyTarget::Unknown => return self.unknown(decoder, key),
+        };
+        let field = &self.object.fields[at];
+        if self.given.has(at) {
+            if self.ahead.is_none() {
+                // A third key could make it a tie rather than a field given twice.
+                return KeyStep::Undecided;
+            }
+            // The field came already under another of its names: which was meant would be
+            // a guess (serde refuses this as a duplicate field too).
+            decoder.checker.path_push_key(key);
+            let message = format!(
+                "the field {:?} is given twice (also as {key:?})",
+                field.name
+            );
+            decoder
+                .checker
+                .issue(Constraint::Syntax, message, None, None);
+            decoder.checker.path_pop();
+            return KeyStep::Skip;
+        }
+        self.given.set(at);
+        decoder.checker.path_push_field(&field.name);
+        if by_case {
+            decoder.repair(
+                Rule::KeyCase,
+                Value::String(key.to_owned()),
+                Value::String(field.name.clone()),
+            );
+        }
+        KeyStep::Field(field)
+    }
+
+    /// What `key` names: the look-ahead's decision, else the model's one lookup, the field
+    /// after the last one read tried first.
+    fn target(&mut self, decoder: &Decoder<'m>, key: &str) -> KeyTarget {
+        if let Some((targets, next)) = &mut self.ahead {
+            let target = targets.get(*next).copied().unwrap_or(KeyTarget::Unknown);
+            *next += 1;
+            return target;
+        }
+        let found = match self.in_order(key) {
+            Some(at) => KeyMatch::Exact(at),
+            None => decoder.key_match(key, self.object, self.keys),
+        };
+        match found {
+            KeyMatch::Exact(at) => {
+                self.next_in_order = at + 1;
+                KeyTarget::Field(at)
+            }
+            KeyMatch::Folded(at) => KeyTarget::ByCase(at),
+            KeyMatch::Ambiguous | KeyMatch::Unknown => KeyTarget::Unknown,
+        }
+    }
+
+    /// The field after the last one read, when `key` is its wire name and no field before it
+    /// has `key` for an alias (the first field to answer to a key is the one it names). Only
+    /// for objects scanned rather than indexed, so the look back stays short.
+    fn in_order(&self, key: &str) -> Option<usize> {
+        let fields = &self.object.fields;
+        let at = self.next_in_order;
+        let named = self.keys.is_scanned() && fields.get(at)?.name == key;
+        let first = named
+            && fields[..at]
+                .iter()
+                .all(|f| f.aliases.iter().all(|a| a != key));
+        first.then_some(at)
+    }
+
+    /// An undeclared key: under `additionalProperties`' schema, kept, dropped (logged) or
+    /// refused, by the object and the options.
+    fn unknown(&mut self, decoder: &mut Decoder<'m>, key: &str) -> KeyStep<'m> {
+        if self.ahead.is_none() && !self.unknown_seen.first_time(key) {
+            return KeyStep::Undecided;
+        }
+        let keep = decoder.options.unknown_keys == UnknownKeys::Keep;
+        match &self.object.additional {
+            Additional::Schema(extra) => {
+                decoder.checker.path_push_key(key);
+                KeyStep::Extra(extra)
+            }
+            Additional::Allow if keep => {
+                decoder.checker.path_push_key(key);
+                KeyStep::Keep
+            }
+            Additional::Allow if decoder.allows(Rule::DropUnknownKey) => KeyStep::Drop,
+            // Denied, or a typed tool that may not drop it.
+            Additional::Allow | Additional::Deny => {
+                decoder.checker.unknown_field(key, self.object);
+                KeyStep::Skip
+            }
+        }
+    }
+
+    /// The value of a key [`KeyStep::Drop`] named, logged as dropped.
+    pub(super) fn dropped(&self, decoder: &mut Decoder<'m>, key: &str, sent: Value) {
+        decoder.checker.path_push_key(key);
+        decoder.repair(Rule::DropUnknownKey, sent, Value::Null);
+        decoder.checker.path_pop();
+    }
+
+    /// Once every member was read: the next absent field that gets a value (its default),
+    /// after the issues of the required ones before it. `None` when no field is left.
+    pub(super) fn next_absent(&mut self, decoder: &mut Decoder<'m>) -> Option<(&'m Field, Value)> {
+        while let Some(field) = self.object.fields.get(self.absent_at) {
+            let at = self.absent_at;
+            self.absent_at += 1;
+            if self.given.has(at) {
+                continue;
+            }
+            if field.required {
+                decoder.checker.missing_field(field);
+                continue;
+            }
+            decoder.checker.path_push_field(&field.name);
+            let default = decoder.default_value(field);
+            decoder.checker.path_pop();
+            if let Some(default) = default {
+                return Some((field, default));
+            }
+        }
+        None
+    }
+}
+
+/// `null_as_absent`: a `null` sent for an optional field whose schema does not take `null`
+/// is the field left out (logged). `Some` with the value it gets then (its default, or none);
+/// `None` where the `null` is the field's value, to walk as any other.
+pub(super) fn null_as_absent<'m>(
+    decoder: &mut Decoder<'m>,
+    field: &'m Field,
+) -> Option<Option<Value>> {
+    let absent = !field.required
+        && !decoder.model.accepts_null(&field.schema)
+        && decoder.allows(Rule::NullAsAbsent);
+    if !absent {
+        return None;
+    }
+    decoder.repair(Rule::NullAsAbsent, Value::Null, Value::Null);
+    Some(decoder.default_value(field))
+}
+
+/// Which fields of an object were given: bits, on the stack for up to 128 fields.
+struct FieldSet {
+    few: u128,
+    many: Vec<bool>,
+}
+
+impl FieldSet {
+    fn new(count: usize) -> Self {
+        let many = if count > 128 {
+            vec![false; count]
+        } else {
+            Vec::new()
+        };
+        FieldSet { few: 0, many }
+    }
+
+    fn has(&self, at: usize) -> bool {
+        match self.many.get(at) {
+            Some(&given) => given,
+            None => at < 128 && self.few & (1 << at) != 0,
+        }
+    }
+
+    fn set(&mut self, at: usize) {
+        match self.many.get_mut(at) {
+            Some(given) => *given = true,
+            None => self.few |= 1 << at,
+        }
+    }
+}
+
+/// The undeclared keys of an object read so far: a scan while they are few, a set past
+/// that, so any number of them is read in linear time.
+#[derive(Default)]
+struct KeysSeen {
+    few: Vec<String>,
+    /// Made only past [`KeysSeen::SCANNED`] keys: an empty set still costs a random seed.
+    many: Option<std::collections::HashSet<String>>,
+}
+
+impl KeysSeen {
+    const SCANNED: usize = 16;
+
+    /// Whether `key` was not seen before (it is now).
+    fn first_time(&mut self, key: &str) -> bool {
+        if self.few.iter().any(|seen| seen == key) {
+            return false;
+        }
+        if self.few.len() < Self::SCANNED {
+            self.few.push(key.to_owned());
+            return true;
+        }
+        self.many.get_or_insert_default().insert(key.to_owned())
+    }
+}
