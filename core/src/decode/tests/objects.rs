@@ -331,3 +331,62 @@ fn a_key_names_the_first_field_answering_to_it_on_every_road() {
     // "b" alone is field `a`'s alias: the integer field takes it.
     assert_eq!(accept_text(&model, r#"{"b": 1}"#).value, json!({"a": 1}));
 }
+
+// ---------------------------------------------------------------------------------------
+// The typed stream and absent required fields
+// ---------------------------------------------------------------------------------------
+
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Inner {
+    x: u8,
+}
+
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Outer {
+    a: u8,
+    b: String,
+    inner: Option<Inner>,
+}
+
+fn outer_model() -> ToolModel {
+    tool(vec![
+        Field::required("a", Schema::integer().maximum(5)),
+        Field::required("b", Schema::string()),
+        Field::optional(
+            "inner",
+            Schema::object(vec![Field::required("x", Schema::integer())]),
+        ),
+    ])
+}
+
+/// A required field of the root left out: serde refuses the value only after the root's
+/// last member, so the typed stream's report is complete and stands (one pass, not two);
+/// it is the tree road's, issue for issue.
+#[test]
+fn the_typed_stream_decides_a_root_field_left_out() {
+    use crate::decode::{stream_text, tree_road, Streamed};
+    let model = outer_model();
+    let options = Options::typed();
+    for text in [
+        r#"{"a": 9}"#,
+        r#"{"b": "s"}"#,
+        r#"{}"#,
+        r#"{"a": 9, "inner": {"x": 3}}"#,
+    ] {
+        let Streamed::Refused(streamed) = stream_text::<Outer>(&model, text.as_bytes(), &options)
+        else {
+            panic!("{text}: the stream did not decide");
+        };
+        let tree = tree_road(&model, text.as_bytes(), &options, None).expect_err(text);
+        assert_eq!(format!("{streamed:?}"), format!("{tree:?}"), "{text}");
+    }
+    // A field of a nested object left out: serde refuses it inside the root, whose later
+    // members are not walked; the tree road decides.
+    let text = br#"{"a": 9, "inner": {}, "b": 1}"#;
+    assert!(matches!(
+        stream_text::<Outer>(&model, text, &options),
+        Streamed::Stopped
+    ));
+}

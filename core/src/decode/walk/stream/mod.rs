@@ -26,8 +26,9 @@
 //! its digits tell `5.0` from `4.9999999999999999`), a container past the depth limit, `propertyNames` or
 //! `const` on a container, and text that is not strict JSON. A typed value also stops the
 //! stream when the Rust type refuses what it is given after an issue (a stand-in for a
-//! refused member it cannot take, a required field left out): the report is then the tree
-//! walk's. The stream never decides differently from the tree walk; when it does not stop,
+//! refused member it cannot take, a required field of a nested object left out): the report
+//! is then the tree walk's. A required field of the root object left out is refused by the
+//! type only after every member was walked, so the stream's report is complete and stands. The stream never decides differently from the tree walk; when it does not stop,
 //! its value, repairs and issues are the tree walk's (`tests/tests/stream_agrees.rs` replays
 //! every corpus call through both).
 
@@ -64,6 +65,7 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     let mut stream = Stream {
         decoder: Decoder::new(model, options, Vec::new()),
         stopped: false,
+        root_walked: false,
         text,
         floats_exact: None,
     };
@@ -88,10 +90,14 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     // the text leniently, or refuses it, with the error already met. A Rust type that
     // refuses what it was given (serde's data errors): the tree walk decides.
     let value = match read {
-        Ok(value) => value,
+        Ok(value) => Some(value),
         Err(error) if is_reader_error(&error) => {
             return Streamed::Unreadable(StrictError::of_reader(error))
         }
+        // The type refused what it was handed after the root object's last member and
+        // absent field were walked (serde's `missing_field` comes after the object's end),
+        // with an issue already found: the refusal is certain and its report complete.
+        Err(_) if stream.root_walked && stream.decoder.checker.issue_count() > 0 => None,
         Err(_) => return Streamed::Stopped,
     };
     if let Err(error) = reader.end() {
@@ -99,18 +105,17 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     }
     let (report, mut repairs) = stream.decoder.finish();
     let repairs_left_out = crate::decode::cap_repairs(&mut repairs);
-    if report.is_empty() {
-        Streamed::Accepted(Decoded {
+    match value {
+        Some(value) if report.is_empty() => Streamed::Accepted(Decoded {
             value,
             repairs,
             repairs_left_out,
-        })
-    } else {
-        Streamed::Refused(Refused {
+        }),
+        _ => Streamed::Refused(Refused {
             report,
             repairs,
             repairs_left_out,
-        })
+        }),
     }
 }
 
@@ -129,6 +134,8 @@ const STOP: &str = "the streaming walk leaves this input to the tree walk";
 struct Stream<'m> {
     decoder: Decoder<'m>,
     stopped: bool,
+    /// Whether the root object's members and absent fields were all walked.
+    root_walked: bool,
     /// The text being read.
     text: &'m [u8],
     /// Whether every float of the text is integral exactly when its digits are (see

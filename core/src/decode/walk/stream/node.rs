@@ -232,12 +232,18 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
         if self.stream.room() == 0 {
             return Err(self.stream.stop());
         }
-        let NodeVisitor { stream, outer, .. } = self;
+        let NodeVisitor {
+            stream,
+            outer,
+            root,
+            ..
+        } = self;
         let outer_trials = stream.decoder.enter();
         let mut access = Members::new(&mut *stream, map, object);
         let handed = outer.visit_map(&mut access);
         let done = access.finished();
         stream.decoder.leave(outer_trials);
+        stream.root_walked |= root && done;
         let value = handed?;
         if !done {
             return Err(stream.stop());
