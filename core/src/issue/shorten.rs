@@ -74,8 +74,118 @@ pub(crate) fn shorten_json(json: &crate::model::Json) -> Value {
 /// The compact JSON text of `value`, longer than [`GOT_MAX_CHARS`], cut there and ending in
 /// `…`; `None` when the text is that short. At most a few hundred bytes are written, however
 /// large the value (a repair of a megabyte array does not print the megabyte to log it).
-pub(crate) fn capped_json_text(value: &impl serde::Serialize) -> Option<String> {
+///
+/// Most values echoed are short: their text's length is bounded first, without writing it
+/// ([`JsonLength`]), and only a value that may be long is written.
+pub(crate) fn capped_json_text(value: &(impl serde::Serialize + JsonLength)) -> Option<String> {
+    let mut room = GOT_MAX_CHARS;
+    if value.fits_in(&mut room) {
+        return None;
+    }
     cut(CappedText::of(value).text())
+}
+
+/// A bound on the length of a value's compact JSON text, found without writing it.
+pub(crate) trait JsonLength {
+    /// Whether the text is at most `room` bytes, taking them from `room`. Never true of a
+    /// text longer than `room`; may be false of a shorter one (escapes count at their
+    /// longest, `\u00XX`).
+    fn fits_in(&self, room: &mut usize) -> bool;
+}
+
+/// Takes `bytes` from `room`, if there are that many.
+fn take(room: &mut usize, bytes: usize) -> bool {
+    match room.checked_sub(bytes) {
+        Some(left) => {
+            *room = left;
+            true
+        }
+        None => false,
+    }
+}
+
+/// A string's quoted, escaped text: 2 quotes, and per byte 1, or 6 at most where escaped.
+fn string_fits(text: &str, room: &mut usize) -> bool {
+    if !take(room, text.len() + 2) {
+        return false;
+    }
+    let escaped = text
+        .bytes()
+        .filter(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .count();
+    escaped == 0 || take(room, escaped * 5)
+}
+
+/// A number's text, as serde_json writes it (its `Display`), counted without allocating.
+fn number_fits(number: &serde_json::Number, room: &mut usize) -> bool {
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            self.0 += text.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = std::fmt::Write::write_fmt(&mut count, format_args!("{number}"));
+    take(room, count.0)
+}
+
+/// Brackets and the commas between `count` elements or members.
+fn punctuation_fits(count: usize, room: &mut usize) -> bool {
+    take(room, 2 + count.saturating_sub(1))
+}
+
+impl JsonLength for Value {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        match self {
+            Value::Null => take(room, 4),
+            Value::Bool(flag) => take(room, if *flag { 4 } else { 5 }),
+            Value::Number(number) => number_fits(number, room),
+            Value::String(text) => string_fits(text, room),
+            Value::Array(items) => items.as_slice().fits_in(room),
+            Value::Object(members) => {
+                punctuation_fits(members.len(), room)
+                    && members.iter().all(|(key, value)| {
+                        string_fits(key, room) && take(room, 1) && value.fits_in(room)
+                    })
+            }
+        }
+    }
+}
+
+impl JsonLength for [Value] {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        punctuation_fits(self.len(), room) && self.iter().all(|item| item.fits_in(room))
+    }
+}
+
+impl JsonLength for Vec<Value> {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        self.as_slice().fits_in(room)
+    }
+}
+
+impl JsonLength for crate::model::Json {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        use crate::model::Json;
+        match self {
+            Json::Null => take(room, 4),
+            Json::Bool(flag) => take(room, if *flag { 4 } else { 5 }),
+            Json::Number(number) | Json::RoundedNumber(number) | Json::SpelledNumber(number, _) => {
+                number_fits(number, room)
+            }
+            Json::String(text) => string_fits(text, room),
+            Json::Array(items) => {
+                punctuation_fits(items.len(), room) && items.iter().all(|item| item.fits_in(room))
+            }
+            Json::Object(members) => {
+                punctuation_fits(members.len(), room)
+                    && members.iter().all(|(key, value)| {
+                        string_fits(key, room) && take(room, 1) && value.fits_in(room)
+                    })
+            }
+        }
+    }
 }
 
 /// The compact JSON text of `value`, cut as [`capped_json_text`] cuts it when it is long,

@@ -142,3 +142,52 @@ fn one_left_out_is_singular() {
     assert!(report.into_result().is_err());
     assert!(Report::new().into_result().is_ok());
 }
+
+mod json_length {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::super::shorten::JsonLength;
+    use crate::model::Json;
+
+    /// Any JSON value: strings with quotes, backslashes, control and wide characters;
+    /// integers and floats of any size; nested arrays and objects.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "[a-z\"\\\\\u{0}-\u{1f}é東]{0,40}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 30, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z\"\u{1}]{0,6}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The bound is never short of the text, on values and on the reader's trees, and
+        /// an echoed value is cut exactly where writing it whole would cut it.
+        #[test]
+        fn the_bound_is_never_short_of_the_text(value in value(), room in 0usize..200) {
+            let text = serde_json::to_string(&value).unwrap();
+            let mut left = room;
+            if value.fits_in(&mut left) {
+                prop_assert!(text.len() <= room, "{text} in {room}");
+            }
+            let json = Json::from(&value);
+            let mut left = room;
+            if json.fits_in(&mut left) {
+                prop_assert!(serde_json::to_string(&json).unwrap().len() <= room);
+            }
+            let cut_whole = super::super::shorten::cut(&text);
+            prop_assert_eq!(super::super::shorten::capped_json_text(&value), cut_whole.clone());
+            prop_assert_eq!(super::super::shorten::capped_json_text(&json), cut_whole);
+        }
+    }
+}
