@@ -165,9 +165,11 @@ pub trait Tool: ToolArg + Sized {
     {
         let model = Self::model();
         // Where the typed stream does not decide, the tree road does. The run-time road's
-        // stream is not run in between: it decides as the tree road does (the differential
-        // tests hold them to it), so it would only repeat the work. A text over the size
-        // limit goes to the tree road too, which refuses it.
+        // stream is not run in between (it decides as the tree road does: the differential
+        // tests hold them to it, so it would only repeat the work where the typed stream
+        // stopped), but where the Rust type gave up on a call already refused: the run-time
+        // stream finds the rest of the report without a tree. A text over the size limit
+        // goes to the tree road too, which refuses it.
         let known = if bytes.len() <= options.max_bytes {
             match crate::decode::stream_text::<Self>(model, bytes, options) {
                 Streamed::Accepted(decoded) => {
@@ -178,6 +180,13 @@ pub trait Tool: ToolArg + Sized {
                 }
                 Streamed::Unreadable(error) => Some(error),
                 Streamed::Stopped => None,
+                // A refusal, its report not complete: the run-time road's stream walks on
+                // where the type gave up.
+                Streamed::TypeRefused => match crate::decode::stream_road(model, bytes, options) {
+                    Ok(Err(refused)) => return Err(refused.with_model(HintModel::Static(model))),
+                    Ok(Ok(_)) => None,
+                    Err(known) => known,
+                },
             }
         } else {
             None

@@ -484,7 +484,7 @@ pub(crate) fn decode_text_refused(
 /// The streaming walk of the run-time road; `Err` where it leaves the text to the tree walk,
 /// with serde_json's error when the text is not strict JSON (a text over
 /// [`Options::max_bytes`] is left to it too, which refuses it).
-fn stream_road(
+pub(crate) fn stream_road(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
@@ -504,7 +504,7 @@ fn stream_road(
         })),
         Streamed::Refused(refused) => Ok(Err(refused)),
         Streamed::Unreadable(error) => Err(Some(error)),
-        Streamed::Accepted(_) | Streamed::Stopped => Err(None),
+        Streamed::Accepted(_) | Streamed::Stopped | Streamed::TypeRefused => Err(None),
     }
 }
 

@@ -361,11 +361,12 @@ fn outer_model() -> ToolModel {
     ])
 }
 
-/// A required field of the root left out: serde refuses the value only after the root's
-/// last member, so the typed stream's report is complete and stands (one pass, not two);
-/// it is the tree road's, issue for issue.
+/// A required field left out. Of the root: serde refuses the value only after the root's
+/// last member, so the typed stream's report is complete and stands (one pass, not two).
+/// Of a nested object: the typed stream says the call is refused, and the run-time stream
+/// finds the whole report (two passes, no tree). Each is the tree road's, issue for issue.
 #[test]
-fn the_typed_stream_decides_a_root_field_left_out() {
+fn the_typed_stream_decides_a_field_left_out() {
     use crate::decode::{stream_text, tree_road, Streamed};
     let model = outer_model();
     let options = Options::typed();
@@ -383,10 +384,17 @@ fn the_typed_stream_decides_a_root_field_left_out() {
         assert_eq!(format!("{streamed:?}"), format!("{tree:?}"), "{text}");
     }
     // A field of a nested object left out: serde refuses it inside the root, whose later
-    // members are not walked; the tree road decides.
-    let text = br#"{"a": 9, "inner": {}, "b": 1}"#;
+    // members are not walked. The refusal is certain; the run-time road's stream finds the
+    // whole report (the tree road's), and `decode_with` takes it from there.
+    let text = r#"{"a": 9, "inner": {}, "b": 1}"#;
     assert!(matches!(
-        stream_text::<Outer>(&model, text, &options),
-        Streamed::Stopped
+        stream_text::<Outer>(&model, text.as_bytes(), &options),
+        Streamed::TypeRefused
     ));
+    let Ok(Err(streamed)) = crate::decode::stream_road(&model, text.as_bytes(), &options) else {
+        panic!("the run-time stream did not decide");
+    };
+    let tree = tree_road(&model, text.as_bytes(), &options, None).expect_err(text);
+    assert_eq!(format!("{streamed:?}"), format!("{tree:?}"));
+    assert_eq!(streamed.report.len(), 2, "{:?}", streamed.report);
 }

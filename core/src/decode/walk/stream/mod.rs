@@ -27,7 +27,7 @@
 //! `const` on a container, and text that is not strict JSON. A typed value also stops the
 //! stream when the Rust type refuses what it is given after an issue (a stand-in for a
 //! refused member it cannot take, a required field of a nested object left out): the report
-//! is then the tree walk's. A required field of the root object left out is refused by the
+//! is then the run-time road's stream's, or where that stops the tree walk's. A required field of the root object left out is refused by the
 //! type only after every member was walked, so the stream's report is complete and stands. The stream never decides differently from the tree walk; when it does not stop,
 //! its value, repairs and issues are the tree walk's (`tests/tests/stream_agrees.rs` replays
 //! every corpus call through both).
@@ -51,6 +51,11 @@ pub(crate) enum Streamed<T> {
     Refused(Refused),
     /// The tree walk must decide (see the module's documentation).
     Stopped,
+    /// The Rust type refused what it was handed after an issue was found: the call is
+    /// refused, but members after that point were not walked. The run-time road's stream
+    /// (which builds a `Value`, and so takes whatever it is handed) finds the whole report
+    /// in one more pass; where it stops, the tree walk decides.
+    TypeRefused,
     /// The text is not strict JSON: the tree walk decides, with serde_json's error already
     /// met (the text is not read strictly again).
     Unreadable(StrictError),
@@ -98,6 +103,7 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
         // absent field were walked (serde's `missing_field` comes after the object's end),
         // with an issue already found: the refusal is certain and its report complete.
         Err(_) if stream.root_walked && stream.decoder.checker.issue_count() > 0 => None,
+        Err(_) if stream.decoder.checker.issue_count() > 0 => return Streamed::TypeRefused,
         Err(_) => return Streamed::Stopped,
     };
     if let Err(error) = reader.end() {
