@@ -5,10 +5,9 @@
 //!
 //! It is the same walk as the tree walk of the parent module, over a stream instead of a
 //! tree, and it applies the same rules by calling the same code:
-//! - objects and plain arrays are walked as they are read: keys by name, alias or
-//!   `key_case` (the model's one lookup, [`ToolModel::key_match`]), `null_as_absent`,
-//!   unknown keys, absent fields (`required` issues and defaults, [`Decoder::default_value`]),
-//!   each member at its path;
+//! - objects and plain arrays are walked as they are read, each member at its path; an
+//!   object's rules (what each key names, unknown keys, `null_as_absent`, absent fields and
+//!   their defaults) are the tree walk's own state machine, `ObjectRun`, asked key by key;
 //! - a scalar that fits its schema as sent is checked by the checker's own checks
 //!   (`check_string`, `check_number`, `check_bool`) and handed on as read;
 //! - everything else — a scalar to repair or refuse, a union, a value of any type, a map, a
