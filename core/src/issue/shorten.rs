@@ -135,6 +135,17 @@ fn punctuation_fits(count: usize, room: &mut usize) -> bool {
     take(room, 2 + count.saturating_sub(1))
 }
 
+/// An object's text: braces, commas, and each member's key, colon and value.
+fn members_fit<'a, T: JsonLength + 'a>(
+    members: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+    room: &mut usize,
+) -> bool {
+    punctuation_fits(members.len(), room)
+        && members
+            .into_iter()
+            .all(|(key, value)| string_fits(key, room) && take(room, 1) && value.fits_in(room))
+}
+
 impl JsonLength for Value {
     fn fits_in(&self, room: &mut usize) -> bool {
         match self {
@@ -142,26 +153,12 @@ impl JsonLength for Value {
             Value::Bool(flag) => take(room, if *flag { 4 } else { 5 }),
             Value::Number(number) => number_fits(number, room),
             Value::String(text) => string_fits(text, room),
-            Value::Array(items) => items.as_slice().fits_in(room),
-            Value::Object(members) => {
-                punctuation_fits(members.len(), room)
-                    && members.iter().all(|(key, value)| {
-                        string_fits(key, room) && take(room, 1) && value.fits_in(room)
-                    })
-            }
+            Value::Array(items) => items.fits_in(room),
+            Value::Object(members) => members_fit(
+                members.iter().map(|(key, value)| (key.as_str(), value)),
+                room,
+            ),
         }
-    }
-}
-
-impl JsonLength for [Value] {
-    fn fits_in(&self, room: &mut usize) -> bool {
-        punctuation_fits(self.len(), room) && self.iter().all(|item| item.fits_in(room))
-    }
-}
-
-impl JsonLength for Vec<Value> {
-    fn fits_in(&self, room: &mut usize) -> bool {
-        self.as_slice().fits_in(room)
     }
 }
 
@@ -175,16 +172,24 @@ impl JsonLength for crate::model::Json {
                 number_fits(number, room)
             }
             Json::String(text) => string_fits(text, room),
-            Json::Array(items) => {
-                punctuation_fits(items.len(), room) && items.iter().all(|item| item.fits_in(room))
-            }
-            Json::Object(members) => {
-                punctuation_fits(members.len(), room)
-                    && members.iter().all(|(key, value)| {
-                        string_fits(key, room) && take(room, 1) && value.fits_in(room)
-                    })
-            }
+            Json::Array(items) => items.fits_in(room),
+            Json::Object(members) => members_fit(
+                members.iter().map(|(key, value)| (key.as_str(), value)),
+                room,
+            ),
         }
+    }
+}
+
+impl<T: JsonLength> JsonLength for [T] {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        punctuation_fits(self.len(), room) && self.iter().all(|item| item.fits_in(room))
+    }
+}
+
+impl<T: JsonLength> JsonLength for Vec<T> {
+    fn fits_in(&self, room: &mut usize) -> bool {
+        self.as_slice().fits_in(room)
     }
 }
 

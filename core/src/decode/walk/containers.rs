@@ -7,7 +7,6 @@ use super::object::{null_as_absent, KeyStep, ObjectRun};
 use super::{Decoder, InnerJson};
 use crate::decode::Rule;
 use crate::model::{ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, ToolModel};
-use crate::plan::{KeyMatch, KeyTable};
 
 use crate::Constraint;
 
@@ -267,22 +266,6 @@ impl<'m> Decoder<'m> {
         out
     }
 
-    /// What `key` names in `object`, whose key table is `keys`: the model's one lookup
-    /// ([`crate::plan::keys`]), folding only where `key_case` is on.
-    pub(super) fn key_match(
-        &self,
-        key: &str,
-        object: &'m ObjectSchema,
-        keys: &KeyTable,
-    ) -> KeyMatch {
-        keys.key_match(object, key, self.allows(Rule::KeyCase))
-    }
-
-    /// The key table of `object`, a part of the model.
-    pub(super) fn key_table(&self, object: &ObjectSchema) -> &'m KeyTable {
-        self.model.plan().keys_of(object)
-    }
-
     pub(super) fn object(
         &mut self,
         json: Json,
@@ -298,7 +281,11 @@ impl<'m> Decoder<'m> {
             for (key, member) in members {
                 match run.key(this, &key) {
                     KeyStep::Field(field) => {
-                        let value = match null_as_absent_at(this, field, &member) {
+                        let absent = match member {
+                            Json::Null => null_as_absent(this, field),
+                            _ => None,
+                        };
+                        let value = match absent {
                             Some(filled) => filled,
                             None => this.decode(member, &field.schema),
                         };
@@ -353,19 +340,6 @@ impl<'m> Decoder<'m> {
             .field_default(&field.schema, || filled_default(model, field))?;
         self.repair(Rule::Default, Value::Null, filled.clone());
         Some(filled)
-    }
-}
-
-/// [`null_as_absent`] for a member read into a tree: `Some` with the value the field gets
-/// (its default, or none) where the member is a `null` that means the field left out.
-fn null_as_absent_at<'m>(
-    decoder: &mut Decoder<'m>,
-    field: &'m Field,
-    member: &Json,
-) -> Option<Option<Value>> {
-    match member {
-        Json::Null => null_as_absent(decoder, field),
-        _ => None,
     }
 }
 

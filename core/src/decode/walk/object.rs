@@ -61,7 +61,7 @@ impl<'m> ObjectRun<'m> {
     pub(super) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema) -> Self {
         ObjectRun {
             object,
-            keys: decoder.key_table(object),
+            keys: decoder.model.plan().keys_of(object),
             given: FieldSet::new(object.fields.len()),
             ahead: None,
             unknown_seen: KeysSeen::default(),
@@ -161,7 +161,9 @@ impl<'m> ObjectRun<'m> {
         }
         let found = match self.in_order(key) {
             Some(at) => KeyMatch::Exact(at),
-            None => decoder.key_match(key, self.object, self.keys),
+            None => self
+                .keys
+                .key_match(self.object, key, decoder.allows(Rule::KeyCase)),
         };
         match found {
             KeyMatch::Exact(at) => {

@@ -15,21 +15,22 @@
 //!   — is read into a small [`Json`] tree and decoded by the tree walk's [`Decoder::decode`],
 //!   whose value is then handed on.
 //!
-//! Where the order of what is logged or reported would depend on members not yet read, the
-//! stream stops and the caller gives the whole text to the tree walk, which decides with
-//! every member in view: a key sent twice (equal or not), a field named by a second key (by
-//! another of its names, exactly or by `key_case`, in either order: a field given twice, or
-//! a tie, [`ToolModel::key_targets`]), an array outside its size bounds (its
-//! issue comes before its elements'), a float anywhere but a `number` or an integer, and at
-//! an integer where the text has a number of more than 15 digits or with an exponent (only
-//! its digits tell `5.0` from `4.9999999999999999`), a container past the depth limit, `propertyNames` or
-//! `const` on a container, and text that is not strict JSON. A typed value also stops the
-//! stream when the Rust type refuses what it is given after an issue (a stand-in for a
-//! refused member it cannot take, a required field of a nested object left out): the report
-//! is then the run-time road's stream's, or where that stops the tree walk's. A required field of the root object left out is refused by the
-//! type only after every member was walked, so the stream's report is complete and stands. The stream never decides differently from the tree walk; when it does not stop,
-//! its value, repairs and issues are the tree walk's (`tests/tests/stream_agrees.rs` replays
-//! every corpus call through both).
+//! Where the order of what is logged or reported would depend on members not yet read, the stream
+//! stops and the caller gives the whole text to the tree walk, which decides with every member in
+//! view: a key sent twice (equal or not), a field named by a second key (by another of its names,
+//! exactly or by `key_case`, in either order: a field given twice, or a tie,
+//! [`ToolModel::key_targets`]), an array outside its size bounds (its issue comes before its
+//! elements'), a float anywhere but a `number` or an integer, and at an integer where the text has
+//! a number of more than 15 digits or with an exponent (only its digits tell `5.0` from
+//! `4.9999999999999999`), a container past the depth limit, `propertyNames` or `const` on a
+//! container, and text that is not strict JSON. A typed value also stops the stream when the Rust
+//! type refuses what it is given after an issue (a stand-in for a refused member it cannot take, a
+//! required field of a nested object left out): the report is then the run-time road's stream's, or
+//! where that stops the tree walk's. A required field of the root object left out is refused by the
+//! type only after every member was walked, so the stream's report is complete and stands. The
+//! stream never decides differently from the tree walk; when it does not stop, its value, repairs
+//! and issues are the tree walk's (`tests/tests/stream_agrees.rs` replays every corpus call through
+//! both).
 
 mod members;
 mod node;
