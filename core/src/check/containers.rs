@@ -197,9 +197,15 @@ impl<'m> Checker<'m> {
     pub fn check_key(&mut self, key: &str, keys: Option<&'m Schema>) {
         let Some(keys) = keys else { return };
         let name = Value::String(key.to_owned());
-        let Err(report) = self.model().check_against(keys, &name) else {
-            return;
-        };
+        if let Err(report) = self.model().check_against(keys, &name) {
+            self.key_refused(key, &report);
+        }
+    }
+
+    /// The `propertyNames` issue of `key`, which `report` (its check against the schema of
+    /// keys) refused.
+    pub(crate) fn key_refused(&mut self, key: &str, report: &crate::Report) {
+        let name = Value::String(key.to_owned());
         if self.skip_when_full(Constraint::PropertyNames) {
             return;
         }

@@ -143,10 +143,16 @@ impl<'m> Checker<'m> {
     pub fn resolve(&mut self, schema: &'m Schema) -> Option<&'m Schema> {
         let resolved = self.model.resolve(schema);
         if resolved.is_none() {
-            let message = unresolved_message(self.model, schema);
-            self.issue(Constraint::Schema, message, None, None);
+            self.unresolved(schema);
         }
         resolved
+    }
+
+    /// The `schema` issue of `schema`, a reference that leads nowhere (see
+    /// [`Checker::resolve`]).
+    pub(crate) fn unresolved(&mut self, schema: &Schema) {
+        let message = unresolved_message(self.model, schema);
+        self.issue(Constraint::Schema, message, None, None);
     }
 
     /// The alternative `index` of a union schema (what generated code of a data-carrying
@@ -453,7 +459,18 @@ impl<'m> Checker<'m> {
     /// A long list is shortened in the issue (see [`shorten_list`]): an issue's size does
     /// not grow with the schema.
     pub fn check_enum(&mut self, value: &Value, enumeration: &EnumSchema) {
-        if self.model.enum_contains(enumeration, value) {
+        let table = self.model.enum_index(enumeration);
+        self.check_enum_in(value, enumeration, table);
+    }
+
+    /// [`Checker::check_enum`], with the enum's table (`None`: scanned) found already.
+    pub(crate) fn check_enum_in(
+        &mut self,
+        value: &Value,
+        enumeration: &EnumSchema,
+        table: Option<&crate::plan::EnumTable>,
+    ) {
+        if crate::model::enum_contains_in(table, enumeration, value) {
             return;
         }
         if self.skip_when_full(Constraint::Enum) {

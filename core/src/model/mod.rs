@@ -166,21 +166,12 @@ impl ToolModel {
     /// Whether `value` is one of `enumeration`'s values (a part of this model): a string is
     /// looked up in the enum's index where it has one, any other value compared in turn.
     pub fn enum_contains(&self, enumeration: &EnumSchema, value: &Value) -> bool {
-        match value.as_str() {
-            Some(text) => self.enum_contains_str(enumeration, text),
-            None => enumeration.contains(value),
-        }
+        enum_contains_in(self.enum_index(enumeration), enumeration, value)
     }
 
     /// [`ToolModel::enum_contains`] for a string, without making it a `Value`.
     pub fn enum_contains_str(&self, enumeration: &EnumSchema, text: &str) -> bool {
-        match self.enum_index(enumeration) {
-            Some(index) => index.string(text).is_some(),
-            None => enumeration
-                .values
-                .iter()
-                .any(|v| v.value.as_str() == Some(text)),
-        }
+        enum_contains_str_in(self.enum_index(enumeration), enumeration, text)
     }
 
     /// The tool's name, as a model calls it.
@@ -312,5 +303,33 @@ impl ToolModel {
     pub fn from_json_schema(text: &str) -> Result<ToolModel, SchemaErrors> {
         let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
         read::read_tool(&json)
+    }
+}
+
+/// Whether `value` is one of `enumeration`'s values, `table` its index where it has one (a
+/// string is looked up there; any other value is compared in turn).
+pub(crate) fn enum_contains_in(
+    table: Option<&crate::plan::EnumTable>,
+    enumeration: &EnumSchema,
+    value: &Value,
+) -> bool {
+    match value.as_str() {
+        Some(text) => enum_contains_str_in(table, enumeration, text),
+        None => enumeration.contains(value),
+    }
+}
+
+/// [`enum_contains_in`] for a string, without making it a `Value`.
+pub(crate) fn enum_contains_str_in(
+    table: Option<&crate::plan::EnumTable>,
+    enumeration: &EnumSchema,
+    text: &str,
+) -> bool {
+    match table {
+        Some(index) => index.string(text).is_some(),
+        None => enumeration
+            .values
+            .iter()
+            .any(|v| v.value.as_str() == Some(text)),
     }
 }

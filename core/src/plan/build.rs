@@ -6,12 +6,16 @@
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 
-use super::{address, ByAddress, EnumTable, KeyTable, Node, NodeId, Plan, SCANNED_VALUES};
+use super::{address, ByAddress, Entry, EnumTable, KeyTable, NodeId, Plan, SCANNED_VALUES};
 use crate::model::{Additional, Kind, Schema, ToolModel};
 
 /// The plan of `model`.
 pub(super) fn plan(model: &ToolModel) -> Plan {
-    let schemas = every_schema(model);
+    let Walked {
+        schemas,
+        children,
+        edges,
+    } = every_schema(model);
     let by_schema: ByAddress<NodeId> = schemas
         .iter()
         .enumerate()
@@ -24,12 +28,14 @@ pub(super) fn plan(model: &ToolModel) -> Plan {
     let mut defaults = 0u32;
     let nodes = schemas
         .iter()
-        .map(|&schema| {
+        .zip(children)
+        .map(|(&schema, children)| {
             let target = model
                 .resolve(schema)
                 .map(|described| by_schema[&address(described)]);
-            let mut node = Node {
+            let mut node = Entry {
                 schema: NonNull::from(schema),
+                children,
                 target,
                 accepts_null: model.accepts_null(schema),
                 keys: None,
@@ -59,6 +65,7 @@ pub(super) fn plan(model: &ToolModel) -> Plan {
         .collect();
     Plan {
         nodes,
+        edges: edges.into(),
         keys: keys.into(),
         enums: enums.into(),
         root: NodeId(0),
@@ -70,35 +77,79 @@ pub(super) fn plan(model: &ToolModel) -> Plan {
     }
 }
 
+/// Every schema of a model in pre-order, and where each one's children are.
+struct Walked<'m> {
+    schemas: Vec<&'m Schema>,
+    /// Per schema, the index of its first child in `edges`.
+    children: Vec<u32>,
+    /// The children's nodes, each schema's in the order [`super::Plan::edge`] reads them.
+    edges: Vec<NodeId>,
+}
+
 /// Every schema of `model` in pre-order, the input first (so its node is 0), then each
 /// definition's: items, fields, the schema of undeclared keys, `propertyNames`,
 /// alternatives. References are not followed (what they name is a definition, visited
-/// itself).
-fn every_schema(model: &ToolModel) -> Vec<&Schema> {
-    let mut schemas = Vec::new();
-    let mut pending: Vec<&Schema> = model.definitions().values().rev().collect();
-    pending.push(model.input());
-    while let Some(schema) = pending.pop() {
-        schemas.push(schema);
+/// itself). Each schema's children are recorded as edges, in this order:
+///
+/// | kind | edges |
+/// | --- | --- |
+/// | array | `prefixItems`, then `items` |
+/// | map | the values' schema, then `propertyNames` if any |
+/// | object | the fields, then `additionalProperties`' schema if any, then `propertyNames` if any |
+/// | union | the alternatives |
+fn every_schema(model: &ToolModel) -> Walked<'_> {
+    const UNSET: NodeId = NodeId(u32::MAX);
+    let mut walked = Walked {
+        schemas: Vec::new(),
+        children: Vec::new(),
+        edges: Vec::new(),
+    };
+    // Each schema still to visit, with the edge that leads to it (none for the roots).
+    let mut pending: Vec<(&Schema, Option<usize>)> = model
+        .definitions()
+        .values()
+        .rev()
+        .map(|schema| (schema, None))
+        .collect();
+    pending.push((model.input(), None));
+    while let Some((schema, edge)) = pending.pop() {
+        let id = NodeId(walked.schemas.len() as u32);
+        if let Some(edge) = edge {
+            walked.edges[edge] = id;
+        }
+        walked.schemas.push(schema);
+        walked.children.push(walked.edges.len() as u32);
         let first_child = pending.len();
+        let mut child = |schema| {
+            pending.push((schema, Some(walked.edges.len())));
+            walked.edges.push(UNSET);
+        };
         match &schema.kind {
-            Kind::Array(array) => pending.extend(array.schemas()),
+            Kind::Array(array) => array.schemas().for_each(&mut child),
             Kind::Map(map) => {
-                pending.push(&map.values);
-                pending.extend(map.property_names.as_deref());
+                child(&map.values);
+                map.property_names
+                    .as_deref()
+                    .into_iter()
+                    .for_each(&mut child);
             }
             Kind::Object(object) => {
-                pending.extend(object.fields.iter().map(|field| &field.schema));
+                object.fields.iter().for_each(|field| child(&field.schema));
                 if let Additional::Schema(extra) = &object.additional {
-                    pending.push(extra);
+                    child(extra);
                 }
-                pending.extend(object.property_names.as_deref());
+                object
+                    .property_names
+                    .as_deref()
+                    .into_iter()
+                    .for_each(&mut child);
             }
-            Kind::Union(union) => pending.extend(&union.variants),
+            Kind::Union(union) => union.variants.iter().for_each(&mut child),
             _ => {}
         }
         // Children in their order: the stack pops the last first.
         pending[first_child..].reverse();
     }
-    schemas
+    debug_assert!(walked.edges.iter().all(|&edge| edge != UNSET));
+    walked
 }

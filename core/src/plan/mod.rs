@@ -33,10 +33,12 @@ use crate::model::{EnumSchema, ObjectSchema, Schema, ToolModel};
 
 mod build;
 pub mod keys;
+mod node;
 mod path;
 mod tables;
 
 pub use keys::{KeyMatch, KeyTarget, KeyTargets, Tie};
+pub(crate) use node::Node;
 pub use path::Step;
 pub use tables::{work, EnumTable, FoldedMatch, KeyTable, SCANNED_FIELDS, SCANNED_VALUES};
 
@@ -52,9 +54,12 @@ impl NodeId {
 
 /// One schema of the model, compiled.
 #[derive(Debug)]
-struct Node {
+struct Entry {
     /// The schema, inside the model the plan belongs to.
     schema: NonNull<Schema>,
+    /// Where the node's children start in [`Plan::edges`] (see `build::every_schema` for
+    /// their order).
+    children: u32,
     /// The node describing this one's values: itself, or where its references lead; `None`
     /// for a reference the model cannot follow (unknown, a cycle, a chain longer than
     /// [`crate::model::MOST_FOLLOWED_REFERENCES`]).
@@ -73,7 +78,9 @@ struct Node {
 /// A tool model compiled for walking (see the module's documentation).
 #[derive(Debug)]
 pub struct Plan {
-    nodes: Box<[Node]>,
+    nodes: Box<[Entry]>,
+    /// Every node's children, each node's in a run of their own ([`Entry::children`]).
+    edges: Box<[NodeId]>,
     keys: Box<[KeyTable]>,
     enums: Box<[EnumTable]>,
     root: NodeId,

@@ -186,3 +186,123 @@ fn a_schema_built_apart_is_checked_like_the_models_own() {
         "judged each time: nothing to keep the verdict in"
     );
 }
+
+/// A model with every kind of child: a tuple with prefix and items, a map with
+/// `propertyNames`, an object with an undeclared keys' schema and `propertyNames`, a union,
+/// references (one that leads nowhere, one nullable).
+fn model_with_every_child() -> ToolModel {
+    use crate::model::UnionMode;
+    let definitions = model_with_references().definitions().clone();
+    let input = Schema::object(vec![
+        Field::required(
+            "pair",
+            Schema::tuple(vec![Schema::string(), Schema::reference("Point")]),
+        ),
+        Field::optional(
+            "scores",
+            Schema::map(Schema::integer()).keys(|keys| keys.pattern("^[a-z]+$")),
+        ),
+        Field::optional(
+            "open",
+            Schema::object(vec![Field::optional("a", Schema::boolean())])
+                .additional(Schema::reference("Alias").nullable())
+                .keys(|keys| keys.max_length(8)),
+        ),
+        Field::optional(
+            "either",
+            Schema::union(
+                UnionMode::AnyOf,
+                vec![Schema::reference("Point"), Schema::array(Schema::string())],
+            ),
+        ),
+        Field::optional("lost", Schema::reference("Nowhere")),
+    ]);
+    ToolModel::new("t", None, input, definitions)
+}
+
+/// Every child step of a node's handle, with the schema it must lead to.
+fn children<'m>(model: &'m ToolModel, node: Node<'m>) -> Vec<(Node<'m>, &'m Schema)> {
+    let Some(resolved) = node.resolved else {
+        return Vec::new();
+    };
+    match &resolved.kind {
+        Kind::Array(array) => (0..array.prefix_items.len() + 2)
+            .map(|at| (node.item(model, array, at), array.item_schema(at)))
+            .collect(),
+        Kind::Map(map) => {
+            let mut steps = vec![(node.map_values(model, map), &*map.values)];
+            steps.extend(node.map_keys(model, map).zip(map.property_names.as_deref()));
+            steps
+        }
+        Kind::Object(object) => {
+            let mut steps: Vec<_> = (0..object.fields.len())
+                .map(|at| (node.field(model, object, at), &object.fields[at].schema))
+                .collect();
+            if let crate::model::Additional::Schema(extra) = &object.additional {
+                steps.push((node.extra(model, object).unwrap(), &**extra));
+            }
+            steps.extend(
+                node.object_keys(model, object)
+                    .zip(object.property_names.as_deref()),
+            );
+            steps
+        }
+        Kind::Union(union) => (0..union.variants.len())
+            .map(|at| (node.variant(model, union, at), &union.variants[at]))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Each node's handle answers as the model does, and steps to the children its schema has
+/// (the plan's edges are in order); a clone of the schema, built apart, answers the same.
+#[test]
+fn each_node_steps_to_its_children_and_a_clone_answers_alike() {
+    let model = model_with_every_child();
+    let plan = model.plan();
+    let mut visited = 0;
+    for id in (0..plan.len()).map(|at| NodeId(at as u32)) {
+        let node = plan.node(id);
+        assert_eq!(node.id, Some(id));
+        assert_eq!(
+            node.resolved.map(|r| r as *const Schema),
+            model.resolve(node.schema).map(|r| r as *const Schema)
+        );
+        assert_eq!(node.accepts_null, model.accepts_null(node.schema));
+        let clone = node.schema.clone();
+        let apart = Node::apart(&model, &clone);
+        assert_eq!(apart.id, None);
+        assert_eq!(apart.accepts_null, node.accepts_null);
+        assert_eq!(apart.resolved.is_some(), node.resolved.is_some());
+        let attached = children(&model, node);
+        let apart_children = children(&model, apart);
+        assert_eq!(attached.len(), apart_children.len());
+        for ((child, schema), (apart_child, apart_schema)) in attached.iter().zip(&apart_children) {
+            assert!(std::ptr::eq(child.schema, *schema));
+            assert_eq!(Some(child.id.unwrap()), plan.node_of(schema));
+            assert_eq!(*apart_schema, *schema);
+            assert_eq!(apart_child.accepts_null, child.accepts_null);
+            assert_eq!(apart_child.resolved.is_some(), child.resolved.is_some());
+            // A reference leads back into the model's definitions.
+            if matches!(apart_schema.kind, Kind::Ref(_)) {
+                assert_eq!(apart_child.target, child.target);
+            }
+            visited += 1;
+        }
+    }
+    assert!(visited > 15, "{visited} children stepped to");
+}
+
+#[test]
+fn a_reference_built_apart_is_attached_again() {
+    let model = model_with_references();
+    let reference = Schema::reference("Alias");
+    let apart = Node::apart(&model, &reference);
+    let point = model.plan().node_of(&model.definitions()["Point"]);
+    assert_eq!(apart.id, None);
+    assert_eq!(apart.target, point);
+    assert!(std::ptr::eq(
+        model.plan().keys_for(apart.target),
+        model.plan().keys(point.unwrap()).unwrap()
+    ));
+}

@@ -7,6 +7,7 @@ use super::object::{null_as_absent, KeyStep, ObjectRun};
 use super::{Decoder, InnerJson};
 use crate::decode::Rule;
 use crate::model::{ArraySchema, Field, Json, Kind, MapSchema, ObjectSchema, Schema, ToolModel};
+use crate::plan::Node;
 
 use crate::Constraint;
 
@@ -70,6 +71,7 @@ impl<'m> Decoder<'m> {
     pub(super) fn array(
         &mut self,
         json: Json,
+        node: Node<'m>,
         schema: &'m Schema,
         array: &'m ArraySchema,
     ) -> Option<Value> {
@@ -87,13 +89,15 @@ impl<'m> Decoder<'m> {
                     }
                     // `"a, b, c"` where strings are wanted: one item or three? Refused; the
                     // hint shows the array it may mean.
-                    _ if self.items_are_strings(array) && separated_items(&text).is_some() => {
+                    _ if self.items_are_strings(node, array)
+                        && separated_items(&text).is_some() =>
+                    {
                         return self.type_issue(schema, Value::String(text))
                     }
-                    _ => return self.wrap(Json::String(text), schema, array),
+                    _ => return self.wrap(Json::String(text), node, schema, array),
                 }
             }
-            other => return self.wrap(other, schema, array),
+            other => return self.wrap(other, node, schema, array),
         };
         let count = items.len();
         // Issues of the array itself come before those of its elements (document order).
@@ -106,10 +110,17 @@ impl<'m> Decoder<'m> {
         // One container deeper: what strings holding JSON may still add is bounded by it.
         // Past a tuple's elements there is only the `maxItems` issue above.
         let held = array.tuple_length().unwrap_or(usize::MAX);
+        let model = self.model;
+        // Past the prefix, every item has one node.
+        let items_node = node.item(model, array, array.prefix_items.len());
         self.in_members(|this| {
             for (index, item) in items.into_iter().enumerate().take(held) {
                 this.checker.path_push_index(index);
-                if let Some(value) = this.decode(item, array.item_schema(index)) {
+                let item_node = match index < array.prefix_items.len() {
+                    true => node.item(model, array, index),
+                    false => items_node,
+                };
+                if let Some(value) = this.decode(item, item_node) {
                     out.push(value);
                     if array.unique_items {
                         sent_at.push(index);
@@ -125,9 +136,9 @@ impl<'m> Decoder<'m> {
     }
 
     /// Whether the array's items are strings (or string enum values).
-    fn items_are_strings(&self, array: &'m ArraySchema) -> bool {
-        self.model
-            .resolve(array.item_schema(0))
+    fn items_are_strings(&self, node: Node<'m>, array: &'m ArraySchema) -> bool {
+        node.item(self.model, array, 0)
+            .resolved
             .is_some_and(|items| match &items.kind {
                 Kind::String(_) => true,
                 Kind::Enum(enumeration) => enumeration.values.iter().any(|v| v.value.is_string()),
@@ -137,7 +148,13 @@ impl<'m> Decoder<'m> {
 
     /// One item where an array of such items is expected (`wrap_in_array`), if the item
     /// decodes without issues; a `type` issue otherwise.
-    fn wrap(&mut self, item: Json, schema: &'m Schema, array: &'m ArraySchema) -> Option<Value> {
+    fn wrap(
+        &mut self,
+        item: Json,
+        node: Node<'m>,
+        schema: &'m Schema,
+        array: &'m ArraySchema,
+    ) -> Option<Value> {
         // A wrapped item is the same value again: wraps count with the unions around them,
         // so an array of itself (`A = array of A`) stops wrapping instead of wrapping
         // forever. Past the cap the value is not wrapped: a `type` issue, whatever the
@@ -146,7 +163,7 @@ impl<'m> Decoder<'m> {
         if self.allows(Rule::WrapInArray) && item != Json::Null && self.may_wrap() {
             let mut trial = self.wrap_trial();
             trial.checker.path_push_index(0);
-            let decoded = trial.decode(item.clone(), array.item_schema(0));
+            let decoded = trial.decode(item.clone(), node.item(self.model, array, 0));
             let (report, repairs) = trial.finish();
             if self.nesting_exceeded() {
                 self.nesting_issue();
@@ -187,16 +204,21 @@ impl<'m> Decoder<'m> {
     pub(super) fn map(
         &mut self,
         json: Json,
+        node: Node<'m>,
         schema: &'m Schema,
         map: &'m MapSchema,
     ) -> Option<Value> {
         let members = self.members(json, schema)?;
         let mut out = Map::new();
+        let (values, keys) = (
+            node.map_values(self.model, map),
+            node.map_keys(self.model, map),
+        );
         self.in_members(|this| {
             for (key, member) in this.unique_members(members) {
-                this.checker.check_key(&key, map.property_names.as_deref());
+                this.check_key(&key, keys);
                 this.checker.path_push_key(&key);
-                if let Some(value) = this.decode(member, &map.values) {
+                if let Some(value) = this.decode(member, values) {
                     out.insert(key, value);
                 }
                 this.checker.path_pop();
@@ -269,25 +291,26 @@ impl<'m> Decoder<'m> {
     pub(super) fn object(
         &mut self,
         json: Json,
+        node: Node<'m>,
         schema: &'m Schema,
         object: &'m ObjectSchema,
     ) -> Option<Value> {
         let members = self.members(json, schema)?;
         let members = self.unique_members(members);
-        let mut run = ObjectRun::new(self, object);
+        let mut run = ObjectRun::new(self, object, node);
         run.look_ahead(self, members.iter().map(|(key, _)| key.as_str()));
         let mut out = Map::new();
         self.in_members(|this| {
             for (key, member) in members {
                 match run.key(this, &key) {
-                    KeyStep::Field(field) => {
+                    KeyStep::Field(field, field_node) => {
                         let absent = match member {
-                            Json::Null => null_as_absent(this, field),
+                            Json::Null => null_as_absent(this, field, field_node),
                             _ => None,
                         };
                         let value = match absent {
                             Some(filled) => filled,
-                            None => this.decode(member, &field.schema),
+                            None => this.decode(member, field_node),
                         };
                         if let Some(value) = value {
                             out.insert(field.name.clone(), value);
@@ -314,9 +337,9 @@ impl<'m> Decoder<'m> {
             }
         });
         // Keys as they come out (after `key_case`), each against `propertyNames`.
-        if let Some(keys) = object.property_names.as_deref() {
+        if let Some(keys) = node.object_keys(self.model, object) {
             for key in out.keys() {
-                self.checker.check_key(key, Some(keys));
+                self.check_key(key, Some(keys));
             }
         }
         while let Some((field, default)) = run.next_absent(self) {
@@ -325,11 +348,22 @@ impl<'m> Decoder<'m> {
         Some(Value::Object(out))
     }
 
+    /// Checks `key` against `keys`, the schema of keys (`propertyNames`), when there is one:
+    /// [`Checker::check_key`](crate::Checker::check_key), with the schema's node.
+    fn check_key(&mut self, key: &str, keys: Option<Node<'m>>) {
+        let Some(keys) = keys else { return };
+        let mut check = Decoder::checking(crate::Checker::new(self.model));
+        check.decode(Json::String(key.to_owned()), keys);
+        if let Err(report) = check.into_checker().finish() {
+            self.checker.key_refused(key, &report);
+        }
+    }
+
     /// The default an absent optional field gets (logged `default`), when it has one that
     /// fits its schema and the rule is on, within what a call's defaults may add
     /// ([`Decoder::spend_default`], which counts a default that does not fit too). Whether
     /// it fits is judged once per model ([`crate::plan::Plan::field_default`]).
-    pub(super) fn default_value(&mut self, field: &'m Field) -> Option<Value> {
+    pub(super) fn default_value(&mut self, field: &'m Field, node: Node<'m>) -> Option<Value> {
         let default = field.schema.default.as_ref()?;
         if !self.allows(Rule::Default) || !self.spend_default(&field.name, default) {
             return None;
@@ -337,7 +371,7 @@ impl<'m> Decoder<'m> {
         let model = self.model;
         let filled = model
             .plan()
-            .field_default(&field.schema, || filled_default(model, field))?;
+            .field_default_at(node.id, &field.schema, || filled_default(model, field))?;
         self.repair(Rule::Default, Value::Null, filled.clone());
         Some(filled)
     }

@@ -21,6 +21,7 @@ use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNIO
 use crate::check::Checker;
 use crate::issue::shorten;
 use crate::model::{Json, Kind, Schema, ToolModel};
+use crate::plan::Node;
 use crate::{Constraint, Report};
 
 pub(crate) struct Decoder<'m> {
@@ -160,7 +161,7 @@ impl<'m> Decoder<'m> {
                 .issue(Constraint::Limit, message, expected, None);
             return;
         }
-        self.decode(Json::from(value), schema);
+        self.decode(Json::from(value), Node::of(self.model, schema));
     }
 
     /// The checker back, with the issues found.
@@ -411,11 +412,12 @@ impl<'m> Decoder<'m> {
     /// string at the root is never read by `json_string`, so switching `double_encoded` off
     /// refuses it.
     pub(crate) fn root(&mut self, json: Json) -> Option<Value> {
-        let input = self.model.input();
+        let plan = self.model.plan();
+        let input = plan.node(plan.root());
         let Json::String(text) = &json else {
             return self.decode(json, input);
         };
-        let resolved = self.checker.resolve(input)?;
+        let resolved = self.resolved(input)?;
         if !matches!(resolved.kind, Kind::Object(_) | Kind::Map(_)) {
             return self.decode(json, input);
         }
@@ -440,9 +442,9 @@ impl<'m> Decoder<'m> {
 
     /// Decodes one value. `None` always comes with an issue: containers leave a refused
     /// member out, and the issue is what says so.
-    fn decode(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
+    fn decode(&mut self, json: Json, node: Node<'m>) -> Option<Value> {
         let before = self.checker.issue_count();
-        let value = self.decode_kind(json, schema);
+        let value = self.decode_kind(json, node);
         if value.is_none() && self.checker.issue_count() == before {
             debug_assert!(false, "a value was refused without an issue");
             self.checker.issue(
@@ -455,10 +457,19 @@ impl<'m> Decoder<'m> {
         value
     }
 
-    fn decode_kind(&mut self, json: Json, schema: &'m Schema) -> Option<Value> {
-        let resolved = self.checker.resolve(schema)?;
+    /// The schema describing `node`'s values; `None`, with a `schema` issue, where its
+    /// references lead nowhere.
+    fn resolved(&mut self, node: Node<'m>) -> Option<&'m Schema> {
+        if node.resolved.is_none() {
+            self.checker.unresolved(node.schema);
+        }
+        node.resolved
+    }
+
+    fn decode_kind(&mut self, json: Json, node: Node<'m>) -> Option<Value> {
+        let resolved = self.resolved(node)?;
         if json == Json::Null {
-            if self.model.accepts_null(schema) {
+            if node.accepts_null {
                 self.checker.check_const(resolved, || Value::Null);
                 return Some(Value::Null);
             }
@@ -466,7 +477,7 @@ impl<'m> Decoder<'m> {
             // an enum as one of its values: they judge it below.
             let judged_below = match &resolved.kind {
                 Kind::Union(_) => true,
-                Kind::Enum(enumeration) => self.model.enum_contains(enumeration, &Value::Null),
+                Kind::Enum(enumeration) => enumeration.contains(&Value::Null),
                 _ => false,
             };
             if !judged_below {
@@ -485,11 +496,11 @@ impl<'m> Decoder<'m> {
             Kind::Boolean => self.boolean(json, resolved),
             Kind::Integer(_) | Kind::Number(_) => self.number(json, resolved),
             Kind::String(_) => self.string(json, resolved),
-            Kind::Enum(enumeration) => self.enumeration(json, enumeration),
-            Kind::Array(array) => self.array(json, resolved, array),
-            Kind::Map(map) => self.map(json, resolved, map),
-            Kind::Object(object) => self.object(json, resolved, object),
-            Kind::Union(union) => self.union(json, union),
+            Kind::Enum(enumeration) => self.enumeration(json, enumeration, node),
+            Kind::Array(array) => self.array(json, node, resolved, array),
+            Kind::Map(map) => self.map(json, node, resolved, map),
+            Kind::Object(object) => self.object(json, node, resolved, object),
+            Kind::Union(union) => self.union(json, union, node),
         }?;
         // Scalars check their `const` with their other constraints; the rest check it here.
         let checked_already = matches!(

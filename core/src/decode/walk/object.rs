@@ -15,17 +15,17 @@ use serde_json::Value;
 
 use super::Decoder;
 use crate::decode::{Rule, UnknownKeys};
-use crate::model::{Additional, Field, ObjectSchema, Schema};
-use crate::plan::{KeyMatch, KeyTable, KeyTarget};
+use crate::model::{Additional, Field, ObjectSchema};
+use crate::plan::{KeyMatch, KeyTable, KeyTarget, Node};
 use crate::Constraint;
 
 /// What the walker does with the value of the key it asked about. For `Field`, `Extra` and
 /// `Keep` the key's path is pushed: the walker pops it after the value.
 pub(super) enum KeyStep<'m> {
-    /// A declared field's value.
-    Field(&'m Field),
+    /// A declared field's value, with its schema's node.
+    Field(&'m Field, Node<'m>),
     /// An undeclared key's value, under `additionalProperties`' schema.
-    Extra(&'m Schema),
+    Extra(Node<'m>),
     /// An undeclared key's value, kept as sent (any value).
     Keep,
     /// An undeclared key dropped (`drop_unknown_key`): hand its value to
@@ -41,6 +41,8 @@ pub(super) enum KeyStep<'m> {
 /// The state of one object being walked.
 pub(super) struct ObjectRun<'m> {
     object: &'m ObjectSchema,
+    /// The object's node (its fields' nodes are its children).
+    node: Node<'m>,
     /// The object's key table, found once.
     keys: &'m KeyTable,
     /// Fields given, or named by keys that tie (so not absent either).
@@ -58,10 +60,12 @@ pub(super) struct ObjectRun<'m> {
 }
 
 impl<'m> ObjectRun<'m> {
-    pub(super) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema) -> Self {
+    /// The run of `object`, the values' schema of `node`.
+    pub(super) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema, node: Node<'m>) -> Self {
         ObjectRun {
             object,
-            keys: decoder.model.plan().keys_of(object),
+            node,
+            keys: node.keys(decoder.model),
             given: FieldSet::new(object.fields.len()),
             ahead: None,
             unknown_seen: KeysSeen::default(),
@@ -148,7 +152,7 @@ impl<'m> ObjectRun<'m> {
                 Value::String(field.name.clone()),
             );
         }
-        KeyStep::Field(field)
+        KeyStep::Field(field, self.node.field(decoder.model, self.object, at))
     }
 
     /// What `key` names: the look-ahead's decision, else the model's one lookup, the field
@@ -195,19 +199,20 @@ impl<'m> ObjectRun<'m> {
         if self.ahead.is_none() && !self.unknown_seen.first_time(key) {
             return KeyStep::Undecided;
         }
+        if let Some(extra) = self.node.extra(decoder.model, self.object) {
+            decoder.checker.path_push_key(key);
+            return KeyStep::Extra(extra);
+        }
         let keep = decoder.options.unknown_keys == UnknownKeys::Keep;
         match &self.object.additional {
-            Additional::Schema(extra) => {
-                decoder.checker.path_push_key(key);
-                KeyStep::Extra(extra)
-            }
             Additional::Allow if keep => {
                 decoder.checker.path_push_key(key);
                 KeyStep::Keep
             }
             Additional::Allow if decoder.allows(Rule::DropUnknownKey) => KeyStep::Drop,
-            // Denied, or a typed tool that may not drop it.
-            Additional::Allow | Additional::Deny => {
+            // Denied, or a typed tool that may not drop it (a schema of undeclared keys
+            // was taken above).
+            Additional::Allow | Additional::Deny | Additional::Schema(_) => {
                 decoder.checker.unknown_field(key, self.object);
                 KeyStep::Skip
             }
@@ -234,8 +239,12 @@ impl<'m> ObjectRun<'m> {
                 decoder.checker.missing_field(field);
                 continue;
             }
+            if field.schema.default.is_none() {
+                continue;
+            }
             decoder.checker.path_push_field(&field.name);
-            let default = decoder.default_value(field);
+            let node = self.node.field(decoder.model, self.object, at);
+            let default = decoder.default_value(field, node);
             decoder.checker.path_pop();
             if let Some(default) = default {
                 return Some((field, default));
@@ -251,15 +260,14 @@ impl<'m> ObjectRun<'m> {
 pub(super) fn null_as_absent<'m>(
     decoder: &mut Decoder<'m>,
     field: &'m Field,
+    node: Node<'m>,
 ) -> Option<Option<Value>> {
-    let absent = !field.required
-        && !decoder.model.accepts_null(&field.schema)
-        && decoder.allows(Rule::NullAsAbsent);
+    let absent = !field.required && !node.accepts_null && decoder.allows(Rule::NullAsAbsent);
     if !absent {
         return None;
     }
     decoder.repair(Rule::NullAsAbsent, Value::Null, Value::Null);
-    Some(decoder.default_value(field))
+    Some(decoder.default_value(field, node))
 }
 
 /// Which fields of an object were given: bits, on the stack for up to 128 fields.

@@ -7,9 +7,9 @@ use serde_json::Value;
 use super::Decoder;
 use crate::check::Checker;
 use crate::decode::Rule;
-use crate::model::{EnumSchema, Json, Kind, Schema};
+use crate::model::{enum_contains_in, EnumSchema, Json, Kind, Schema};
 use crate::num::Num;
-use crate::plan::FoldedMatch;
+use crate::plan::{EnumTable, FoldedMatch, Node};
 use crate::{suggest, Constraint};
 
 /// Largest integer a float holds exactly: a float beyond it written as a string would
@@ -181,7 +181,12 @@ impl<'m> Decoder<'m> {
         Some(value)
     }
 
-    pub(super) fn enumeration(&mut self, json: Json, enumeration: &'m EnumSchema) -> Option<Value> {
+    pub(super) fn enumeration(
+        &mut self,
+        json: Json,
+        enumeration: &'m EnumSchema,
+        node: Node<'m>,
+    ) -> Option<Value> {
         if let Json::RoundedNumber(number) = json {
             let message = format!(
                 "{number} is not exactly one of the allowed values: its digits have a fraction that a 64-bit float rounds away"
@@ -198,16 +203,16 @@ impl<'m> Decoder<'m> {
         // A float-spelled integer is compared as its digits say (never as its float).
         let exact = super::integers::float_spelled_integer(&json);
         let value = json.into_value();
+        let index = node.enum_table(self.model);
         match exact {
             Some(integer) => {
                 if let Some(allowed) = self.enum_integer(integer, enumeration) {
                     return self.enum_integer_sent_as_float(value, allowed, enumeration);
                 }
             }
-            None if self.model.enum_contains(enumeration, &value) => return Some(value),
+            None if enum_contains_in(index, enumeration, &value) => return Some(value),
             None => {}
         }
-        let index = self.model.enum_index(enumeration);
         // A declared alias is part of the schema, as serde takes it: no repair to log.
         let aliased = value.as_str().and_then(|text| match index {
             Some(index) => index.alias(text),
@@ -219,13 +224,13 @@ impl<'m> Decoder<'m> {
         if let Some(at) = aliased {
             return Some(enumeration.values[at].value.clone());
         }
-        if let Some((rule, canonical)) = self.enum_repair(&value, enumeration) {
+        if let Some((rule, canonical)) = self.enum_repair(&value, enumeration, index) {
             self.repair(rule, value, canonical.clone());
             return Some(canonical);
         }
         match exact {
-            Some(integer) => self.enum_integer_refused(value, integer, enumeration),
-            None => self.checker.check_enum(&value, enumeration),
+            Some(integer) => self.enum_integer_refused(value, integer, enumeration, index),
+            None => self.checker.check_enum_in(&value, enumeration, index),
         }
         None
     }
@@ -276,10 +281,16 @@ impl<'m> Decoder<'m> {
 
     /// The enum's issue for a float-spelled integer equal to no allowed value, with the
     /// integer its digits say as `got` where a `Value` carries it.
-    fn enum_integer_refused(&mut self, value: Value, integer: i128, enumeration: &EnumSchema) {
+    fn enum_integer_refused(
+        &mut self,
+        value: Value,
+        integer: i128,
+        enumeration: &EnumSchema,
+        index: Option<&EnumTable>,
+    ) {
         let before = self.checker.issue_count();
         let got = super::integers::carried(integer).unwrap_or(value);
-        self.checker.check_enum(&got, enumeration);
+        self.checker.check_enum_in(&got, enumeration, index);
         if self.checker.issue_count() == before && !self.checker.skip_when_full(Constraint::Enum) {
             // Beyond what a `Value` carries, and its float is allowed: its digits are not.
             let message = format!(
@@ -292,7 +303,12 @@ impl<'m> Decoder<'m> {
     }
 
     /// The one allowed value `value` means, and by which rule.
-    fn enum_repair(&self, value: &Value, enumeration: &EnumSchema) -> Option<(Rule, Value)> {
+    fn enum_repair(
+        &self,
+        value: &Value,
+        enumeration: &EnumSchema,
+        index: Option<&EnumTable>,
+    ) -> Option<(Rule, Value)> {
         match value {
             Value::String(text) => {
                 let number = enum_number(text).filter(|_| self.allows(Rule::StringToNumber));
@@ -309,7 +325,7 @@ impl<'m> Decoder<'m> {
                 if !self.allows(Rule::EnumCase) {
                     return None;
                 }
-                if let Some(index) = self.model.enum_index(enumeration) {
+                if let Some(index) = index {
                     return match index.folded(text)? {
                         FoldedMatch::One(at) => {
                             Some((Rule::EnumCase, enumeration.values[at].value.clone()))

@@ -29,6 +29,7 @@ use super::Decoder;
 use crate::check::{admits_within, chosen_alternative, union_literals, JsonKind, Sent};
 use crate::decode::{Options, Repair, Rule};
 use crate::model::{Json, UnionMode, UnionSchema};
+use crate::plan::Node;
 use crate::{suggest, Report};
 
 /// What trying one alternative gave.
@@ -59,18 +60,23 @@ impl Trial {
 
 impl<'m> Decoder<'m> {
     /// Decodes a value of a union (see the module's documentation).
-    pub(super) fn union(&mut self, json: Json, union: &'m UnionSchema) -> Option<Value> {
+    pub(super) fn union(
+        &mut self,
+        json: Json,
+        union: &'m UnionSchema,
+        node: Node<'m>,
+    ) -> Option<Value> {
         if !self.may_nest_trial() {
             return None;
         }
         let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
         let mut trials: Vec<Trial> = Vec::with_capacity(union.variants.len());
-        for variant in &union.variants {
+        for at in 0..union.variants.len() {
             if !self.spend_trial(size) {
                 return None;
             }
             let mut trial = self.trial(self.options.clone());
-            let value = trial.decode(json.clone(), variant);
+            let value = trial.decode(json.clone(), node.variant(self.model, union, at));
             let (report, repairs) = trial.finish();
             if self.nesting_exceeded() {
                 self.nesting_issue();
@@ -151,7 +157,7 @@ impl<'m> Decoder<'m> {
                     let mut again = Vec::with_capacity(fits.len());
                     for &index in &fits {
                         let repaired = trials[index].value.as_ref().map_or(Json::Null, Json::from);
-                        again.push(self.fits_as_sent(repaired, union)?);
+                        again.push(self.fits_as_sent(repaired, union, node)?);
                     }
                     let mut sound = (0..fits.len()).filter(|&at| again[at] == 1);
                     match (sound.next(), sound.next()) {
@@ -183,19 +189,24 @@ impl<'m> Decoder<'m> {
 
     /// How many alternatives of `union` take `json` as sent (no repairs); `None`, with an
     /// issue, when the trial budget ends.
-    fn fits_as_sent(&mut self, json: Json, union: &'m UnionSchema) -> Option<usize> {
+    fn fits_as_sent(
+        &mut self,
+        json: Json,
+        union: &'m UnionSchema,
+        node: Node<'m>,
+    ) -> Option<usize> {
         let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
         let strict = Options {
             disabled: u32::MAX,
             ..self.options.clone()
         };
         let mut count = 0;
-        for variant in &union.variants {
+        for at in 0..union.variants.len() {
             if !self.spend_trial(size) {
                 return None;
             }
             let mut trial = self.trial(strict.clone());
-            let value = trial.decode(json.clone(), variant);
+            let value = trial.decode(json.clone(), node.variant(self.model, union, at));
             let (report, _) = trial.finish();
             if self.nesting_exceeded() {
                 self.nesting_issue();

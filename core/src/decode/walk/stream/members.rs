@@ -9,17 +9,18 @@ use serde_json::Value;
 
 use super::{NodeSeed, Stream};
 use crate::decode::walk::object::{KeyStep, ObjectRun};
-use crate::model::{ArraySchema, Field, Json, ObjectSchema, Schema};
+use crate::model::{ArraySchema, Field, Json, ObjectSchema};
+use crate::plan::Node;
 
 /// What the next value of an object is, once its key was handed on.
 enum Pending<'m> {
     Nothing,
-    /// A declared field's value.
-    Field(&'m Field),
+    /// A declared field's value, with its schema's node.
+    Field(&'m Field, Node<'m>),
     /// An absent field's default.
     Default(Value),
     /// An undeclared key's value, under `additionalProperties`' schema.
-    Extra(&'m Schema),
+    Extra(Node<'m>),
     /// An undeclared key's value, kept as sent.
     Kept,
 }
@@ -68,9 +69,14 @@ impl<'de> Visitor<'de> for KeySeed {
 }
 
 impl<'s, 'm, A> Members<'s, 'm, A> {
-    /// The members of `object`, read from `map`.
-    pub(super) fn new(stream: &'s mut Stream<'m>, map: A, object: &'m ObjectSchema) -> Self {
-        let run = ObjectRun::new(&stream.decoder, object);
+    /// The members of `object`, the values' schema of `node`, read from `map`.
+    pub(super) fn new(
+        stream: &'s mut Stream<'m>,
+        map: A,
+        object: &'m ObjectSchema,
+        node: Node<'m>,
+    ) -> Self {
+        let run = ObjectRun::new(&stream.decoder, object, node);
         Members {
             stream,
             map,
@@ -123,12 +129,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
             };
             let decoder = &mut self.stream.decoder;
             match self.run.key(decoder, &key) {
-                KeyStep::Field(field) => {
-                    self.pending = Pending::Field(field);
+                KeyStep::Field(field, node) => {
+                    self.pending = Pending::Field(field, node);
                     return hand(seed, &field.name);
                 }
-                KeyStep::Extra(schema) => {
-                    self.pending = Pending::Extra(schema);
+                KeyStep::Extra(node) => {
+                    self.pending = Pending::Extra(node);
                     return hand(seed, &key);
                 }
                 KeyStep::Keep => {
@@ -167,15 +173,15 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
         let pending = std::mem::replace(&mut self.pending, Pending::Nothing);
         let value = match pending {
             Pending::Nothing => return Err(de::Error::custom("a value asked for without its key")),
-            Pending::Field(field) => self.map.next_value_seed(NodeSeed {
+            Pending::Field(field, node) => self.map.next_value_seed(NodeSeed {
                 stream: &mut *self.stream,
-                schema: &field.schema,
+                node,
                 field: Some(field),
                 seed,
             }),
-            Pending::Extra(schema) => self.map.next_value_seed(NodeSeed {
+            Pending::Extra(node) => self.map.next_value_seed(NodeSeed {
                 stream: &mut *self.stream,
-                schema,
+                node,
                 field: None,
                 seed,
             }),
@@ -196,17 +202,25 @@ pub(super) struct Items<'s, 'm, A> {
     stream: &'s mut Stream<'m>,
     seq: A,
     array: &'m ArraySchema,
+    /// The array's node.
+    node: Node<'m>,
     count: usize,
     done: bool,
 }
 
 impl<'s, 'm, A> Items<'s, 'm, A> {
     /// The elements of `array`, read from `seq`.
-    pub(super) fn new(stream: &'s mut Stream<'m>, seq: A, array: &'m ArraySchema) -> Self {
+    pub(super) fn new(
+        stream: &'s mut Stream<'m>,
+        seq: A,
+        array: &'m ArraySchema,
+        node: Node<'m>,
+    ) -> Self {
         Items {
             stream,
             seq,
             array,
+            node,
             count: 0,
             done: false,
         }
@@ -231,9 +245,12 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
         self.stream.decoder.checker.path_push_index(self.count);
+        let node = self
+            .node
+            .item(self.stream.decoder.model, self.array, self.count);
         let element = self.seq.next_element_seed(NodeSeed {
             stream: &mut *self.stream,
-            schema: self.array.item_schema(self.count),
+            node,
             field: None,
             seed,
         });

@@ -40,7 +40,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 
 use super::Decoder;
 use crate::decode::{Decoded, Options, Refused, StrictError, MAX_DEPTH};
-use crate::model::{Field, Json, ReadNotes, Schema, ToolModel};
+use crate::model::{Field, Json, ReadNotes, ToolModel};
+use crate::plan::Node;
 pub(crate) use walked::Walked;
 
 /// What the streaming walk made of a text.
@@ -80,10 +81,11 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
         return Streamed::Stopped;
     };
     let mut reader = serde_json::Deserializer::from_str(utf8);
+    let plan = model.plan();
     let walker = Walker {
         stream: &mut stream,
         inner: &mut reader,
-        schema: model.input(),
+        node: plan.node(plan.root()),
         field: None,
         root: true,
     };
@@ -232,7 +234,7 @@ enum Asked {
 struct Walker<'s, 'm, D> {
     stream: &'s mut Stream<'m>,
     inner: D,
-    schema: &'m Schema,
+    node: Node<'m>,
     /// The field this value is the member of, for `null_as_absent`.
     field: Option<&'m Field>,
     root: bool,
@@ -278,7 +280,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Walker<'_, '_, D> {
 /// Hands a member's deserializer, wrapped, to the type's own seed.
 struct NodeSeed<'s, 'm, S> {
     stream: &'s mut Stream<'m>,
-    schema: &'m Schema,
+    node: Node<'m>,
     field: Option<&'m Field>,
     seed: S,
 }
@@ -290,7 +292,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for NodeSeed<'_, '_, S> 
         self.seed.deserialize(Walker {
             stream: self.stream,
             inner,
-            schema: self.schema,
+            node: self.node,
             field: self.field,
             root: false,
         })

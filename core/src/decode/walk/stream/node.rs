@@ -9,15 +9,14 @@ use serde_json::{Map, Number, Value};
 use super::members::{Items, Members};
 use super::{Asked, Stream, Walker};
 use crate::decode::walk::object::null_as_absent;
-use crate::model::{Field, Json, Kind, Schema};
+use crate::model::{enum_contains_str_in, Field, Json, Kind, Schema};
 use crate::num::Num;
+use crate::plan::Node;
 
 /// Sees what serde_json read at one value and hands the type what the rules make of it.
 pub(super) struct NodeVisitor<'s, 'm, V> {
     stream: &'s mut Stream<'m>,
-    schema: &'m Schema,
-    /// `schema` with its references followed (`None`: they lead nowhere).
-    resolved: Option<&'m Schema>,
+    node: Node<'m>,
     field: Option<&'m Field>,
     root: bool,
     outer: V,
@@ -27,13 +26,13 @@ pub(super) struct NodeVisitor<'s, 'm, V> {
 impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
     /// The schema's kind, when it resolves.
     fn kind(&self) -> Option<&'m Kind> {
-        self.resolved.map(|schema| &schema.kind)
+        self.node.resolved.map(|schema| &schema.kind)
     }
 
     /// The schema a scalar is checked against: the resolved one (where [`Self::kind`] said
     /// what it is, it resolved; the checks report a reference that leads nowhere).
     fn checked_schema(&self) -> &'m Schema {
-        self.resolved.unwrap_or(self.schema)
+        self.node.resolved.unwrap_or(self.node.schema)
     }
 
     /// Hands the type a value the rules made (what `serde_json::from_value` would).
@@ -60,7 +59,7 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
         let decoded = if self.root {
             decoder.root(json)
         } else {
-            decoder.decode(json, self.schema)
+            decoder.decode(json, self.node)
         };
         match decoded {
             Some(value) => self.emit(value),
@@ -101,11 +100,10 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
                 self.stream.decoder.checker.check_string(&text, resolved);
                 true
             }
-            Some(Kind::Enum(enumeration)) => self
-                .stream
-                .decoder
-                .model
-                .enum_contains_str(enumeration, &text),
+            Some(Kind::Enum(enumeration)) => {
+                let table = self.node.enum_table(self.stream.decoder.model);
+                enum_contains_str_in(table, enumeration, &text)
+            }
             _ => false,
         };
         if sent_as_is {
@@ -192,7 +190,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
         if let Some(field) = self.field {
-            if let Some(filled) = null_as_absent(&mut self.stream.decoder, field) {
+            if let Some(filled) = null_as_absent(&mut self.stream.decoder, field, self.node) {
                 return match filled {
                     Some(default) => self.emit(default),
                     None => self.outer.visit_none(),
@@ -210,7 +208,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
         self.outer.visit_some(Walker {
             stream: self.stream,
             inner,
-            schema: self.schema,
+            node: self.node,
             field: self.field,
             root: self.root,
         })
@@ -236,10 +234,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
             stream,
             outer,
             root,
+            node,
             ..
         } = self;
         let outer_trials = stream.decoder.enter();
-        let mut access = Members::new(&mut *stream, map, object);
+        let mut access = Members::new(&mut *stream, map, object, node);
         let handed = outer.visit_map(&mut access);
         let done = access.finished();
         stream.decoder.leave(outer_trials);
@@ -273,9 +272,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
         if self.stream.room() == 0 {
             return Err(self.stream.stop());
         }
-        let NodeVisitor { stream, outer, .. } = self;
+        let NodeVisitor {
+            stream,
+            outer,
+            node,
+            ..
+        } = self;
         let outer_trials = stream.decoder.enter();
-        let mut access = Items::new(&mut *stream, seq, array);
+        let mut access = Items::new(&mut *stream, seq, array, node);
         let handed = outer.visit_seq(&mut access);
         let (count, done) = (access.count() as u64, access.finished());
         stream.decoder.leave(outer_trials);
@@ -290,13 +294,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
 }
 
 impl<'s, 'm, D> Walker<'s, 'm, D> {
-    /// The visitor of this value, with its schema resolved once.
+    /// The visitor of this value.
     pub(super) fn visitor<V>(self, outer: V, asked: Asked) -> (D, NodeVisitor<'s, 'm, V>) {
-        let resolved = self.stream.decoder.model.resolve(self.schema);
         let visitor = NodeVisitor {
             stream: self.stream,
-            schema: self.schema,
-            resolved,
+            node: self.node,
             field: self.field,
             root: self.root,
             outer,
@@ -313,6 +315,7 @@ impl<V> NodeVisitor<'_, '_, V> {
         conditions
             && matches!(self.asked, Asked::Any)
             && self
+                .node
                 .resolved
                 .is_some_and(|schema| schema.constant.is_none())
     }
