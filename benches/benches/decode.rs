@@ -28,38 +28,7 @@ use toolgate::format::Format;
 use toolgate::{RetryHint, Tool};
 use toolgate_bench::{INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID};
 
-/// The floor: serde alone, no constraint checked.
-mod plain {
-    use serde::Deserialize;
-
-    #[derive(Debug, Deserialize)]
-    pub struct BookFlight {
-        pub origin: String,
-        pub destination: String,
-        pub date: String,
-        pub passengers: u8,
-        pub cabin: Cabin,
-        pub max_price: f64,
-        pub refundable: bool,
-        pub loyalty_ids: Vec<String>,
-        pub contact: Contact,
-        pub notes: Option<String>,
-    }
-
-    #[derive(Debug, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Cabin {
-        Economy,
-        PremiumEconomy,
-        Business,
-        First,
-    }
-
-    #[derive(Debug, Deserialize)]
-    pub struct Contact {
-        pub email: String,
-    }
-}
+use toolgate_bench::plain;
 
 /// validator: serde, then `Validate::validate`. validator has no `date` format: a custom
 /// check calls the same date test toolgate uses.

@@ -27,6 +27,39 @@ pub const INVALID_MISSING: &str = r#"{"origin":"Paris","destination":"JFK","pass
 /// cabin, so the validators' own checks and reports run.
 pub const INVALID_CHECKS: &str = r#"{"origin":"Paris","destination":"JFK","date":"2026-11-22","passengers":12,"cabin":"first","max_price":450.5,"refundable":true,"loyalty_ids":["AF1234"],"contact":{"email":"ada.example.com"},"notes":"window seat, please"}"#;
 
+/// The floor: serde alone, no constraint checked.
+pub mod plain {
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    pub struct BookFlight {
+        pub origin: String,
+        pub destination: String,
+        pub date: String,
+        pub passengers: u8,
+        pub cabin: Cabin,
+        pub max_price: f64,
+        pub refundable: bool,
+        pub loyalty_ids: Vec<String>,
+        pub contact: Contact,
+        pub notes: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Cabin {
+        Economy,
+        PremiumEconomy,
+        Business,
+        First,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct Contact {
+        pub email: String,
+    }
+}
+
 /// The `book_flight` tool of the `decode` and `boundary` benches, as toolgate's derive
 /// declares it: one derive gives the schema, the checks, the repairs and the retry hint.
 pub mod flight {

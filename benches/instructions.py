@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Instructions per call of each decoder of the `decode` bench, and their ratio to the serde
+floor, counted by valgrind (cachegrind without cache simulation): the same in every run, so
+a change's effect shows below the timing noise of a shared machine. A development aid: the
+README's tables come from criterion (`benches/ratios.py`).
+
+    cargo build --release -p toolgate-bench --example instructions
+    python3 benches/instructions.py [target-dir]
+
+Each count is (instructions for N runs - instructions for 0 runs) / N, so the setup (the
+model, its plan, the process) is left out.
+"""
+import os
+import re
+import subprocess
+import sys
+
+RUNS = 200
+SHAPES = ["V", "C", "I", "IM", "I3"]
+FLOORS = {"C": "V"}  # serde cannot decode C: its floor is serde on V
+
+
+def instructions(binary, decoder, shape, runs):
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+         "--cachegrind-out-file=/dev/null", binary, decoder, shape, str(runs)],
+        capture_output=True, text=True, check=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    return int(found.group(1).replace(",", ""))
+
+
+def per_call(binary, decoder, shape):
+    return (instructions(binary, decoder, shape, RUNS)
+            - instructions(binary, decoder, shape, 0)) / RUNS
+
+
+def main():
+    target = sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
+        "CARGO_TARGET_DIR", os.path.join(os.path.dirname(__file__), "..", "target"))
+    binary = os.path.join(target, "release", "examples", "instructions")
+    print(f"{'shape':<6}{'serde_floor':>14}{'toolgate':>14}{'ratio':>9}")
+    for shape in SHAPES:
+        floor = per_call(binary, "serde_floor", FLOORS.get(shape, shape))
+        ours = per_call(binary, "toolgate", shape)
+        print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x")
+
+
+if __name__ == "__main__":
+    main()
