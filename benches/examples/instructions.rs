@@ -21,7 +21,7 @@ fn main() {
     let (Some(decoder), Some(shape), Some(runs)) =
         (arguments.next(), arguments.next(), arguments.next())
     else {
-        eprintln!("usage: instructions <serde_floor|toolgate> <V|C|I|IM|I3> <runs>");
+        eprintln!("usage: instructions <serde_floor|toolgate|show> <V|C|I|IM|I3> <runs>");
         std::process::exit(2);
     };
     let text = match shape.as_str() {
@@ -48,6 +48,11 @@ fn main() {
                 };
                 let _ = black_box(outcome);
             }
+            // What the toolgate decoder answers, once: the value, or the hint as JSON.
+            "show" => match flight::BookFlight::decode_bytes(bytes) {
+                Ok(decoded) => println!("{:?}\n{:?}", decoded.value, decoded.repairs),
+                Err(rejected) => println!("{}", rejected.hint().to_json()),
+            },
             other => panic!("no decoder {other}"),
         }
     }

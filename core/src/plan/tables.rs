@@ -85,18 +85,49 @@ fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usiz
         .or_insert(FoldedMatch::One(at));
 }
 
-/// The key table of one object: nothing for a small object (its names are scanned), hash
-/// tables for a wide one.
+/// The key table of one object: for a small object (its names are scanned), which fields
+/// a key equal to their wire name names without a scan; hash tables for a wide one.
 #[derive(Debug, Default)]
 pub struct KeyTable {
     pub(super) index: Option<FieldIndex>,
+    /// For a scanned object, bit `i`: field `i`'s wire name names field `i` (no field before
+    /// it answers to that name, by its own or an alias), so a key equal to it needs no scan.
+    first_answers: u32,
 }
 
 impl KeyTable {
+    /// The table of an object built apart from the model: scanned, every key.
+    pub(super) const SCANNED: KeyTable = KeyTable {
+        index: None,
+        first_answers: 0,
+    };
+
     pub(super) fn of(object: &ObjectSchema) -> Self {
-        KeyTable {
-            index: (!is_scanned(object)).then(|| FieldIndex::of(object)),
+        if !is_scanned(object) {
+            return KeyTable {
+                index: Some(FieldIndex::of(object)),
+                first_answers: 0,
+            };
         }
+        let fields = &object.fields;
+        let first_answers = (0..fields.len())
+            .filter(|&at| {
+                let name = &fields[at].name;
+                fields[..at].iter().all(|earlier| {
+                    &earlier.name != name && earlier.aliases.iter().all(|a| a != name)
+                })
+            })
+            .fold(0u32, |bits, at| bits | 1 << at);
+        KeyTable {
+            index: None,
+            first_answers,
+        }
+    }
+
+    /// Whether a key equal to field `at`'s wire name names field `at`, known without a scan
+    /// (`false`: the lookup decides).
+    pub(crate) fn answers_first(&self, at: usize) -> bool {
+        at < 32 && self.first_answers & (1 << at) != 0
     }
 
     /// Whether the object's names are scanned (at most [`SCANNED_FIELDS`] of them, wire

@@ -306,3 +306,27 @@ fn a_reference_built_apart_is_attached_again() {
         model.plan().keys(point.unwrap()).unwrap()
     ));
 }
+
+/// A key equal to a field's wire name names that field without a scan only where no field
+/// before it answers to the name (by its own name or an alias): the first field to answer
+/// to a key is the one it names, on every road.
+#[test]
+fn a_wire_name_answered_by_an_earlier_field_is_looked_up() {
+    let input = Schema::object(vec![
+        Field::optional("a", Schema::integer()).alias("b"),
+        Field::optional("b", Schema::integer()),
+        Field::optional("c", Schema::integer()),
+        Field::optional("c", Schema::string()),
+    ]);
+    let model = ToolModel::new("t", None, input, Default::default());
+    let Kind::Object(object) = &model.input().kind else {
+        unreachable!()
+    };
+    let keys = model.plan().keys_of(object);
+    let answered: Vec<bool> = (0..5).map(|at| keys.answers_first(at)).collect();
+    assert_eq!(answered, [true, false, true, false, false]);
+    // `b` is field 0's alias; the second `c` is never named.
+    let decoded =
+        crate::decode::decode_text(&model, br#"{"b": 1, "c": 2}"#, &Default::default()).unwrap();
+    assert_eq!(decoded.value, serde_json::json!({"a": 1, "c": 2}));
+}

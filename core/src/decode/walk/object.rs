@@ -179,18 +179,12 @@ impl<'m> ObjectRun<'m> {
         }
     }
 
-    /// The field after the last one read, when `key` is its wire name and no field before it
-    /// has `key` for an alias (the first field to answer to a key is the one it names). Only
-    /// for objects scanned rather than indexed, so the look back stays short.
+    /// The field after the last one read, when `key` is its wire name and that name names
+    /// it (no field before it answers to it: the first field to answer to a key is the one it
+    /// names), as the object's key table knows for a scanned object.
     fn in_order(&self, key: &str) -> Option<usize> {
-        let fields = &self.object.fields;
         let at = self.next_in_order;
-        let named = self.keys.is_scanned() && fields.get(at)?.name == key;
-        let first = named
-            && fields[..at]
-                .iter()
-                .all(|f| f.aliases.iter().all(|a| a != key));
-        first.then_some(at)
+        (self.keys.answers_first(at) && self.object.fields.get(at)?.name == key).then_some(at)
     }
 
     /// An undeclared key: under `additionalProperties`' schema, kept, dropped (logged) or
@@ -270,15 +264,15 @@ pub(super) fn null_as_absent<'m>(
     Some(decoder.default_value(field, node))
 }
 
-/// Which fields of an object were given: bits, on the stack for up to 128 fields.
+/// Which fields of an object were given: bits, on the stack for up to 64 fields.
 struct FieldSet {
-    few: u128,
+    few: u64,
     many: Vec<bool>,
 }
 
 impl FieldSet {
     fn new(count: usize) -> Self {
-        let many = if count > 128 {
+        let many = if count > 64 {
             vec![false; count]
         } else {
             Vec::new()
@@ -289,7 +283,7 @@ impl FieldSet {
     fn has(&self, at: usize) -> bool {
         match self.many.get(at) {
             Some(&given) => given,
-            None => at < 128 && self.few & (1 << at) != 0,
+            None => at < 64 && self.few & (1 << at) != 0,
         }
     }
 
