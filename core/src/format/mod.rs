@@ -289,16 +289,48 @@ fn is_ipv6(s: &str) -> bool {
 }
 
 fn is_hostname(s: &str) -> bool {
-    let name = s.strip_suffix('.').unwrap_or(s);
-    !name.is_empty()
-        && name.len() <= 253
-        && name.split('.').all(|label| {
-            let b = label.as_bytes();
-            (1..=63).contains(&b.len())
-                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
-                && b[0] != b'-'
-                && b[b.len() - 1] != b'-'
-        })
+    let name = s.strip_suffix('.').unwrap_or(s).as_bytes();
+    if name.is_empty() || name.len() > 253 {
+        return false;
+    }
+    // One pass: labels of 1 to 63 letters, digits and hyphens, not starting or ending with
+    // a hyphen, between dots.
+    let mut label = 0usize;
+    let mut last = b'.';
+    for &c in name {
+        if c == b'.' {
+            if label == 0 || last == b'-' {
+                return false;
+            }
+            label = 0;
+        } else {
+            let allowed = c.is_ascii_alphanumeric() || (c == b'-' && label > 0);
+            label += 1;
+            if !allowed || label > 63 {
+                return false;
+            }
+        }
+        last = c;
+    }
+    label > 0 && last != b'-'
+}
+
+/// Whether `b` is a dot-atom of RFC 5322: runs of `atext`, each non-empty, between dots.
+fn is_dot_atom(b: &[u8]) -> bool {
+    let mut empty = true;
+    for &c in b {
+        if c == b'.' {
+            if empty {
+                return false;
+            }
+            empty = true;
+        } else if is_atext(c) {
+            empty = false;
+        } else {
+            return false;
+        }
+    }
+    !empty
 }
 
 /// `atext` of RFC 5322: the characters of a dot-atom besides the dots.
@@ -325,16 +357,13 @@ fn is_email(s: &str) -> bool {
         }
         (i + 1, &s[i + 2..])
     } else {
-        let Some((local, domain)) = s.split_once('@') else {
+        let Some(at) = b.iter().position(|&c| c == b'@') else {
             return false;
         };
-        let dot_atom = local
-            .split('.')
-            .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext));
-        if !dot_atom {
+        if !is_dot_atom(&b[..at]) {
             return false;
         }
-        (local.len(), domain)
+        (at, &s[at + 1..])
     };
     if local_len > 64 {
         return false;

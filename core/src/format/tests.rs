@@ -218,3 +218,36 @@ fn never_panics_on_odd_input() {
         }
     }
 }
+
+/// The hostname and dot-atom rules as first written (splitting on dots): the one-pass
+/// scanners must answer as they do on any text.
+mod split_rules {
+    pub fn is_hostname(s: &str) -> bool {
+        let name = s.strip_suffix('.').unwrap_or(s);
+        !name.is_empty()
+            && name.len() <= 253
+            && name.split('.').all(|label| {
+                let b = label.as_bytes();
+                (1..=63).contains(&b.len())
+                    && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                    && b[0] != b'-'
+                    && b[b.len() - 1] != b'-'
+            })
+    }
+
+    pub fn is_dot_atom(local: &str) -> bool {
+        local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(super::is_atext))
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn one_pass_hostnames_and_dot_atoms_answer_as_split_rules(
+        text in "[a-c0-9.\\-@_é]{0,12}|[a-z]{60,70}(\\.[a-z]{1,3})?",
+    ) {
+        proptest::prop_assert_eq!(is_hostname(&text), split_rules::is_hostname(&text));
+        proptest::prop_assert_eq!(is_dot_atom(text.as_bytes()), split_rules::is_dot_atom(&text));
+    }
+}

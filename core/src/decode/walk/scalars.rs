@@ -47,10 +47,16 @@ fn allowed_list(enumeration: &EnumSchema) -> Value {
 }
 
 fn parse_bool(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" | "t" | "y" => Some(true),
-        "false" | "no" | "off" | "0" | "f" | "n" => Some(false),
-        _ => None,
+    const TRUE: [&str; 6] = ["true", "yes", "on", "1", "t", "y"];
+    const FALSE: [&str; 6] = ["false", "no", "off", "0", "f", "n"];
+    let text = text.trim();
+    let spelled = |words: [&str; 6]| words.iter().any(|w| w.eq_ignore_ascii_case(text));
+    if spelled(TRUE) {
+        Some(true)
+    } else if spelled(FALSE) {
+        Some(false)
+    } else {
+        None
     }
 }
 
