@@ -43,6 +43,8 @@ pub mod num;
 pub mod path;
 pub mod plan;
 pub mod suggest;
+#[cfg(test)]
+mod test_support;
 pub mod values;
 
 pub use arg::{Never, ObjectWriter, Tool, ToolArg, ToolOutput};

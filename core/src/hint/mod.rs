@@ -25,6 +25,7 @@ use crate::{suggest, Constraint, Issue, Path, Report};
 
 mod bounds;
 mod expected;
+mod json;
 
 use bounds::capped_values;
 pub use bounds::HINT_MAX_BYTES;
@@ -199,14 +200,10 @@ impl RetryHint {
         }
     }
 
-    /// Compact JSON.
+    /// Compact JSON: what `serde_json::to_string` writes of the hint, written faster (see
+    /// `hint/json.rs`).
     pub fn to_json(&self) -> String {
-        // Room for a usual hint at once: one allocation instead of a run of regrowths.
-        let mut json = Vec::with_capacity(1024);
-        match serde_json::to_writer(&mut json, self) {
-            Ok(()) => String::from_utf8(json).unwrap_or_default(),
-            Err(_) => String::new(),
-        }
+        json::hint_json(self)
     }
 }
 

@@ -430,3 +430,129 @@ fn a_description_that_is_a_clause_follows_the_field_name_in_the_question() {
         "the departure airport"
     );
 }
+
+/// The hint's hand-written JSON is serde_json's text of the hint, on any hint: strings that
+/// need escaping and strings that do not, paths long enough to be shortened, every
+/// constraint and reason, any values, numbers of any size (a float that is not finite is
+/// `null`), absent and present parts.
+mod json_writer {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::test_support::json_value;
+
+    fn text() -> impl Strategy<Value = String> {
+        "[a-z \"\\\\\u{0}-\u{1f}\u{7f}é東…/]{0,24}"
+    }
+
+    fn num() -> impl Strategy<Value = Num> {
+        prop_oneof![
+            any::<i128>().prop_map(Num::Int),
+            any::<i64>().prop_map(|n| Num::Int(n.into())),
+            any::<f64>().prop_map(Num::Float),
+        ]
+    }
+
+    fn path() -> impl Strategy<Value = Path> {
+        let segment = prop_oneof![
+            text().prop_map(Segment::Key),
+            any::<usize>().prop_map(Segment::Index),
+        ];
+        prop::collection::vec(segment, 0..12).prop_map(Path::from)
+    }
+
+    fn field() -> impl Strategy<Value = FieldHint> {
+        (
+            (
+                path(),
+                prop::sample::select(Constraint::ALL.to_vec()),
+                prop::option::of(text()),
+                prop::option::of(json_value()),
+                prop::collection::vec(json_value(), 0..4),
+                prop::option::of(num()),
+            ),
+            (
+                prop::option::of(num()),
+                prop::collection::vec(json_value(), 0..3),
+                prop::option::of(text()),
+                prop::option::of(text()),
+                prop::option::of(prop::option::of(text())),
+            ),
+        )
+            .prop_map(
+                |(
+                    (path, constraint, description, expected_type, allowed_values, min),
+                    (max, alternatives, pattern, format, did_you_mean),
+                )| FieldHint {
+                    path,
+                    constraint,
+                    description,
+                    expected_type,
+                    allowed_values,
+                    min,
+                    max,
+                    alternatives,
+                    pattern,
+                    format,
+                    did_you_mean,
+                },
+            )
+    }
+
+    fn hint() -> impl Strategy<Value = RetryHint> {
+        (
+            text(),
+            prop::sample::select(vec![
+                HintReason::InvalidArguments,
+                HintReason::MalformedResponse,
+                HintReason::ToolError,
+            ]),
+            text(),
+            prop::collection::vec(text(), 0..4),
+            prop::collection::vec(field(), 0..4),
+            any::<usize>(),
+            prop::option::of(text()),
+            prop::option::of(json_value().prop_map(|value| Json::from(&value))),
+        )
+            .prop_map(
+                |(
+                    tool,
+                    reason,
+                    message,
+                    missing_fields,
+                    fields,
+                    omitted,
+                    clarifying_question,
+                    example_input,
+                )| RetryHint {
+                    tool,
+                    reason,
+                    message,
+                    missing_fields,
+                    fields,
+                    omitted,
+                    clarifying_question,
+                    example_input,
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn the_written_json_is_serde_jsons(hint in hint()) {
+            prop_assert_eq!(hint.to_json(), serde_json::to_string(&hint).unwrap());
+        }
+    }
+
+    #[test]
+    fn each_reason_is_written_as_serde_names_it() {
+        for reason in [
+            HintReason::InvalidArguments,
+            HintReason::MalformedResponse,
+            HintReason::ToolError,
+        ] {
+            let named = serde_json::to_value(reason).unwrap();
+            assert_eq!(named.as_str(), Some(reason.as_str()));
+        }
+    }
+}

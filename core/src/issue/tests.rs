@@ -150,25 +150,7 @@ mod json_length {
     use super::super::shorten::JsonLength;
     use crate::model::Json;
 
-    /// Any JSON value: strings with quotes, backslashes, control and wide characters;
-    /// integers and floats of any size; nested arrays and objects.
-    fn value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            any::<u64>().prop_map(Value::from),
-            any::<f64>().prop_map(Value::from),
-            "[a-z\"\\\\\u{0}-\u{1f}é東]{0,40}".prop_map(Value::from),
-        ];
-        leaf.prop_recursive(3, 30, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::vec(("[a-z\"\u{1}]{0,6}", inner), 0..6)
-                    .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
-    }
+    use crate::test_support::json_value as value;
 
     proptest! {
         /// The bound is never short of the text, on values and on the reader's trees, and
