@@ -145,7 +145,6 @@ fn one_left_out_is_singular() {
 
 mod json_length {
     use proptest::prelude::*;
-    use serde_json::Value;
 
     use super::super::shorten::JsonLength;
     use crate::model::Json;
