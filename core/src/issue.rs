@@ -10,7 +10,9 @@ use crate::Path;
 
 mod shorten;
 
-pub(crate) use shorten::{compact_json_text, is_long_name, push_json, shorten_json, shorten_str};
+pub(crate) use shorten::{
+    compact_json_text, is_long_name, needs_escape, push_json, shorten_json, shorten_str,
+};
 pub use shorten::{
     report_max_bytes, shorten, shorten_expected, shorten_name, shorten_ref, shorten_text,
     EXPECTED_MAX_BYTES, GOT_MAX_CHARS, ISSUE_MAX_BYTES, MESSAGE_MAX_CHARS, PATH_MAX_BYTES,

@@ -126,7 +126,7 @@ fn value(out: &mut Vec<u8>, value: &Value) {
 /// A string: copied between quotes when nothing in it needs escaping, else escaped by
 /// serde_json.
 fn string(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+    if crate::issue::needs_escape(text) {
         serialized(out, text);
         return;
     }

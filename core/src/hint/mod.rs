@@ -214,7 +214,13 @@ fn schema_pair<'m>(model: &'m ToolModel, path: &Path) -> Option<(&'m Schema, &'m
 }
 
 fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
-    let (schema, resolved) = schema_pair(model, path)?;
+    description_of(schema_pair(model, path))
+}
+
+/// The description of a use of a schema: its own, else the one of the schema behind its
+/// references.
+fn description_of<'m>(pair: Option<(&'m Schema, &'m Schema)>) -> Option<&'m str> {
+    let (schema, resolved) = pair?;
     schema
         .description
         .as_deref()
@@ -226,10 +232,12 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
 fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
+    // The schema at the issue's path, found once for its description and its kind.
+    let at_path = schema_pair(model, &issue.path);
     let mut hint = FieldHint {
         path: issue.path.clone(),
         constraint: issue.constraint,
-        description: description_at(model, &issue.path).map(str::to_owned),
+        description: description_of(at_path).map(str::to_owned),
         expected_type: (issue.constraint == Constraint::Type)
             .then(|| issue.expected.clone())
             .flatten(),
@@ -267,7 +275,7 @@ fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
         expected::fill(&mut hint, issue);
         return hint;
     }
-    let Some((_, resolved)) = schema_pair(model, &issue.path) else {
+    let Some((_, resolved)) = at_path else {
         expected::fill(&mut hint, issue);
         return hint;
     };

@@ -38,7 +38,7 @@ pub fn shorten(value: Value) -> Value {
 /// without going through the serializer.
 pub(crate) fn push_json(out: &mut String, value: &Value) {
     match value {
-        Value::String(text) if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
+        Value::String(text) if !needs_escape(text) => {
             out.reserve(text.len() + 2);
             out.push('"');
             out.push_str(text);
@@ -109,11 +109,38 @@ fn string_fits(text: &str, room: &mut usize) -> bool {
     if !take(room, text.len() + 2) {
         return false;
     }
-    let escaped = text
-        .bytes()
-        .filter(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .count();
-    escaped == 0 || take(room, escaped * 5)
+    if !needs_escape(text) {
+        return true;
+    }
+    let escaped = text.bytes().filter(|&b| escaped_in_json(b)).count();
+    take(room, escaped * 5)
+}
+
+/// Whether JSON escapes `byte` in a string: a quote, a backslash or a control character.
+fn escaped_in_json(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
+}
+
+/// Whether `text` holds a byte JSON escapes ([`escaped_in_json`]), looked for eight bytes at
+/// a time: the JSON writers copy a string with none between its quotes at once, and nearly
+/// every name, value and description has none.
+pub(crate) fn needs_escape(text: &str) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Whether some byte of `word` is below `n` (at most 0x80): exact as a yes or no.
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS != 0;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(chunk);
+        let word = u64::from_ne_bytes(bytes);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        if below(word, 0x20) || below(quote, 1) || below(backslash, 1) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| escaped_in_json(b))
 }
 
 /// A number's text, as serde_json writes it (its `Display`), counted without allocating.

@@ -172,3 +172,13 @@ mod json_length {
         }
     }
 }
+
+proptest::proptest! {
+    /// The eight-bytes-at-a-time scan answers as a byte-by-byte one, wherever in the text
+    /// (and in its last bytes past a whole word) an escaped byte falls.
+    #[test]
+    fn needs_escape_answers_as_a_byte_scan(text in "[a-z \"\\\\\u{0}-\u{1f}\u{7f}é東\u{80}-\u{ff}]{0,40}") {
+        let bytewise = text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        proptest::prop_assert_eq!(super::needs_escape(&text), bytewise);
+    }
+}
