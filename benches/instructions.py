@@ -5,7 +5,7 @@ a change's effect shows below the timing noise of a shared machine. A developmen
 README's tables come from criterion (`benches/ratios.py`).
 
     cargo build --release -p toolgate-bench --example instructions
-    python3 benches/instructions.py [target-dir]
+    python3 benches/instructions.py [target-dir] [--no-bfcl]
 
 Each count is (instructions for N runs - instructions for 0 runs) / N, so the setup (the
 model, its plan, the process) is left out.
@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 RUNS = 200
+BFCL_RUNS = 2
 SHAPES = ["V", "C", "I", "IM", "I3"]
 FLOORS = {"C": "V"}  # serde cannot decode C: its floor is serde on V
 
@@ -35,7 +36,8 @@ def per_call(binary, decoder, shape):
 
 
 def main():
-    target = sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
+    positional = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
+    target = positional[0] if positional else os.environ.get(
         "CARGO_TARGET_DIR", os.path.join(os.path.dirname(__file__), "..", "target"))
     binary = os.path.join(target, "release", "examples", "instructions")
     print(f"{'shape':<6}{'serde_floor':>14}{'toolgate':>14}{'ratio':>9}")
@@ -43,6 +45,15 @@ def main():
         floor = per_call(binary, "serde_floor", FLOORS.get(shape, shape))
         ours = per_call(binary, "toolgate", shape)
         print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x")
+    if "--no-bfcl" in sys.argv:
+        return
+    # The run-time road over the whole BFCL corpus, against serde_json's Value on the same
+    # texts: per pass, and the floor's share (the must: at least 0.4x Value's throughput).
+    setup = instructions(binary, "runtime", "BFCL", 0)
+    ours = (instructions(binary, "runtime", "BFCL", BFCL_RUNS) - setup) / BFCL_RUNS
+    floor = (instructions(binary, "serde_json_value", "BFCL", BFCL_RUNS) - setup) / BFCL_RUNS
+    print(f"BFCL pass: DynamicTool {ours:,.0f}, serde_json Value {floor:,.0f}: "
+          f"Value's throughput share {floor / ours:.2f}x")
 
 
 if __name__ == "__main__":

@@ -13,17 +13,23 @@
 
 use std::hint::black_box;
 
-use toolgate::Tool;
-use toolgate_bench::{flight, plain, INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID};
+use toolgate::{DynamicTool, Tool};
+use toolgate_bench::{
+    bfcl_corpus, flight, plain, INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID,
+};
 
 fn main() {
     let mut arguments = std::env::args().skip(1);
     let (Some(decoder), Some(shape), Some(runs)) =
         (arguments.next(), arguments.next(), arguments.next())
     else {
-        eprintln!("usage: instructions <serde_floor|toolgate|show> <V|C|I|IM|I3> <runs>");
+        eprintln!("usage: instructions <serde_floor|toolgate|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>");
         std::process::exit(2);
     };
+    let runs: usize = runs.parse().expect("a number of runs");
+    if shape == "BFCL" {
+        return bfcl(&decoder, runs);
+    }
     let text = match shape.as_str() {
         "V" => VALID,
         "C" => REPAIRABLE,
@@ -32,7 +38,6 @@ fn main() {
         "I3" => INVALID_CHECKS,
         other => panic!("no shape {other}"),
     };
-    let runs: usize = runs.parse().expect("a number of runs");
     // The model and its plan are built once, before the runs, as in the bench.
     let _ = flight::BookFlight::decode_bytes(VALID.as_bytes());
     let bytes = black_box(text.as_bytes());
@@ -54,6 +59,37 @@ fn main() {
                 Err(rejected) => println!("{}", rejected.hint().to_json()),
             },
             other => panic!("no decoder {other}"),
+        }
+    }
+}
+
+/// The run-time road's bench (`runtime_road`'s `all`) under the counter: every call of the
+/// BFCL corpus decoded by its `DynamicTool` (`runtime`), or read by
+/// `serde_json::from_str::<Value>` (`serde_json_value`, the floor), `runs` times. The tools
+/// are built either way, so the setup counted with 0 runs is the same for both.
+fn bfcl(decoder: &str, runs: usize) {
+    let (definitions, cases) = bfcl_corpus();
+    let tools: Vec<Option<DynamicTool>> = definitions
+        .iter()
+        .map(|definition| DynamicTool::from_definition(definition).ok())
+        .collect();
+    let calls: Vec<(&DynamicTool, String)> = cases
+        .into_iter()
+        .filter_map(|case| Some((tools.get(case.corpus_line)?.as_ref()?, case.arguments)))
+        .collect();
+    for _ in 0..runs {
+        for (tool, arguments) in &calls {
+            match decoder {
+                "runtime" => {
+                    let _ = black_box(tool.decode(black_box(arguments)));
+                }
+                "serde_json_value" => {
+                    let _ = black_box(serde_json::from_str::<serde_json::Value>(black_box(
+                        arguments,
+                    )));
+                }
+                other => panic!("no decoder {other}"),
+            }
         }
     }
 }
