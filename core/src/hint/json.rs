@@ -11,18 +11,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{FieldHint, HintReason, RetryHint};
-
-impl HintReason {
-    /// The reason as the hint's JSON writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HintReason::InvalidArguments => "invalid_arguments",
-            HintReason::MalformedResponse => "malformed_response",
-            HintReason::ToolError => "tool_error",
-        }
-    }
-}
+use super::{FieldHint, RetryHint};
 
 /// The compact JSON text of `hint`.
 pub(super) fn hint_json(hint: &RetryHint) -> String {

@@ -55,6 +55,17 @@ pub enum HintReason {
     ToolError,
 }
 
+impl HintReason {
+    /// The reason as the hint's JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HintReason::InvalidArguments => "invalid_arguments",
+            HintReason::MalformedResponse => "malformed_response",
+            HintReason::ToolError => "tool_error",
+        }
+    }
+}
+
 /// What to fix at one path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldHint {

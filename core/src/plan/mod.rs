@@ -163,10 +163,9 @@ impl Plan {
     /// and only costs more for a wide one. Schemas built apart come from code, never from
     /// input: every schema of a model is in its plan.
     pub(crate) fn keys_of(&self, object: &ObjectSchema) -> &KeyTable {
-        static SCANNED: KeyTable = KeyTable::SCANNED;
         match self.by_object.get(&address(object)) {
             Some(&at) => &self.keys[at as usize],
-            None => &SCANNED,
+            None => &tables::SCANNED,
         }
     }
 

@@ -51,10 +51,9 @@ impl Plan {
     /// The key table of an object whose node is `object` (its `target`); an object built
     /// apart is scanned (see [`Plan::keys_of`]).
     pub(crate) fn keys_for(&self, object: Option<NodeId>) -> &KeyTable {
-        static SCANNED: KeyTable = KeyTable::SCANNED;
         match object.and_then(|object| self.nodes[object.index()].keys) {
             Some(at) => &self.keys[at as usize],
-            None => &SCANNED,
+            None => &super::tables::SCANNED,
         }
     }
 

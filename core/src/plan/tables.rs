@@ -85,6 +85,13 @@ fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usiz
         .or_insert(FoldedMatch::One(at));
 }
 
+/// The key table of an object built apart from the model (not in its plan): scanned, every
+/// key.
+pub(super) static SCANNED: KeyTable = KeyTable {
+    index: None,
+    first_answers: 0,
+};
+
 /// The key table of one object: for a small object (its names are scanned), which fields
 /// a key equal to their wire name names without a scan; hash tables for a wide one.
 #[derive(Debug, Default)]
@@ -96,12 +103,6 @@ pub struct KeyTable {
 }
 
 impl KeyTable {
-    /// The table of an object built apart from the model: scanned, every key.
-    pub(super) const SCANNED: KeyTable = KeyTable {
-        index: None,
-        first_answers: 0,
-    };
-
     pub(super) fn of(object: &ObjectSchema) -> Self {
         if !is_scanned(object) {
             return KeyTable {

@@ -496,11 +496,11 @@ impl<'m> Decoder<'m> {
             Kind::Boolean => self.boolean(json, resolved),
             Kind::Integer(_) | Kind::Number(_) => self.number(json, resolved),
             Kind::String(_) => self.string(json, resolved),
-            Kind::Enum(enumeration) => self.enumeration(json, enumeration, node),
+            Kind::Enum(enumeration) => self.enumeration(json, node, enumeration),
             Kind::Array(array) => self.array(json, node, resolved, array),
             Kind::Map(map) => self.map(json, node, resolved, map),
             Kind::Object(object) => self.object(json, node, resolved, object),
-            Kind::Union(union) => self.union(json, union, node),
+            Kind::Union(union) => self.union(json, node, union),
         }?;
         // Scalars check their `const` with their other constraints; the rest check it here.
         let checked_already = matches!(

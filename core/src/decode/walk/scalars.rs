@@ -190,8 +190,8 @@ impl<'m> Decoder<'m> {
     pub(super) fn enumeration(
         &mut self,
         json: Json,
-        enumeration: &'m EnumSchema,
         node: Node<'m>,
+        enumeration: &'m EnumSchema,
     ) -> Option<Value> {
         if let Json::RoundedNumber(number) = json {
             let message = format!(

@@ -63,8 +63,8 @@ impl<'m> Decoder<'m> {
     pub(super) fn union(
         &mut self,
         json: Json,
-        union: &'m UnionSchema,
         node: Node<'m>,
+        union: &'m UnionSchema,
     ) -> Option<Value> {
         if !self.may_nest_trial() {
             return None;
@@ -157,7 +157,7 @@ impl<'m> Decoder<'m> {
                     let mut again = Vec::with_capacity(fits.len());
                     for &index in &fits {
                         let repaired = trials[index].value.as_ref().map_or(Json::Null, Json::from);
-                        again.push(self.fits_as_sent(repaired, union, node)?);
+                        again.push(self.fits_as_sent(repaired, node, union)?);
                     }
                     let mut sound = (0..fits.len()).filter(|&at| again[at] == 1);
                     match (sound.next(), sound.next()) {
@@ -192,8 +192,8 @@ impl<'m> Decoder<'m> {
     fn fits_as_sent(
         &mut self,
         json: Json,
-        union: &'m UnionSchema,
         node: Node<'m>,
+        union: &'m UnionSchema,
     ) -> Option<usize> {
         let size = json.size_up_to(super::MAX_TRIAL_NODES + 1);
         let strict = Options {

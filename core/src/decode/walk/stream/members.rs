@@ -201,26 +201,27 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, '_, A> {
 pub(super) struct Items<'s, 'm, A> {
     stream: &'s mut Stream<'m>,
     seq: A,
-    array: &'m ArraySchema,
-    /// The array's node.
-    node: Node<'m>,
+    /// The node of every element: a streamed array has no `prefixItems`.
+    items: Node<'m>,
     count: usize,
     done: bool,
 }
 
 impl<'s, 'm, A> Items<'s, 'm, A> {
-    /// The elements of `array`, read from `seq`.
+    /// The elements of `array`, the values' schema of `node` (without `prefixItems`), read
+    /// from `seq`.
     pub(super) fn new(
         stream: &'s mut Stream<'m>,
         seq: A,
         array: &'m ArraySchema,
         node: Node<'m>,
     ) -> Self {
+        debug_assert!(array.prefix_items.is_empty(), "only plain arrays stream");
+        let items = node.item(stream.decoder.model, array, 0);
         Items {
             stream,
             seq,
-            array,
-            node,
+            items,
             count: 0,
             done: false,
         }
@@ -245,12 +246,9 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'_, '_, A> {
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
         self.stream.decoder.checker.path_push_index(self.count);
-        let node = self
-            .node
-            .item(self.stream.decoder.model, self.array, self.count);
         let element = self.seq.next_element_seed(NodeSeed {
             stream: &mut *self.stream,
-            node,
+            node: self.items,
             field: None,
             seed,
         });
