@@ -42,6 +42,7 @@ mod nullable;
 pub mod num;
 pub mod path;
 pub mod plan;
+mod read;
 pub mod suggest;
 #[cfg(test)]
 mod test_support;

@@ -104,24 +104,11 @@ pub(crate) enum StrictError {
     /// A number beyond the range of a 64-bit float (`1e400`): valid JSON, but no value
     /// toolgate can hold.
     NumberOutOfRange,
-    /// Not JSON, or cut off (serde_json's error says which).
-    Syntax(serde_json::Error),
-}
-
-impl StrictError {
-    /// What an error of serde_json's reader means.
-    pub(crate) fn of_reader(error: serde_json::Error) -> Self {
-        // serde_json's own errors carry a kind (syntax, data, end of input) but not which
-        // one: its recursion limit (never reached first: `MAX_DEPTH` is below it) and a
-        // number past `f64` are known by their message.
-        if message_starts_with(&error, "recursion limit exceeded") {
-            StrictError::TooDeep
-        } else if message_starts_with(&error, "number out of range") {
-            StrictError::NumberOutOfRange
-        } else {
-            StrictError::Syntax(error)
-        }
-    }
+    /// Not strict JSON, as serde_json's reader found.
+    Syntax,
+    /// Not strict JSON, as the tokenizer found: where the text's first character is, and
+    /// what the lenient rules read from it.
+    NotStrict(usize, Result<Box<crate::read::TreeRead>, TextError>),
 }
 
 /// Whether `error`'s message starts with `prefix`: how serde_json's errors, which carry no
@@ -170,10 +157,10 @@ impl std::fmt::Write for MessageStart {
     }
 }
 
-/// Reads strict JSON text with at most `max_depth` nested containers. Floats are read
-/// again with their digits ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise).
-/// The text is a `str` (its UTF-8 checked once by the caller), so serde_json's reader checks
-/// no string again.
+/// Reads strict JSON text with at most `max_depth` nested containers, by serde_json's reader
+/// (the fastest on strict JSON), each float read again with its digits
+/// ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise). Text that is not strict
+/// JSON is [`StrictError::Syntax`]: [`read_whole`] reads it.
 pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
@@ -185,16 +172,58 @@ pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictE
     .deserialize(&mut deserializer)
     .and_then(|json| deserializer.end().map(|()| json));
     let mut json = read.map_err(|error| {
-        if notes.too_deep.get() {
+        // serde_json's errors carry a kind (syntax, data, end of input) but not which one:
+        // its recursion limit (never reached first: `MAX_DEPTH` is below it) and a number
+        // past `f64` are known by their message.
+        if notes.too_deep.get() || message_starts_with(&error, "recursion limit exceeded") {
             StrictError::TooDeep
+        } else if message_starts_with(&error, "number out of range") {
+            StrictError::NumberOutOfRange
         } else {
-            StrictError::of_reader(error)
+            StrictError::Syntax
         }
     })?;
     if notes.floats_read.get() {
         crate::model::mark_number_texts(&mut json, text.as_bytes());
     }
     Ok(json)
+}
+
+/// Reads a whole text once, strict or lenient, with at most `max_depth` nested containers,
+/// each number as its digits say, by the tokenizer of [`crate::read`]: strict JSON is the
+/// value; text that is not is [`StrictError::NotStrict`], with what the lenient rules read
+/// from its first character (so lenient text that starts with its value is read once); a
+/// number past `f64` or nesting past `max_depth` where everything before it was strict JSON
+/// is that error, as a strict reader finds it.
+pub(crate) fn read_whole(text: &str, max_depth: usize) -> Result<Json, StrictError> {
+    let start = text.len() - text.trim_start_matches(JSON_SPACE).len();
+    let mut leniency = crate::read::Leniency::default();
+    match crate::read::read_tree_noting(text, start, max_depth.min(MAX_DEPTH), &mut leniency) {
+        Ok(read)
+            if read.leniency.is_strict()
+                && text[read.end..].trim_start_matches(JSON_SPACE).is_empty() =>
+        {
+            Ok(read.json)
+        }
+        Ok(read) => Err(StrictError::NotStrict(start, Ok(Box::new(read)))),
+        Err(TextError::TooDeep) if leniency.is_strict() => Err(StrictError::TooDeep),
+        Err(TextError::NumberOutOfRange { .. }) if leniency.is_strict() => {
+            Err(StrictError::NumberOutOfRange)
+        }
+        Err(error) => Err(StrictError::NotStrict(start, Err(error))),
+    }
+}
+
+/// JSON's white space.
+pub(crate) const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// serde_json's error on text that is not strict JSON: its message says where and what, for
+/// a refusal when the `json_text` repair is off (read only then).
+fn strict_reader_error(text: &str) -> serde_json::Error {
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Err(error) => error,
+        Ok(_) => serde::de::Error::custom("not strict JSON"),
+    }
 }
 
 /// Most union alternatives tried while decoding or checking one value; past it, the value is
@@ -343,12 +372,12 @@ pub(crate) fn too_deep_message(max_depth: usize) -> String {
 
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
 /// Issues go to `report` (constraint `syntax` or `limit`).
-/// `known` is the strict reader's error when it is known already (the streaming walk met
-/// it): the text is then not read strictly a second time.
+/// `not_strict`: the streaming walk found the text not to be strict JSON, so it is read
+/// once by the tokenizer, strict or lenient (prose and fences aside).
 fn read_text(
     text: &[u8],
     options: &Options,
-    known: Option<StrictError>,
+    not_strict: bool,
     repairs: &mut Vec<Repair>,
     report: &mut Report,
 ) -> Option<Json> {
@@ -373,11 +402,17 @@ fn read_text(
     };
     let max_depth = options.max_depth.min(MAX_DEPTH);
     let too_deep = || too_deep(max_depth);
-    let read = match known {
-        Some(error) => Err(error),
-        None => parse_strict(text, max_depth),
+    // A text the streaming walk found not to be strict JSON is read once, by the tokenizer;
+    // any other by serde_json's reader first, the fastest on strict JSON.
+    let read = if not_strict {
+        read_whole(text, max_depth)
+    } else {
+        match parse_strict(text, max_depth) {
+            Err(StrictError::Syntax) => read_whole(text, max_depth),
+            read => read,
+        }
     };
-    let strict = match read {
+    let first = match read {
         Ok(json) => return Some(json),
         Err(StrictError::TooDeep) => {
             report.push(too_deep());
@@ -387,17 +422,27 @@ fn read_text(
             report.push(number_out_of_range());
             return None;
         }
-        Err(StrictError::Syntax(error)) => error,
+        Err(StrictError::NotStrict(start, first)) => (start, first),
+        Err(StrictError::Syntax) => unreachable!("read by the tokenizer"),
     };
-    if strict.is_eof() && text.trim_start().starts_with(['{', '[']) {
+    let starts_a_value = text.trim_start().starts_with(['{', '[']);
+    if !options.allows(Rule::JsonText) {
+        // What a strict reader says of it: cut off, or where it is not JSON.
+        let error = strict_reader_error(text);
+        let message = if error.is_eof() && starts_a_value {
+            TextError::Truncated.to_string()
+        } else {
+            format!("not JSON: {error}")
+        };
+        report.push(syntax(message));
+        return None;
+    }
+    // Text that starts with a value and ends inside it was cut off, however it was written.
+    if matches!(first.1, Err(TextError::Truncated)) && starts_a_value {
         report.push(syntax(TextError::Truncated.to_string()));
         return None;
     }
-    if !options.allows(Rule::JsonText) {
-        report.push(syntax(format!("not JSON: {strict}")));
-        return None;
-    }
-    match read_lenient(text, max_depth) {
+    match text::read_lenient_from(text, max_depth, Some(first)) {
         Ok(json) => {
             repairs.push(Repair {
                 path: Path::root(),
@@ -453,7 +498,7 @@ pub fn decode_text_by_tree(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Rejected> {
-    tree_road(model, text, options, None).map_err(|refused| refused.with_hint_from(model))
+    tree_road(model, text, options, false).map_err(|refused| refused.with_hint_from(model))
 }
 
 /// [`decode_text`] by the streaming walk alone; `None` where it leaves the text to the tree
@@ -477,20 +522,20 @@ pub(crate) fn decode_text_refused(
 ) -> Result<Decoded<Value>, Refused> {
     match stream_road(model, text, options) {
         Ok(decided) => decided,
-        Err(known) => tree_road(model, text, options, known),
+        Err(not_strict) => tree_road(model, text, options, not_strict),
     }
 }
 
 /// The streaming walk of the run-time road; `Err` where it leaves the text to the tree walk,
-/// with serde_json's error when the text is not strict JSON (a text over
+/// `true` when that is because the text is not strict JSON (a text over
 /// [`Options::max_bytes`] is left to it too, which refuses it).
 pub(crate) fn stream_road(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
-) -> Result<Result<Decoded<Value>, Refused>, Option<StrictError>> {
+) -> Result<Result<Decoded<Value>, Refused>, bool> {
     if text.len() > options.max_bytes {
-        return Err(None);
+        return Err(false);
     }
     match stream_text::<walk::Walked>(model, text, options) {
         Streamed::Accepted(Decoded {
@@ -503,23 +548,23 @@ pub(crate) fn stream_road(
             repairs_left_out,
         })),
         Streamed::Refused(refused) => Ok(Err(refused)),
-        Streamed::Unreadable(error) => Err(Some(error)),
-        Streamed::Accepted(_) | Streamed::Stopped | Streamed::TypeRefused => Err(None),
+        Streamed::Unreadable => Err(true),
+        Streamed::Accepted(_) | Streamed::Stopped | Streamed::TypeRefused => Err(false),
     }
 }
 
-/// The text read into a tree (with the text repairs), then walked; `known` is the strict
-/// reader's error when the streaming walk met it.
+/// The text read into a tree (with the text repairs), then walked; `not_strict`: the
+/// streaming walk found the text not to be strict JSON.
 pub(crate) fn tree_road(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
-    known: Option<StrictError>,
+    not_strict: bool,
 ) -> Result<Decoded<Value>, Refused> {
     let mut repairs = Vec::new();
     let mut report = Report::with_cap(options.max_issues);
-    match read_text(text, options, known, &mut repairs, &mut report) {
-        // Both readers bound the depth while they read: no second pass to measure it.
+    match read_text(text, options, not_strict, &mut repairs, &mut report) {
+        // The tokenizer bounds the depth while it reads: no second pass to measure it.
         Some(json) => walk_json(model, json, options, repairs),
         None => Err(Refused {
             report,

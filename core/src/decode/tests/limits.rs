@@ -416,22 +416,32 @@ fn hints_keep_size_and_depth_refusals() {
 }
 
 #[test]
-fn reader_errors_are_told_apart_by_the_start_of_their_message() {
-    let error_of = |text: &str| serde_json::from_str::<Value>(text).unwrap_err();
+fn the_strict_reads_tell_their_faults_apart() {
     let nested = "[".repeat(200);
+    for read in [crate::decode::parse_strict, crate::decode::read_whole] {
+        assert!(matches!(read(&nested, 128), Err(StrictError::TooDeep)));
+        assert!(matches!(
+            read("[1e400]", 128),
+            Err(StrictError::NumberOutOfRange)
+        ));
+    }
+    // After text a strict reader stops at, a fault is the lenient reader's to report.
     assert!(matches!(
-        StrictError::of_reader(error_of(&nested)),
-        StrictError::TooDeep
+        crate::decode::read_whole("['a', 1e400]", 128),
+        Err(StrictError::NotStrict(_, Err(_)))
     ));
-    assert!(matches!(
-        StrictError::of_reader(error_of("[1e400]")),
-        StrictError::NumberOutOfRange
-    ));
-    for text in ["[1,]", "{\"a\": 1", "nul"] {
+    for text in ["[1,]", "{\"a\": 1", "nul", "{\"a\": 1} and more"] {
         assert!(
             matches!(
-                StrictError::of_reader(error_of(text)),
-                StrictError::Syntax(_)
+                crate::decode::parse_strict(text, 128),
+                Err(StrictError::Syntax)
+            ),
+            "{text}"
+        );
+        assert!(
+            matches!(
+                crate::decode::read_whole(text, 128),
+                Err(StrictError::NotStrict(..))
             ),
             "{text}"
         );

@@ -39,7 +39,7 @@ mod walked;
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 
 use super::Decoder;
-use crate::decode::{Decoded, Options, Refused, StrictError, MAX_DEPTH};
+use crate::decode::{Decoded, Options, Refused, MAX_DEPTH};
 use crate::model::{Field, Json, ReadNotes, ToolModel};
 use crate::plan::Node;
 pub(crate) use walked::Walked;
@@ -57,9 +57,9 @@ pub(crate) enum Streamed<T> {
     /// (which builds a `Value`, and so takes whatever it is handed) finds the whole report
     /// in one more pass; where it stops, the tree walk decides.
     TypeRefused,
-    /// The text is not strict JSON: the tree walk decides, with serde_json's error already
-    /// met (the text is not read strictly again).
-    Unreadable(StrictError),
+    /// The text is not strict JSON (or a number in it is past `f64`, or it nests too deep):
+    /// the tree road decides, its tokenizer reading the text once, strict or lenient.
+    Unreadable,
 }
 
 /// Walks strict JSON `text` against `model` into a `T`.
@@ -98,9 +98,7 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     // refuses what it was given (serde's data errors): the tree walk decides.
     let value = match read {
         Ok(value) => Some(value),
-        Err(error) if is_reader_error(&error) => {
-            return Streamed::Unreadable(StrictError::of_reader(error))
-        }
+        Err(error) if is_reader_error(&error) => return Streamed::Unreadable,
         // The type refused what it was handed after the root object's last member and
         // absent field were walked (serde's `missing_field` comes after the object's end),
         // with an issue already found: the refusal is certain and its report complete.
@@ -108,8 +106,8 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
         Err(_) if stream.decoder.checker.issue_count() > 0 => return Streamed::TypeRefused,
         Err(_) => return Streamed::Stopped,
     };
-    if let Err(error) = reader.end() {
-        return Streamed::Unreadable(StrictError::of_reader(error));
+    if reader.end().is_err() {
+        return Streamed::Unreadable;
     }
     let (report, mut repairs) = stream.decoder.finish();
     let repairs_left_out = crate::decode::cap_repairs(&mut repairs);

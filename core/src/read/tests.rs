@@ -1,0 +1,270 @@
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::oracle;
+use super::tokens::{Stop, Token, Tokens};
+use super::*;
+use crate::decode::TextError;
+use crate::test_support::json_value;
+
+/// Number texts whose digits matter: spelled, rounded, out of range, long, negative zero.
+const NUMBER_TEXTS: [&str; 10] = [
+    "1e3",
+    "5.00",
+    "-0",
+    "1e400",
+    "4.9999999999999999",
+    "123456789012345678901234567890",
+    "-9223372036854775809",
+    "1E-7",
+    "0.1",
+    "-12",
+];
+
+/// Writes `value` as JSON text, each piece spelled as `choices` pick: strict, or as models
+/// write it leniently (single quotes, bare keys, Python words and escapes, trailing commas,
+/// comments, white space), numbers sometimes as a text of [`NUMBER_TEXTS`].
+fn render(value: &Value, choices: &[u8], at: &mut usize, out: &mut String) {
+    fn choose(choices: &[u8], at: &mut usize, most: u8) -> u8 {
+        let choice = choices
+            .get(*at % choices.len().max(1))
+            .copied()
+            .unwrap_or(0);
+        *at += 1;
+        choice % most
+    }
+    match choose(choices, at, 8) {
+        0 => out.push(' '),
+        1 => out.push_str("\n\t"),
+        2 => out.push_str("/* c */"),
+        3 => out.push_str("# c\n"),
+        4 => out.push_str("// c\n"),
+        _ => {}
+    }
+    match value {
+        Value::Null => out.push_str(if choose(choices, at, 4) == 0 {
+            "None"
+        } else {
+            "null"
+        }),
+        Value::Bool(flag) => out.push_str(match (flag, choose(choices, at, 4) == 0) {
+            (true, false) => "true",
+            (true, true) => "True",
+            (false, false) => "false",
+            (false, true) => "False",
+        }),
+        Value::Number(number) => match choose(choices, at, 6) {
+            0 => out.push_str(NUMBER_TEXTS[usize::from(choose(choices, at, 10))]),
+            _ => out.push_str(&number.to_string()),
+        },
+        Value::String(text) => string(text, choose(choices, at, 4), out),
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                render(item, choices, at, out);
+            }
+            if !items.is_empty() && choose(choices, at, 5) == 0 {
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (index, (key, item)) in members.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                let bare = !key.is_empty()
+                    && key.bytes().all(|b| b.is_ascii_lowercase())
+                    && choose(choices, at, 3) == 0;
+                if bare {
+                    out.push_str(key);
+                } else {
+                    let spelling = choose(choices, at, 4);
+                    string(key, spelling, out);
+                }
+                out.push(':');
+                render(item, choices, at, out);
+            }
+            if !members.is_empty() && choose(choices, at, 5) == 0 {
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A string in double quotes as serde_json writes it (0), in single quotes (1), with Python
+/// escapes for some characters (2), or with control characters as they are (3).
+fn string(text: &str, spelling: u8, out: &mut String) {
+    let quote = if spelling == 1 { '\'' } else { '"' };
+    out.push(quote);
+    for character in text.chars() {
+        match character {
+            '"' if quote == '"' => out.push_str("\\\""),
+            '\'' if quote == '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            'é' if spelling == 2 => out.push_str("\\xe9"),
+            '東' if spelling == 2 => out.push_str("\\U00006771"),
+            c if (c as u32) < 0x20 && spelling != 3 => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// A text of a value, leniently spelled, perhaps cut or with a few bytes changed: every
+/// kind of text the reader meets, valid or not.
+fn texts() -> impl Strategy<Value = String> {
+    (
+        json_value(),
+        prop::collection::vec(any::<u8>(), 1..48),
+        prop::option::of((
+            any::<prop::sample::Index>(),
+            "[\\[\\]{}:,'\"\\\\a-z0-9.+\\-e/*# ()]{0,3}",
+        )),
+        any::<bool>(),
+    )
+        .prop_map(|(value, choices, edit, cut)| {
+            let mut text = String::new();
+            render(&value, &choices, &mut 0, &mut text);
+            if let Some((index, inserted)) = edit {
+                let mut at = index.index(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                if cut {
+                    text.truncate(at);
+                }
+                text.insert_str(at, &inserted);
+            }
+            text
+        })
+}
+
+/// The tokens of a whole text, and how it ended.
+fn all_tokens(text: &str) -> (Vec<Token<'_>>, Option<TextError>) {
+    let mut tokens = Tokens::at(0, 16);
+    tokens.end_of_text();
+    let mut read = Vec::new();
+    loop {
+        match tokens.next(text) {
+            Ok(Some(token)) => read.push(token),
+            Ok(None) => return (read, None),
+            Err(Stop::Error(error)) => return (read, Some(*error)),
+            Err(Stop::More) => panic!("more asked of a whole text"),
+        }
+    }
+}
+
+fn owned(tokens: Vec<Token<'_>>) -> Vec<String> {
+    tokens.iter().map(|token| format!("{token:?}")).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The tokenizer reads every text as the parser it replaced did: the same value, the
+    /// same end, or the same error at the same byte.
+    #[test]
+    fn reads_as_the_parser_it_replaced(text in texts()) {
+        let start = text.len() - text.trim_start().len();
+        let new = read_tree(&text, start, 16).and_then(|read| {
+            let after = space_after(&text, read.end)?;
+            Ok((read.json, read.end, after))
+        });
+        let old = oracle::parse_value_at(&text, start, 16);
+        // One difference, on purpose: a text that is one number to its very end is that
+        // number; the old parser took any number at the end of the text for one cut off.
+        let whole_number = matches!(&new, Ok((Json::Number(_) | Json::SpelledNumber(..) | Json::RoundedNumber(_), end, _)) if *end == text.len())
+            || matches!(&new, Err(TextError::NumberOutOfRange { offset } | TextError::Invalid { offset, message: "not a number", .. })
+                if text[*offset..].bytes().all(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')));
+        if !(whole_number && old == Err(TextError::Truncated)) {
+            prop_assert_eq!(new, old, "{:?}", text);
+        }
+    }
+
+    /// Strict JSON is read as serde_json reads it, and is said to be strict; text that serde_json
+    /// refuses is never said to be strict JSON.
+    #[test]
+    fn strict_exactly_where_serde_json_reads(text in texts()) {
+        let start = text.len() - text.trim_start().len();
+        let read = read_tree(&text, start, 16);
+        let strict = read.as_ref().is_ok_and(|read| {
+            read.leniency.is_strict() && text[read.end..].trim_matches([' ', '\t', '\n', '\r']).is_empty()
+        });
+        let serde = crate::decode::parse_strict(&text, 16);
+        prop_assert_eq!(
+            crate::decode::read_whole(&text, 16).ok(),
+            serde.as_ref().ok().cloned(),
+            "{:?}", text
+        );
+        match serde {
+            Ok(json) => {
+                prop_assert!(strict, "{:?}", text);
+                prop_assert_eq!(&read.unwrap().json, &json);
+            }
+            Err(crate::decode::StrictError::Syntax) => prop_assert!(!strict, "{:?}", text),
+            Err(_) => prop_assert!(read.is_err(), "{:?}", text),
+        }
+    }
+
+    /// Given in pieces, each call with a longer text, the tokenizer gives the tokens and the
+    /// end it gives the whole text.
+    #[test]
+    fn resumes_where_the_text_ended(text in texts(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6)) {
+        let (whole, whole_end) = all_tokens(&text);
+        let mut ends: Vec<usize> = cuts.iter().map(|cut| cut.index(text.len() + 1)).collect();
+        ends.retain(|&end| text.is_char_boundary(end));
+        ends.sort_unstable();
+        ends.push(text.len());
+        let mut tokens = Tokens::at(0, 16);
+        let mut read = Vec::new();
+        let mut ended = None;
+        'pieces: for (piece, &end) in ends.iter().enumerate() {
+            if piece + 1 == ends.len() {
+                tokens.end_of_text();
+            }
+            let given = &text[..end];
+            loop {
+                match tokens.next(given) {
+                    Ok(Some(token)) => read.push(format!("{token:?}")),
+                    Ok(None) => break 'pieces,
+                    Err(Stop::More) => break,
+                    Err(Stop::Error(error)) => {
+                        ended = Some(*error);
+                        break 'pieces;
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(read, owned(whole), "{:?}", text);
+        prop_assert_eq!(ended, whole_end, "{:?}", text);
+    }
+}
+
+#[test]
+fn keeps_digits_and_notes_leniency() {
+    let read = read_tree(
+        "{'a': 1.50, b: [True,], /* c */ \"d\": 4.9999999999999999}",
+        0,
+        8,
+    )
+    .expect("lenient text");
+    assert!(!read.leniency.is_strict());
+    let Json::Object(members) = read.json else {
+        panic!("an object")
+    };
+    assert!(matches!(&members[0].1, Json::SpelledNumber(_, text) if &**text == "1.50"));
+    assert!(matches!(&members[2].1, Json::RoundedNumber(_)));
+    let strict = read_tree("[1, \"a\", null]", 0, 8).expect("strict text");
+    assert!(strict.leniency.is_strict());
+    assert_eq!(strict.end, 14);
+}
+
+use crate::model::Json;

@@ -1,0 +1,719 @@
+//! [`Tokens`]: the pull tokenizer of argument text, strict and lenient JSON alike, that keeps
+//! each number's text and can stop where its text ends and go on when more arrives.
+
+use std::borrow::Cow;
+
+use crate::decode::TextError;
+
+/// One piece of JSON text, as read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Token<'t> {
+    /// `{`.
+    ObjectStart,
+    /// `}`.
+    ObjectEnd,
+    /// `[`.
+    ArrayStart,
+    /// `]`.
+    ArrayEnd,
+    /// An object's key, quoted or bare, its escapes undone.
+    Key(Cow<'t, str>),
+    /// A string, its escapes undone.
+    String(Cow<'t, str>),
+    /// A number, as its text (`-1.50e3`): every digit sent is kept; what it is worth is for
+    /// the reader of the token to say.
+    Number(&'t str),
+    /// `true`, `false` (or Python's `True`, `False`).
+    Bool(bool),
+    /// `null` (or Python's `None`).
+    Null,
+}
+
+/// Why [`Tokens::next`] gave no token.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Stop {
+    /// The text given ends inside a token, or before the value does, and it was not said to
+    /// be all of the text ([`Tokens::end_of_text`]): more text continues it.
+    More,
+    /// The text is not JSON, even leniently (or it ends before its value, when it is all).
+    Error(Box<TextError>),
+}
+
+impl Stop {
+    fn error(error: TextError) -> Self {
+        Stop::Error(Box::new(error))
+    }
+}
+
+/// What in a text was not strict JSON: the reasons for a `json_text` repair.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Leniency(u8);
+
+impl Leniency {
+    /// A comment (`//`, `/* */`, `#`).
+    pub(crate) const COMMENT: Leniency = Leniency(1);
+    /// A comma before a closing bracket.
+    pub(crate) const TRAILING_COMMA: Leniency = Leniency(1 << 1);
+    /// A string in single quotes.
+    pub(crate) const SINGLE_QUOTES: Leniency = Leniency(1 << 2);
+    /// A key without quotes.
+    pub(crate) const BARE_KEY: Leniency = Leniency(1 << 3);
+    /// `True`, `False` or `None`.
+    pub(crate) const PYTHON_WORD: Leniency = Leniency(1 << 4);
+    /// An escape JSON does not have (`\'`, `\x41`, `\U0001F600`).
+    pub(crate) const PYTHON_ESCAPE: Leniency = Leniency(1 << 5);
+    /// A control character (a line break, a tab) written as it is inside a string.
+    pub(crate) const RAW_CONTROL: Leniency = Leniency(1 << 6);
+
+    /// Whether the text was strict JSON.
+    pub(crate) fn is_strict(self) -> bool {
+        self.0 == 0
+    }
+
+    fn add(&mut self, what: Leniency) {
+        self.0 |= what.0;
+    }
+}
+
+/// What the tokenizer reads next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// A value (the first, or one after an object's `:`).
+    Value,
+    /// A key, or `}` (`first`: right after `{`; else after a `,`, where `}` is a trailing comma).
+    KeyOrEnd { first: bool },
+    /// The `:` after a key, then a value.
+    Colon,
+    /// An array's item, or `]` (`first` as for keys).
+    ItemOrEnd { first: bool },
+    /// A `,` or the closing bracket after a container's member.
+    CommaOrEnd,
+    /// Nothing: the value is complete.
+    Done,
+}
+
+/// Most characters of the text quoted in an error.
+pub(crate) const FOUND_CHARS: usize = 24;
+
+/// The text at `offset`, shortened for an error message.
+pub(crate) fn found_at(text: &str, offset: usize) -> String {
+    let Some(rest) = text.get(offset..) else {
+        return String::new();
+    };
+    match rest.char_indices().nth(FOUND_CHARS) {
+        Some((end, _)) => format!("{}…", &rest[..end]),
+        None => rest.to_owned(),
+    }
+}
+
+/// A pull tokenizer over one JSON value, strict or lenient: trailing commas, single quotes,
+/// Python's `True`, `False` and `None` and escapes (`\x41`, `\U0001F600`, `\'`), bare keys,
+/// comments (`//`, `/* */`, `#`) and control characters inside strings are read, and noted
+/// in [`Tokens::leniency`]. Numbers are handed on as their text.
+///
+/// It holds no text: each call is given the text read so far, which must begin with the
+/// text given before (a longer text, as more of it arrives, or the same). Where the text
+/// ends inside a token, [`Stop::More`] says so and nothing of the token is taken; the next
+/// call, given more text, reads it again from its start (a string's scan resumes where it
+/// stopped, so a long string arriving in many pieces is scanned once). Once
+/// [`Tokens::end_of_text`] says the text is all there is, an end inside the value is
+/// [`TextError::Truncated`].
+///
+/// The text is a `&str`: a caller holding bytes gives the longest prefix that is UTF-8
+/// (`Utf8Error::valid_up_to`), so a character split between two pieces waits for its end.
+/// Every token's bounds are ASCII bytes, so its slice is never cut inside a character.
+///
+/// Each byte is looked at a bounded number of times, so reading is linear in the text; the
+/// nesting is limited by the `max_depth` it is made with.
+#[derive(Clone, Debug)]
+pub(crate) struct Tokens {
+    at: usize,
+    expect: Expect,
+    /// Open containers, innermost last: `true` for an object.
+    open: Vec<bool>,
+    max_depth: usize,
+    complete: bool,
+    leniency: Leniency,
+    /// A string cut off by the end of the text, to resume.
+    string: Option<CutString>,
+    /// Where the last token started.
+    token_start: usize,
+}
+
+/// How far a string cut off by the end of the text was read.
+#[derive(Clone, Debug)]
+struct CutString {
+    /// Where it starts (its opening quote).
+    start: usize,
+    /// Where its scan resumes.
+    scanned: usize,
+    /// The end of what `unescaped` holds of it.
+    copied: usize,
+    /// Its text up to `copied`, escapes undone, once it has an escape.
+    unescaped: Option<String>,
+}
+
+/// Eight copies of a byte in a word.
+const fn splat(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// The high bit of each byte of `word` that is zero (and perhaps of later bytes: only the
+/// lowest is exact, which is the one used).
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(splat(1)) & !word & splat(0x80)
+}
+
+/// Where the first byte of `bytes` from `from` on is `quote`, a backslash or a control
+/// character, eight bytes at a time.
+fn first_special(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
+    let mut at = from;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let special = zero_bytes(word ^ splat(quote))
+            | zero_bytes(word ^ splat(b'\\'))
+            | (word.wrapping_sub(splat(0x20)) & !word & splat(0x80));
+        if special != 0 {
+            return Some(at + (special.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    bytes[at.min(bytes.len())..]
+        .iter()
+        .position(|&byte| byte == quote || byte == b'\\' || byte < 0x20)
+        .map(|found| at + found)
+}
+
+impl Tokens {
+    /// A tokenizer of the value that starts at byte `start` of the text, with at most
+    /// `max_depth` nested containers.
+    pub(crate) fn at(start: usize, max_depth: usize) -> Self {
+        Tokens {
+            at: start,
+            expect: Expect::Value,
+            open: Vec::new(),
+            max_depth,
+            complete: false,
+            leniency: Leniency::default(),
+            string: None,
+            token_start: start,
+        }
+    }
+
+    /// Says that the text given is all there is: an end inside the value is then
+    /// [`TextError::Truncated`], and a number at the end of the text is complete.
+    pub(crate) fn end_of_text(&mut self) {
+        self.complete = true;
+    }
+
+    /// What was not strict JSON in the text read so far.
+    pub(crate) fn leniency(&self) -> Leniency {
+        self.leniency
+    }
+
+    /// The byte after the last one read: after the value's last character once it is done.
+    pub(crate) fn position(&self) -> usize {
+        self.at
+    }
+
+    /// Where the last token given started.
+    pub(crate) fn token_start(&self) -> usize {
+        self.token_start
+    }
+
+    /// The end of the text: more may come, or the text was cut off.
+    fn ended(&self) -> Stop {
+        if self.complete {
+            Stop::error(TextError::Truncated)
+        } else {
+            Stop::More
+        }
+    }
+
+    /// The next token; `Ok(None)` once the value is complete.
+    pub(crate) fn next<'t>(&mut self, text: &'t str) -> Result<Option<Token<'t>>, Stop> {
+        let bytes = text.as_bytes();
+        loop {
+            match self.expect {
+                Expect::Done => return Ok(None),
+                Expect::Value => {
+                    self.skip_space(bytes)?;
+                    return self.value(text).map(Some);
+                }
+                Expect::Colon => {
+                    self.skip_space(bytes)?;
+                    match bytes.get(self.at) {
+                        None => return Err(self.ended()),
+                        Some(b':') => {
+                            self.at += 1;
+                            self.expect = Expect::Value;
+                        }
+                        Some(_) => return Err(self.invalid(text, "expected `:` after a key")),
+                    }
+                }
+                Expect::CommaOrEnd => {
+                    self.skip_space(bytes)?;
+                    let object = self.open.last().copied().unwrap_or(false);
+                    match bytes.get(self.at) {
+                        None => return Err(self.ended()),
+                        Some(b',') => {
+                            self.at += 1;
+                            self.expect = if object {
+                                Expect::KeyOrEnd { first: false }
+                            } else {
+                                Expect::ItemOrEnd { first: false }
+                            };
+                        }
+                        Some(b'}') if object => return Ok(Some(self.close(Token::ObjectEnd))),
+                        Some(b']') if !object => return Ok(Some(self.close(Token::ArrayEnd))),
+                        Some(_) => {
+                            let message = if object {
+                                "expected `,` or `}`"
+                            } else {
+                                "expected `,` or `]`"
+                            };
+                            return Err(self.expected_separator(text, message));
+                        }
+                    }
+                }
+                Expect::ItemOrEnd { first } => {
+                    self.skip_space(bytes)?;
+                    match bytes.get(self.at) {
+                        None => return Err(self.ended()),
+                        Some(b']') => {
+                            if !first {
+                                self.leniency.add(Leniency::TRAILING_COMMA);
+                            }
+                            return Ok(Some(self.close(Token::ArrayEnd)));
+                        }
+                        Some(_) => return self.value(text).map(Some),
+                    }
+                }
+                Expect::KeyOrEnd { first } => {
+                    self.skip_space(bytes)?;
+                    match bytes.get(self.at) {
+                        None => return Err(self.ended()),
+                        Some(b'}') => {
+                            if !first {
+                                self.leniency.add(Leniency::TRAILING_COMMA);
+                            }
+                            return Ok(Some(self.close(Token::ObjectEnd)));
+                        }
+                        Some(_) => return self.key(text).map(Some),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Skips white space and comments up to the next token, or the end of the text.
+    #[inline]
+    pub(crate) fn skip_space(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        match bytes.get(self.at) {
+            Some(&byte) if byte > b' ' && byte != b'/' && byte != b'#' => Ok(()),
+            _ => self.skip_space_slowly(bytes),
+        }
+    }
+
+    /// [`Tokens::skip_space`] where there is something to skip, or the text ends.
+    fn skip_space_slowly(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        loop {
+            match bytes.get(self.at) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
+                Some(b'#') => self.skip_line(bytes)?,
+                Some(b'/') => match bytes.get(self.at + 1) {
+                    Some(b'/') => self.skip_line(bytes)?,
+                    Some(b'*') => {
+                        let Some(end) = bytes[self.at + 2..].windows(2).position(|w| w == b"*/")
+                        else {
+                            return Err(self.ended());
+                        };
+                        self.leniency.add(Leniency::COMMENT);
+                        self.at += 2 + end + 2;
+                    }
+                    None if !self.complete => return Err(Stop::More),
+                    _ => return Ok(()),
+                },
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// A line comment, up to and with its line break.
+    fn skip_line(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        let rest = &bytes[self.at..];
+        let end = match rest.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => newline + 1,
+            // A comment that runs to the end of the text may go on.
+            None if !self.complete => return Err(Stop::More),
+            None => rest.len(),
+        };
+        self.leniency.add(Leniency::COMMENT);
+        self.at += end;
+        Ok(())
+    }
+
+    /// After a container's end or a scalar: what comes next.
+    fn after_value(&mut self) {
+        self.expect = if self.open.is_empty() {
+            Expect::Done
+        } else {
+            Expect::CommaOrEnd
+        };
+    }
+
+    fn close<'t>(&mut self, token: Token<'t>) -> Token<'t> {
+        self.token_start = self.at;
+        self.at += 1;
+        self.open.pop();
+        self.after_value();
+        token
+    }
+
+    fn open<'t>(&mut self, object: bool) -> Result<Token<'t>, Stop> {
+        if self.open.len() >= self.max_depth {
+            return Err(Stop::error(TextError::TooDeep));
+        }
+        self.token_start = self.at;
+        self.at += 1;
+        self.open.push(object);
+        Ok(if object {
+            self.expect = Expect::KeyOrEnd { first: true };
+            Token::ObjectStart
+        } else {
+            self.expect = Expect::ItemOrEnd { first: true };
+            Token::ArrayStart
+        })
+    }
+
+    /// The value at the position (white space skipped).
+    fn value<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
+        let bytes = text.as_bytes();
+        let token = match bytes.get(self.at) {
+            None => return Err(self.ended()),
+            Some(b'{') => return self.open(true),
+            Some(b'[') => return self.open(false),
+            Some(&quote @ (b'"' | b'\'')) => Token::String(self.string(text, quote)?),
+            Some(b'-' | b'0'..=b'9') => Token::Number(self.number(text)?),
+            Some(byte) if byte.is_ascii_alphabetic() => self.word(text)?,
+            Some(_) => return Err(self.invalid(text, "unexpected character")),
+        };
+        self.after_value();
+        Ok(token)
+    }
+
+    /// A key, quoted or bare.
+    fn key<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
+        let bytes = text.as_bytes();
+        let key = match bytes[self.at] {
+            quote @ (b'"' | b'\'') => self.string(text, quote)?,
+            byte if byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' => {
+                let start = self.at;
+                let length = bytes[start..].iter().position(|&b| {
+                    !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-')
+                });
+                let Some(length) = length.or(self.complete.then(|| bytes.len() - start)) else {
+                    return Err(Stop::More);
+                };
+                self.leniency.add(Leniency::BARE_KEY);
+                self.token_start = start;
+                self.at = start + length;
+                Cow::Borrowed(&text[start..self.at])
+            }
+            _ => return Err(self.invalid(text, "expected a key")),
+        };
+        self.expect = Expect::Colon;
+        Ok(Token::Key(key))
+    }
+
+    /// `true`, `false`, `null`, or Python's `True`, `False`, `None`.
+    fn word<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
+        let bytes = text.as_bytes();
+        let start = self.at;
+        let length = bytes[start..]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'));
+        let at_end = length.is_none();
+        let end = start + length.unwrap_or(bytes.len() - start);
+        let (token, python) = match &bytes[start..end] {
+            b"true" => (Token::Bool(true), false),
+            b"false" => (Token::Bool(false), false),
+            b"null" => (Token::Null, false),
+            b"True" => (Token::Bool(true), true),
+            b"False" => (Token::Bool(false), true),
+            b"None" => (Token::Null, true),
+            word if at_end
+                && [&b"true"[..], b"True", b"false", b"False", b"null", b"None"]
+                    .iter()
+                    .any(|w| w.starts_with(word)) =>
+            {
+                return Err(self.ended());
+            }
+            _ => {
+                let called = bytes.get(end) == Some(&b'(');
+                return Err(self.invalid(
+                    text,
+                    if called {
+                        "a function or call (send the value it gives, as JSON)"
+                    } else {
+                        "an unquoted word (strings need quotes)"
+                    },
+                ));
+            }
+        };
+        // A literal at the end of a text that goes on may be the start of a longer word.
+        if at_end && !self.complete {
+            return Err(Stop::More);
+        }
+        if python {
+            self.leniency.add(Leniency::PYTHON_WORD);
+        }
+        self.token_start = start;
+        self.at = end;
+        Ok(token)
+    }
+
+    /// A number's text, checked against JSON's grammar.
+    fn number<'t>(&mut self, text: &'t str) -> Result<&'t str, Stop> {
+        let bytes = text.as_bytes();
+        let start = self.at;
+        let length = bytes[start..]
+            .iter()
+            .position(|&b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
+        let Some(length) = length else {
+            // A number at the end of the text may have lost digits, or more may come; at the
+            // end of a whole text that is one number, it is that number.
+            return if self.complete && self.open.is_empty() {
+                self.take_number(text, start, bytes.len())
+            } else {
+                Err(self.ended())
+            };
+        };
+        self.take_number(text, start, start + length)
+    }
+
+    fn take_number<'t>(
+        &mut self,
+        text: &'t str,
+        start: usize,
+        end: usize,
+    ) -> Result<&'t str, Stop> {
+        let number = &text[start..end];
+        if !is_json_number(number.as_bytes()) {
+            return Err(self.invalid(text, "not a number"));
+        }
+        self.token_start = start;
+        self.at = end;
+        Ok(number)
+    }
+
+    /// A string in double or single quotes (the position at its opening quote), its escapes
+    /// undone in reading order (the first fault met is the one reported).
+    fn string<'t>(&mut self, text: &'t str, quote: u8) -> Result<Cow<'t, str>, Stop> {
+        let bytes = text.as_bytes();
+        let start = self.at;
+        // A string cut off by the end of the text earlier resumes where its scan stopped,
+        // with what it had unescaped so far.
+        let resumed = match &self.string {
+            Some(cut) if cut.start == start => self.string.take(),
+            _ => None,
+        };
+        let (mut at, mut copied, mut out) = match resumed {
+            Some(cut) => (cut.scanned, cut.copied, cut.unescaped),
+            None => (start + 1, start + 1, None),
+        };
+        if quote == b'\'' {
+            self.leniency.add(Leniency::SINGLE_QUOTES);
+        }
+        let end = loop {
+            let Some(found) = first_special(bytes, at, quote) else {
+                return Err(self.cut_string(start, bytes.len(), copied, out));
+            };
+            match bytes[found] {
+                byte if byte == quote => break found,
+                b'\\' => {
+                    let mut after = found + 1;
+                    let plain = match self.escape(text, &mut after) {
+                        Ok(plain) => plain,
+                        Err(Stop::More) => return Err(self.cut_string(start, found, copied, out)),
+                        Err(error) => return Err(error),
+                    };
+                    let unescaped = out.get_or_insert_with(String::new);
+                    unescaped.push_str(&text[copied..found]);
+                    unescaped.push(plain);
+                    at = after;
+                    copied = after;
+                }
+                _ => {
+                    self.leniency.add(Leniency::RAW_CONTROL);
+                    at = found + 1;
+                }
+            }
+        };
+        self.token_start = start;
+        self.at = end + 1;
+        Ok(match out {
+            Some(mut unescaped) => {
+                unescaped.push_str(&text[copied..end]);
+                Cow::Owned(unescaped)
+            }
+            None => Cow::Borrowed(&text[start + 1..end]),
+        })
+    }
+
+    /// Where the end of the text cut the string starting at `start`: its scan resumes at
+    /// `scanned` (never inside an escape) when more text comes.
+    fn cut_string(
+        &mut self,
+        start: usize,
+        scanned: usize,
+        copied: usize,
+        unescaped: Option<String>,
+    ) -> Stop {
+        if !self.complete {
+            self.string = Some(CutString {
+                start,
+                scanned,
+                copied,
+                unescaped,
+            });
+        }
+        self.ended()
+    }
+
+    /// The character an escape stands for; `at` is after its backslash, and moves past it.
+    fn escape(&mut self, text: &str, at: &mut usize) -> Result<char, Stop> {
+        let Some(&letter) = text.as_bytes().get(*at) else {
+            return Err(self.ended());
+        };
+        *at += 1;
+        Ok(match letter {
+            b'"' | b'\\' | b'/' => letter as char,
+            b'n' => '\n',
+            b't' => '\t',
+            b'r' => '\r',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'u' => self.code_point(text, at, 4)?,
+            b'\'' | b'x' | b'U' => {
+                self.leniency.add(Leniency::PYTHON_ESCAPE);
+                match letter {
+                    b'x' => self.code_point(text, at, 2)?,
+                    b'U' => self.code_point(text, at, 8)?,
+                    _ => '\'',
+                }
+            }
+            _ => {
+                // The offset is after the whole character.
+                let width = text[*at - 1..].chars().next().map_or(1, char::len_utf8);
+                *at += width - 1;
+                return Err(self.invalid_at(text, *at, "unknown escape"));
+            }
+        })
+    }
+
+    /// `\xNN`, `\uNNNN` (with surrogate pairs), `\UNNNNNNNN`: `at` is after the escape's
+    /// letter, and moves past its digits.
+    fn code_point(&mut self, text: &str, at: &mut usize, digits: usize) -> Result<char, Stop> {
+        let mut value = self.hex(text, at, digits)?;
+        if digits == 4 && (0xD800..0xDC00).contains(&value) {
+            match text.as_bytes().get(*at..*at + 2) {
+                Some(b"\\u") => {}
+                None if !self.complete => return Err(Stop::More),
+                _ => return Err(self.invalid_at(text, *at, "unpaired surrogate")),
+            }
+            *at += 2;
+            let low = self.hex(text, at, 4)?;
+            if !(0xDC00..0xE000).contains(&low) {
+                return Err(self.invalid_at(text, *at, "unpaired surrogate"));
+            }
+            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00);
+        }
+        char::from_u32(value).ok_or_else(|| self.invalid_at(text, *at, "not a character"))
+    }
+
+    fn hex(&mut self, text: &str, at: &mut usize, digits: usize) -> Result<u32, Stop> {
+        let Some(hex) = text.as_bytes().get(*at..*at + digits) else {
+            return Err(self.ended());
+        };
+        let mut value = 0u32;
+        for &digit in hex {
+            let Some(nibble) = (digit as char).to_digit(16) else {
+                return Err(self.invalid_at(text, *at, "bad escape"));
+            };
+            value = value << 4 | nibble;
+        }
+        *at += digits;
+        Ok(value)
+    }
+
+    fn invalid(&self, text: &str, message: &'static str) -> Stop {
+        self.invalid_at(text, self.at, message)
+    }
+
+    fn invalid_at(&self, text: &str, offset: usize, message: &'static str) -> Stop {
+        // What an error quotes is the text after it: until that is all there, or the text
+        // is, more text is awaited, so the error is the same however the text arrives.
+        let quoted_whole = text
+            .get(offset..)
+            .is_some_and(|rest| rest.chars().nth(FOUND_CHARS).is_some());
+        if !self.complete && !quoted_whole {
+            return Stop::More;
+        }
+        Stop::error(TextError::Invalid {
+            offset,
+            message,
+            found: found_at(text, offset),
+        })
+    }
+
+    /// Where a `,` or a closing bracket was expected: what came instead, named when it is a
+    /// kind of text models write (an expression to compute).
+    fn expected_separator(&self, text: &str, message: &'static str) -> Stop {
+        match text.as_bytes().get(self.at) {
+            Some(b'*' | b'/' | b'+' | b'-' | b'%') => {
+                self.invalid(text, "an expression (send its value, not the formula)")
+            }
+            Some(b'"' | b'\'') => self.invalid(
+                text,
+                "a quote where `,` or a closing bracket belongs (a string closed early?)",
+            ),
+            _ => self.invalid(text, message),
+        }
+    }
+}
+
+/// Whether `text` is a number as JSON writes one: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+pub(crate) fn is_json_number(text: &[u8]) -> bool {
+    fn digits(text: &[u8], at: &mut usize) -> usize {
+        let start = *at;
+        while text.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - start
+    }
+    let mut at = usize::from(text.first() == Some(&b'-'));
+    match text.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => {
+            digits(text, &mut at);
+        }
+        _ => return false,
+    }
+    if text.get(at) == Some(&b'.') {
+        at += 1;
+        if digits(text, &mut at) == 0 {
+            return false;
+        }
+    }
+    if matches!(text.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(text.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        if digits(text, &mut at) == 0 {
+            return false;
+        }
+    }
+    at == text.len()
+}
