@@ -166,6 +166,7 @@ fn zero_bytes(word: u64) -> u64 {
 
 /// Where the first byte of `bytes` from `from` on is `quote`, a backslash or a control
 /// character, eight bytes at a time.
+#[inline]
 fn first_special(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
     let mut at = from;
     while let Some(chunk) = bytes.get(at..at + 8) {
@@ -509,7 +510,29 @@ impl Tokens {
 
     /// A string in double or single quotes (the position at its opening quote), its escapes
     /// undone in reading order (the first fault met is the one reported).
+    #[inline]
     fn string<'t>(&mut self, text: &'t str, quote: u8) -> Result<Cow<'t, str>, Stop> {
+        // Most strings: plain text up to the closing quote, read in one scan.
+        if self.string.is_none() {
+            let bytes = text.as_bytes();
+            let start = self.at;
+            if let Some(end) = first_special(bytes, start + 1, quote) {
+                if bytes[end] == quote {
+                    if quote == b'\'' {
+                        self.leniency.add(Leniency::SINGLE_QUOTES);
+                    }
+                    self.token_start = start;
+                    self.at = end + 1;
+                    return Ok(Cow::Borrowed(&text[start + 1..end]));
+                }
+            }
+        }
+        self.string_with_escapes(text, quote)
+    }
+
+    /// [`Tokens::string`] where the string holds an escape or a control character, or is cut
+    /// off by the end of the text.
+    fn string_with_escapes<'t>(&mut self, text: &'t str, quote: u8) -> Result<Cow<'t, str>, Stop> {
         let bytes = text.as_bytes();
         let start = self.at;
         // A string cut off by the end of the text earlier resumes where its scan stopped,
