@@ -104,11 +104,9 @@ pub(crate) enum StrictError {
     /// A number beyond the range of a 64-bit float (`1e400`): valid JSON, but no value
     /// toolgate can hold.
     NumberOutOfRange,
-    /// Not strict JSON, as serde_json's reader found.
-    Syntax,
-    /// Not strict JSON, as the tokenizer found: where the text's first character is, and
-    /// what the lenient rules read from it.
-    NotStrict(usize, Result<Box<crate::read::TreeRead>, TextError>),
+    /// Not strict JSON; what the tokenizer read from the text's first character
+    /// ([`read_whole`]), or `None` where serde_json's reader found it ([`parse_strict`]).
+    NotStrict(Option<text::FirstRead>),
 }
 
 /// Whether `error`'s message starts with `prefix`: how serde_json's errors, which carry no
@@ -160,7 +158,7 @@ impl std::fmt::Write for MessageStart {
 /// Reads strict JSON text with at most `max_depth` nested containers, by serde_json's reader
 /// (the fastest on strict JSON), each float read again with its digits
 /// ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise). Text that is not strict
-/// JSON is [`StrictError::Syntax`]: [`read_whole`] reads it.
+/// JSON is [`StrictError::NotStrict`], not read further: [`read_whole`] reads it.
 pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
@@ -180,7 +178,7 @@ pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictE
         } else if message_starts_with(&error, "number out of range") {
             StrictError::NumberOutOfRange
         } else {
-            StrictError::Syntax
+            StrictError::NotStrict(None)
         }
     })?;
     if notes.floats_read.get() {
@@ -205,12 +203,12 @@ pub(crate) fn read_whole(text: &str, max_depth: usize) -> Result<Json, StrictErr
         {
             Ok(read.json)
         }
-        Ok(read) => Err(StrictError::NotStrict(start, Ok(Box::new(read)))),
+        Ok(read) => Err(StrictError::NotStrict(Some((start, Ok(Box::new(read)))))),
         Err(TextError::TooDeep) if leniency.is_strict() => Err(StrictError::TooDeep),
         Err(TextError::NumberOutOfRange { .. }) if leniency.is_strict() => {
             Err(StrictError::NumberOutOfRange)
         }
-        Err(error) => Err(StrictError::NotStrict(start, Err(error))),
+        Err(error) => Err(StrictError::NotStrict(Some((start, Err(error))))),
     }
 }
 
@@ -408,7 +406,7 @@ fn read_text(
         read_whole(text, max_depth)
     } else {
         match parse_strict(text, max_depth) {
-            Err(StrictError::Syntax) => read_whole(text, max_depth),
+            Err(StrictError::NotStrict(None)) => read_whole(text, max_depth),
             read => read,
         }
     };
@@ -422,8 +420,7 @@ fn read_text(
             report.push(number_out_of_range());
             return None;
         }
-        Err(StrictError::NotStrict(start, first)) => (start, first),
-        Err(StrictError::Syntax) => unreachable!("read by the tokenizer"),
+        Err(StrictError::NotStrict(first)) => first,
     };
     let starts_a_value = text.trim_start().starts_with(['{', '[']);
     if !options.allows(Rule::JsonText) {
@@ -438,11 +435,12 @@ fn read_text(
         return None;
     }
     // Text that starts with a value and ends inside it was cut off, however it was written.
-    if matches!(first.1, Err(TextError::Truncated)) && starts_a_value {
+    let cut_off = matches!(first, Some((_, Err(TextError::Truncated))));
+    if cut_off && starts_a_value {
         report.push(syntax(TextError::Truncated.to_string()));
         return None;
     }
-    match text::read_lenient_from(text, max_depth, Some(first)) {
+    match text::read_lenient_from(text, max_depth, first) {
         Ok(json) => {
             repairs.push(Repair {
                 path: Path::root(),

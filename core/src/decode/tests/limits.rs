@@ -428,20 +428,20 @@ fn the_strict_reads_tell_their_faults_apart() {
     // After text a strict reader stops at, a fault is the lenient reader's to report.
     assert!(matches!(
         crate::decode::read_whole("['a', 1e400]", 128),
-        Err(StrictError::NotStrict(_, Err(_)))
+        Err(StrictError::NotStrict(Some((_, Err(_)))))
     ));
     for text in ["[1,]", "{\"a\": 1", "nul", "{\"a\": 1} and more"] {
         assert!(
             matches!(
                 crate::decode::parse_strict(text, 128),
-                Err(StrictError::Syntax)
+                Err(StrictError::NotStrict(None))
             ),
             "{text}"
         );
         assert!(
             matches!(
                 crate::decode::read_whole(text, 128),
-                Err(StrictError::NotStrict(..))
+                Err(StrictError::NotStrict(Some(_)))
             ),
             "{text}"
         );
