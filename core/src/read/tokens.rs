@@ -83,16 +83,25 @@ impl Leniency {
 enum Expect {
     /// A value (the first, or one after an object's `:`).
     Value,
-    /// A key, or `}` (`first`: right after `{`; else after a `,`, where `}` is a trailing comma).
-    KeyOrEnd { first: bool },
+    /// A member of the innermost open container (a key in an object, an item in an array),
+    /// or its closing bracket (`first`: right after the opening one; else after a `,`,
+    /// where the bracket is a trailing comma).
+    MemberOrEnd { first: bool },
     /// The `:` after a key, then a value.
     Colon,
-    /// An array's item, or `]` (`first` as for keys).
-    ItemOrEnd { first: bool },
     /// A `,` or the closing bracket after a container's member.
     CommaOrEnd,
     /// Nothing: the value is complete.
     Done,
+}
+
+/// The closing bracket of an object or an array.
+fn closing(object: bool) -> u8 {
+    if object {
+        b'}'
+    } else {
+        b']'
+    }
 }
 
 /// Most characters of the text quoted in an error.
@@ -212,19 +221,14 @@ impl Tokens {
                 }
                 Expect::CommaOrEnd => {
                     self.skip_space(bytes)?;
-                    let object = self.open.last().copied().unwrap_or(false);
+                    let object = self.in_object();
                     match bytes.get(self.at) {
                         None => return Err(self.ended()),
                         Some(b',') => {
                             self.at += 1;
-                            self.expect = if object {
-                                Expect::KeyOrEnd { first: false }
-                            } else {
-                                Expect::ItemOrEnd { first: false }
-                            };
+                            self.expect = Expect::MemberOrEnd { first: false };
                         }
-                        Some(b'}') if object => return Ok(Some(self.close(Token::ObjectEnd))),
-                        Some(b']') if !object => return Ok(Some(self.close(Token::ArrayEnd))),
+                        Some(&byte) if byte == closing(object) => return Ok(Some(self.close())),
                         Some(_) => {
                             let message = if object {
                                 "expected `,` or `}`"
@@ -235,30 +239,19 @@ impl Tokens {
                         }
                     }
                 }
-                Expect::ItemOrEnd { first } => {
+                Expect::MemberOrEnd { first } => {
                     self.skip_space(bytes)?;
+                    let object = self.in_object();
                     match bytes.get(self.at) {
                         None => return Err(self.ended()),
-                        Some(b']') => {
+                        Some(&byte) if byte == closing(object) => {
                             if !first {
                                 self.leniency.add(Leniency::TRAILING_COMMA);
                             }
-                            return Ok(Some(self.close(Token::ArrayEnd)));
+                            return Ok(Some(self.close()));
                         }
+                        Some(_) if object => return self.key(text).map(Some),
                         Some(_) => return self.value(text).map(Some),
-                    }
-                }
-                Expect::KeyOrEnd { first } => {
-                    self.skip_space(bytes)?;
-                    match bytes.get(self.at) {
-                        None => return Err(self.ended()),
-                        Some(b'}') => {
-                            if !first {
-                                self.leniency.add(Leniency::TRAILING_COMMA);
-                            }
-                            return Ok(Some(self.close(Token::ObjectEnd)));
-                        }
-                        Some(_) => return self.key(text).map(Some),
                     }
                 }
             }
@@ -321,12 +314,22 @@ impl Tokens {
         };
     }
 
-    fn close<'t>(&mut self, token: Token<'t>) -> Token<'t> {
+    /// Whether the innermost open container is an object.
+    fn in_object(&self) -> bool {
+        self.open.last().copied().unwrap_or(false)
+    }
+
+    /// The innermost open container's closing bracket, at the position.
+    fn close<'t>(&mut self) -> Token<'t> {
         self.token_start = self.at;
         self.at += 1;
-        self.open.pop();
+        let object = self.open.pop().unwrap_or(false);
         self.after_value();
-        token
+        if object {
+            Token::ObjectEnd
+        } else {
+            Token::ArrayEnd
+        }
     }
 
     fn open<'t>(&mut self, object: bool) -> Result<Token<'t>, Stop> {
@@ -336,11 +339,10 @@ impl Tokens {
         self.token_start = self.at;
         self.at += 1;
         self.open.push(object);
+        self.expect = Expect::MemberOrEnd { first: true };
         Ok(if object {
-            self.expect = Expect::KeyOrEnd { first: true };
             Token::ObjectStart
         } else {
-            self.expect = Expect::ItemOrEnd { first: true };
             Token::ArrayStart
         })
     }
