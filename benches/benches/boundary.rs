@@ -45,7 +45,7 @@ fn gate(text: &str) -> Result<Value, String> {
     match BookFlight::decode_bytes(text.as_bytes()) {
         // The handler gives JSON already: the caller sends it as it is.
         Ok(decoded) => ready(handler(decoded.value)),
-        Err(rejected) => Err(rejected.hint().to_json()),
+        Err(rejected) => Err(rejected.hint_json()),
     }
 }
 
@@ -97,7 +97,7 @@ fn boundary(c: &mut Criterion) {
     empty.add_tool(nothing).expect("one tool");
     group.bench_function(BenchmarkId::new("gate", "empty"), |b| {
         b.iter(|| {
-            let decoded = Nothing::decode(black_box("{}")).map_err(|r| r.hint().to_json());
+            let decoded = Nothing::decode(black_box("{}")).map_err(|r| r.hint_json());
             decoded.map(|d| ready(nothing(d.value)))
         })
     });

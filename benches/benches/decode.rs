@@ -25,7 +25,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::Value;
 use toolgate::format::Format;
-use toolgate::{RetryHint, Tool};
+use toolgate::{HintReason, RetryHint, Tool};
 use toolgate_bench::{INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID};
 
 use toolgate_bench::plain;
@@ -196,7 +196,7 @@ impl JsonSchema {
 fn toolgate(bytes: &[u8]) -> Result<with_toolgate::BookFlight, String> {
     match with_toolgate::BookFlight::decode_bytes(bytes) {
         Ok(decoded) => Ok(decoded.value),
-        Err(rejected) => Err(rejected.hint().to_json()),
+        Err(rejected) => Err(rejected.hint_json()),
     }
 }
 
@@ -208,7 +208,11 @@ fn toolgate_validate(bytes: &[u8]) -> Result<with_toolgate::BookFlight, String> 
         serde_json::from_slice(bytes).map_err(|error| error.to_string())?;
     match value.validate() {
         Ok(()) => Ok(value),
-        Err(report) => Err(RetryHint::new(with_toolgate::BookFlight::model(), &report).to_json()),
+        Err(report) => Err(RetryHint::build_json(
+            with_toolgate::BookFlight::model(),
+            &report,
+            HintReason::InvalidArguments,
+        )),
     }
 }
 

@@ -94,7 +94,7 @@ fn runtime_road(c: &mut Criterion) {
             expect_refused
                 .iter()
                 .filter_map(|call| call.tool.decode(black_box(&call.arguments)).err())
-                .map(|rejected| rejected.hint().to_json().len())
+                .map(|rejected| rejected.hint_json().len())
                 .sum::<usize>()
         })
     });

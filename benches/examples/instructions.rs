@@ -49,14 +49,14 @@ fn main() {
             "toolgate" => {
                 let outcome = match flight::BookFlight::decode_bytes(bytes) {
                     Ok(decoded) => Ok(decoded.value),
-                    Err(rejected) => Err(rejected.hint().to_json()),
+                    Err(rejected) => Err(rejected.hint_json()),
                 };
                 let _ = black_box(outcome);
             }
             // What the toolgate decoder answers, once: the value, or the hint as JSON.
             "show" => match flight::BookFlight::decode_bytes(bytes) {
                 Ok(decoded) => println!("{:?}\n{:?}", decoded.value, decoded.repairs),
-                Err(rejected) => println!("{}", rejected.hint().to_json()),
+                Err(rejected) => println!("{}", rejected.hint_json()),
             },
             other => panic!("no decoder {other}"),
         }

@@ -11,7 +11,8 @@ use crate::Path;
 mod shorten;
 
 pub(crate) use shorten::{
-    compact_json_text, is_long_name, needs_escape, push_json, shorten_json, shorten_str,
+    compact_json_text, is_long_name, needs_escape, push_json, shorten_borrowed,
+    shorten_expected_borrowed, shorten_json, shorten_str,
 };
 pub use shorten::{
     report_max_bytes, shorten, shorten_expected, shorten_name, shorten_ref, shorten_text,

@@ -39,8 +39,12 @@ pub fn json_type(value: &Value) -> &'static str {
 
 /// Writes allowed values as a message lists them: strings bare, others as JSON.
 pub fn list_values(values: &[Value]) -> String {
+    list_value_refs(values.iter())
+}
+
+/// [`list_values`] of borrowed values.
+pub(crate) fn list_value_refs<'v>(values: impl Iterator<Item = &'v Value>) -> String {
     values
-        .iter()
         .map(|value| match value {
             Value::String(text) => text.clone(),
             other => other.to_string(),

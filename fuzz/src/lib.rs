@@ -44,7 +44,12 @@ pub fn check_rejected(rejected: &Rejected, input: &[u8]) {
         "report has {} issues (> {MAX_REPORT_ISSUES})",
         report.len()
     );
-    let text = rejected.hint().to_json();
+    let text = rejected.hint_json();
+    assert_eq!(
+        text,
+        rejected.hint().to_json(),
+        "hint_json is not the built hint's JSON"
+    );
     let hint: Value = serde_json::from_str(&text)
         .unwrap_or_else(|error| panic!("hint JSON does not parse ({error}): {text}"));
     let missing = hint["missing_fields"]

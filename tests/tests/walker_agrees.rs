@@ -113,8 +113,27 @@ fn tools_dev() -> &'static Corpus {
 
 /// A whole outcome as text: `Debug` of the value and repairs, or of the issues, repairs and
 /// hint (built first), and the count of repairs left out.
+///
+/// On today's crate (`new:`, with the model), a refusal's hint JSON written straight from
+/// its issues and the model (`RetryHint::build_json`, what `Rejected::hint_json` writes
+/// before the hint is built) is first held equal to the built hint's JSON.
 macro_rules! outcome {
-    ($result:expr) => {
+    (new: $model:expr, $result:expr) => {
+        match $result {
+            Ok(decoded) => format!("{decoded:?}"),
+            Err(rejected) => {
+                let written = toolgate::hint::RetryHint::build_json(
+                    $model,
+                    &rejected.report,
+                    toolgate::hint::HintReason::InvalidArguments,
+                );
+                assert_eq!(written, rejected.hint().to_json(), "hint_json differs");
+                assert_eq!(written, rejected.hint_json());
+                format!("{rejected:?} left out {}", rejected.repairs_left_out)
+            }
+        }
+    };
+    (old: $model:expr, $result:expr) => {
         match $result {
             Ok(decoded) => format!("{decoded:?}"),
             Err(rejected) => {
@@ -127,7 +146,7 @@ macro_rules! outcome {
 
 /// Every input kind of one crate on one text: one line per road.
 macro_rules! every_road {
-    ($model:expr, $text:expr, $decode:ident) => {{
+    ($side:ident: $model:expr, $text:expr, $decode:ident) => {{
         let (model, text) = ($model, $text);
         let bytes = text.as_bytes();
         let typed = $decode::Options::typed();
@@ -135,20 +154,20 @@ macro_rules! every_road {
         let mut roads = vec![
             format!(
                 "text: {}",
-                outcome!($decode::decode_text(model, bytes, &default))
+                outcome!($side: model, $decode::decode_text(model, bytes, &default))
             ),
             format!(
                 "typed: {}",
-                outcome!($decode::decode_text(model, bytes, &typed))
+                outcome!($side: model, $decode::decode_text(model, bytes, &typed))
             ),
             format!(
                 "tree: {}",
-                outcome!($decode::decode_text_by_tree(model, bytes, &default))
+                outcome!($side: model, $decode::decode_text_by_tree(model, bytes, &default))
             ),
             format!(
                 "stream: {}",
                 match $decode::decode_text_by_stream(model, bytes, &default) {
-                    Some(result) => outcome!(result),
+                    Some(result) => outcome!($side: model, result),
                     None => "left to the tree".to_owned(),
                 }
             ),
@@ -156,7 +175,7 @@ macro_rules! every_road {
         if let Ok(value) = serde_json::from_str::<Value>(text) {
             roads.push(format!(
                 "value: {}",
-                outcome!($decode::decode_value(model, &value, &default))
+                outcome!($side: model, $decode::decode_value(model, &value, &default))
             ));
             roads.push(format!(
                 "checked: {:?}",
@@ -169,8 +188,8 @@ macro_rules! every_road {
 
 /// Where both crates decide `text` differently, the roads that differ.
 fn disagreement(tool: &Tool, text: &str) -> Option<String> {
-    let new = every_road!(&tool.new, text, decode);
-    let old = every_road!(&tool.old, text, old_decode);
+    let new = every_road!(new: &tool.new, text, decode);
+    let old = every_road!(old: &tool.old, text, old_decode);
     let differing: Vec<String> = new
         .iter()
         .zip(&old)
@@ -191,8 +210,8 @@ fn every_call_agrees(corpus: &Corpus) {
             continue;
         };
         let bytes = call.arguments.as_bytes();
-        let new = outcome!(decode::decode_text(&tool.new, bytes, &options));
-        let old = outcome!(old_decode::decode_text(&tool.old, bytes, &old_options));
+        let new = outcome!(new: &tool.new, decode::decode_text(&tool.new, bytes, &options));
+        let old = outcome!(old: &tool.old, old_decode::decode_text(&tool.old, bytes, &old_options));
         if new != old && differing.len() < 5 {
             differing.push(format!(
                 "{}\n  now:    {new}\n  before: {old}",

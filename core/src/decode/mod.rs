@@ -308,17 +308,49 @@ impl Rejected {
     /// The retry hint for the model (built on the first call).
     pub fn hint(&self) -> &RetryHint {
         self.hint.get_or_init(|| {
-            let model = match &self.model {
-                Some(HintModel::Static(model)) => *model,
-                Some(HintModel::Shared(model)) => &**model,
-                None => unreachable!("a refusal without a model has its hint built"),
-            };
             Box::new(RetryHint::build(
-                model,
+                self.hint_model(),
                 &self.report,
                 HintReason::InvalidArguments,
             ))
         })
+    }
+
+    /// The retry hint's compact JSON, the text a tool result sends back to the model: equal
+    /// to `self.hint().to_json()`, and cheaper when the hint is not built yet, as it is
+    /// written straight from the issues and the tool model ([`RetryHint::build_json`])
+    /// without making the hint's owned parts (nor keeping them: a later
+    /// [`Rejected::hint`] builds them then).
+    ///
+    /// ```
+    /// use toolgate_core::DynamicTool;
+    ///
+    /// let tool = DynamicTool::from_definition(&serde_json::json!({
+    ///     "name": "count",
+    ///     "inputSchema": {"type": "object", "properties": {
+    ///         "n": {"type": "integer", "maximum": 9}}, "required": ["n"]}
+    /// })).unwrap();
+    /// let rejected = tool.decode(r#"{"n": 12}"#).unwrap_err();
+    /// assert_eq!(rejected.hint_json(), rejected.hint().to_json());
+    /// ```
+    pub fn hint_json(&self) -> String {
+        match self.hint.get() {
+            Some(hint) => hint.to_json(),
+            None => RetryHint::build_json(
+                self.hint_model(),
+                &self.report,
+                HintReason::InvalidArguments,
+            ),
+        }
+    }
+
+    /// The model the hint is built from: a refusal without one has its hint built already.
+    fn hint_model(&self) -> &ToolModel {
+        match &self.model {
+            Some(HintModel::Static(model)) => model,
+            Some(HintModel::Shared(model)) => model,
+            None => unreachable!("a refusal without a model has its hint built"),
+        }
     }
 }
 

@@ -1,11 +1,11 @@
-//! How big a hint may be: each field entry kept short ([`FieldHint::bounded`]), the values
-//! it lists capped, and the bound on a hint's JSON that follows ([`HINT_MAX_BYTES`]).
+//! How big a hint may be: the values it lists capped, and the bound on a hint's JSON that
+//! follows from each field entry kept short (`parts::FieldParts::bounded`) ([`HINT_MAX_BYTES`]).
 
 use serde_json::Value;
 
 use super::{
-    FieldHint, MAX_ALLOWED_VALUES, MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_MESSAGE_CHARS,
-    MAX_MISSING_FIELDS, MAX_QUESTION_CHARS,
+    MAX_ALLOWED_VALUES, MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_MESSAGE_CHARS, MAX_MISSING_FIELDS,
+    MAX_QUESTION_CHARS,
 };
 
 /// Most bytes of JSON text of a text of `chars` characters and `…`, each escaped at its
@@ -14,7 +14,7 @@ const fn text_bytes(chars: usize) -> usize {
     (chars + 1) * 6 + 2
 }
 
-/// Most bytes of JSON text of one [`FieldHint`]: its path, description, expected type,
+/// Most bytes of JSON text of one [`FieldHint`](super::FieldHint): its path, description, expected type,
 /// allowed values and alternatives, bounds, pattern, format and "did you mean", each kept
 /// short.
 const FIELD_MAX_BYTES: usize = {
@@ -63,34 +63,4 @@ pub(super) fn capped_values(values: Vec<Value>) -> Vec<Value> {
         shown.push(Value::String("…".into()));
     }
     shown
-}
-
-impl FieldHint {
-    /// This entry with everything it echoes of the schema or the issue kept short: the
-    /// description (at most [`MAX_DESCRIPTION_CHARS`] characters), the pattern, the format
-    /// and the "did you mean" (as a name is, [`crate::issue::shorten_name`]; a separated
-    /// list read as an array, at most [`MAX_MESSAGE_CHARS`]), the values listed (as
-    /// `expected` is, [`crate::issue::shorten_expected`], and each allowed value or
-    /// alternative as `got` is). A hint's size so does not grow with the schema's.
-    pub(super) fn bounded(mut self) -> Self {
-        let long = |text: &mut String, max: usize| {
-            if text.len() > max {
-                *text = crate::issue::shorten_text(text, max);
-            }
-        };
-        if let Some(description) = &mut self.description {
-            long(description, MAX_DESCRIPTION_CHARS);
-        }
-        if let Some(pattern) = &mut self.pattern {
-            long(pattern, crate::issue::GOT_MAX_CHARS);
-        }
-        if let Some(format) = &mut self.format {
-            long(format, crate::issue::GOT_MAX_CHARS);
-        }
-        if let Some(Some(near)) = &mut self.did_you_mean {
-            long(near, MAX_MESSAGE_CHARS);
-        }
-        self.expected_type = self.expected_type.map(crate::issue::shorten_expected);
-        self
-    }
 }

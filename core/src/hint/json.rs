@@ -1,4 +1,6 @@
-//! [`RetryHint::to_json`]: the hint's compact JSON, written field by field.
+//! [`RetryHint::to_json`] and [`RetryHint::build_json`]: the hint's compact JSON, written
+//! field by field from its parts ([`HintParts`]), borrowed from a built hint or straight from
+//! the report and the model.
 //!
 //! The text is what `serde_json::to_string(&hint)` writes (the derived `Serialize`, keys in
 //! the structs' order, `None`s and empty lists skipped where the derive skips them), and a
@@ -11,10 +13,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{FieldHint, RetryHint};
+use super::parts::{FieldParts, HintParts};
+#[cfg(doc)]
+use super::RetryHint;
 
-/// The compact JSON text of `hint`.
-pub(super) fn hint_json(hint: &RetryHint) -> String {
+/// The compact JSON text of the hint of `hint`'s parts.
+pub(super) fn hint_json(hint: &HintParts<'_>) -> String {
     // Room for a usual hint at once: one allocation instead of a run of regrowths.
     let mut out = Vec::with_capacity(1024);
     out.extend_from_slice(b"{\"tool\":");
@@ -44,7 +48,7 @@ pub(super) fn hint_json(hint: &RetryHint) -> String {
 }
 
 /// One field's entry: `path` and `constraint`, then each part the field has.
-fn field(out: &mut Vec<u8>, field: &FieldHint) {
+fn field(out: &mut Vec<u8>, field: &FieldParts<'_>) {
     out.extend_from_slice(b"{\"path\":");
     string(out, &field.path.shown().to_string());
     out.extend_from_slice(b",\"constraint\":\"");
@@ -60,7 +64,7 @@ fn field(out: &mut Vec<u8>, field: &FieldHint) {
     }
     if !field.allowed_values.is_empty() {
         out.extend_from_slice(b",\"allowed_values\":");
-        list(out, &field.allowed_values, value);
+        list(out, &field.allowed_values, |out, item| value(out, item));
     }
     if let Some(min) = &field.min {
         out.extend_from_slice(b",\"min\":");
@@ -72,7 +76,7 @@ fn field(out: &mut Vec<u8>, field: &FieldHint) {
     }
     if !field.alternatives.is_empty() {
         out.extend_from_slice(b",\"alternatives\":");
-        list(out, &field.alternatives, value);
+        list(out, &field.alternatives, |out, item| value(out, item));
     }
     if let Some(pattern) = &field.pattern {
         out.extend_from_slice(b",\"pattern\":");

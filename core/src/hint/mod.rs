@@ -17,18 +17,19 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::model::{Json, Kind, Schema, ToolModel};
+use crate::model::{Json, Kind, ToolModel};
 use crate::num::Num;
-use crate::path::Segment;
-use crate::values::list_values;
-use crate::{suggest, Constraint, Issue, Path, Report};
+use crate::values::{list_value_refs, list_values};
+use crate::{Constraint, Issue, Path, Report};
 
 mod bounds;
 mod expected;
 mod json;
+mod parts;
 
 use bounds::capped_values;
 pub use bounds::HINT_MAX_BYTES;
+use parts::{description_of, schema_pair, FieldParts, HintParts};
 
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
@@ -150,212 +151,30 @@ impl RetryHint {
 
     /// The hint for `report`, with the given reason.
     pub fn build(model: &ToolModel, report: &Report, reason: HintReason) -> Self {
-        let mut omitted = report.left_out();
-        let issues: Vec<&Issue> = report
-            .issues()
-            .iter()
-            // The cap's closing summary is counted in `omitted`, not shown.
-            .take(report.len() - usize::from(report.left_out() > 0))
-            .collect();
-        let missing: Vec<&Issue> = issues
-            .iter()
-            .copied()
-            .filter(|i| i.constraint == Constraint::Required)
-            .collect();
-        let mut others: Vec<&Issue> = Vec::new();
-        for issue in issues
-            .iter()
-            .copied()
-            .filter(|i| i.constraint != Constraint::Required)
-        {
-            if others.iter().any(|shown| shown.path == issue.path) {
-                omitted += 1;
-            } else {
-                others.push(issue);
-            }
-        }
-        omitted += missing.len().saturating_sub(MAX_MISSING_FIELDS);
-        omitted += others.len().saturating_sub(MAX_FIELDS);
-        let missing = &missing[..missing.len().min(MAX_MISSING_FIELDS)];
-        let others = &others[..others.len().min(MAX_FIELDS)];
-
-        let message = match (others.first(), missing) {
-            (Some(first), _) => first.to_string(),
-            (None, [only]) => format!("missing required field {}", only.path.shown()),
-            (None, []) => "the value was refused".to_owned(),
-            (None, several) => format!(
-                "missing required fields {}",
-                several
-                    .iter()
-                    .map(|i| i.path.shown().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        let message = crate::issue::shorten_text(&message, MAX_MESSAGE_CHARS);
-        let fields: Vec<FieldHint> = others
-            .iter()
-            .map(|issue| field_hint(model, issue).bounded())
-            .collect();
-        let clarifying_question = question(model, missing, others.first().copied(), fields.first());
-        let example_input = example_input(model, missing);
-        RetryHint {
-            tool: crate::issue::shorten_name(model.name()),
-            reason,
-            message,
-            missing_fields: missing.iter().map(|i| i.path.shown().to_string()).collect(),
-            fields,
-            omitted,
-            clarifying_question,
-            example_input,
-        }
+        HintParts::build(model, report, reason).into_hint()
     }
 
     /// Compact JSON: what `serde_json::to_string` writes of the hint, written faster (see
     /// `hint/json.rs`).
     pub fn to_json(&self) -> String {
-        json::hint_json(self)
+        json::hint_json(&HintParts::of_hint(self))
     }
-}
 
-/// The schema at `path` and the one behind its references.
-fn schema_pair<'m>(model: &'m ToolModel, path: &Path) -> Option<(&'m Schema, &'m Schema)> {
-    let schema = model.schema_at(path)?;
-    Some((schema, model.resolve(schema)?))
+    /// The compact JSON of the hint [`RetryHint::build`] would build, written straight from
+    /// the report and the model: equal to `RetryHint::build(model, report, reason).to_json()`,
+    /// without making the hint's owned parts first (what `Rejected::hint_json` answers).
+    pub fn build_json(model: &ToolModel, report: &Report, reason: HintReason) -> String {
+        json::hint_json(&HintParts::build(model, report, reason))
+    }
 }
 
 fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
     description_of(schema_pair(model, path))
 }
 
-/// The description of a use of a schema: its own, else the one of the schema behind its
-/// references.
-fn description_of<'m>(pair: Option<(&'m Schema, &'m Schema)>) -> Option<&'m str> {
-    let (schema, resolved) = pair?;
-    schema
-        .description
-        .as_deref()
-        .or(resolved.description.as_deref())
-}
-
 /// Longest `message`, in characters: a path or value of a megabyte stays in the issue (the
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
-
-fn field_hint(model: &ToolModel, issue: &Issue) -> FieldHint {
-    // The schema at the issue's path, found once for its description and its kind.
-    let at_path = schema_pair(model, &issue.path);
-    let mut hint = FieldHint {
-        path: issue.path.clone(),
-        constraint: issue.constraint,
-        description: description_of(at_path).map(str::to_owned),
-        expected_type: (issue.constraint == Constraint::Type)
-            .then(|| issue.expected.clone())
-            .flatten(),
-        allowed_values: Vec::new(),
-        alternatives: Vec::new(),
-        min: None,
-        max: None,
-        pattern: None,
-        format: None,
-        did_you_mean: None,
-    };
-    if issue.constraint == Constraint::AdditionalProperties {
-        let parent = issue
-            .path
-            .parent()
-            .and_then(|parent| schema_pair(model, &parent));
-        let keys = match parent.map(|(_, resolved)| &resolved.kind) {
-            Some(Kind::Object(object)) => object.fields.iter().map(|f| f.name.as_str()).collect(),
-            _ => Vec::new(),
-        };
-        let got = match issue.path.last() {
-            Some(Segment::Key(key)) => key.as_str(),
-            _ => "",
-        };
-        hint.did_you_mean = Some(match &issue.did_you_mean {
-            Some(found) => found.clone(),
-            None => suggest::nearest(got, keys).map(crate::issue::shorten_name),
-        });
-        return hint;
-    }
-    hint.alternatives = expected::alternatives(issue);
-    if issue.constraint == Constraint::PropertyNames {
-        // The path names the key; the schema there is the value's, not the key's: what the
-        // key should be is the issue's `expected` (the allowed keys, for an `enum`).
-        expected::fill(&mut hint, issue);
-        return hint;
-    }
-    let Some((_, resolved)) = at_path else {
-        expected::fill(&mut hint, issue);
-        return hint;
-    };
-    // `"a, b, c"` refused where an array is wanted: show the array it may mean.
-    if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
-        (issue.constraint, &resolved.kind, &issue.got)
-    {
-        if let Some(items) = crate::decode::separated_items(got).filter(|_| !got.ends_with('…')) {
-            hint.did_you_mean = Some(Some(Value::from(items).to_string()));
-        }
-    }
-    let bounds_wanted = matches!(
-        issue.constraint,
-        Constraint::Minimum
-            | Constraint::Maximum
-            | Constraint::ExclusiveMinimum
-            | Constraint::ExclusiveMaximum
-    );
-    let sizes_wanted = matches!(
-        issue.constraint,
-        Constraint::MinLength | Constraint::MaxLength | Constraint::MinItems | Constraint::MaxItems
-    );
-    match &resolved.kind {
-        Kind::Enum(enumeration) => {
-            let values = enumeration.value_list();
-            if issue.constraint == Constraint::Enum {
-                hint.did_you_mean = Some(match &issue.did_you_mean {
-                    // What the check found when it wrote the message.
-                    Some(found) => found.clone(),
-                    None => {
-                        let names = values.iter().filter_map(Value::as_str);
-                        let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-                        suggest::nearest(got, names).map(crate::issue::shorten_name)
-                    }
-                });
-            }
-            hint.allowed_values = capped_values(values);
-        }
-        Kind::Integer(_) | Kind::Number(_) if bounds_wanted => {
-            let bounds = match &resolved.kind {
-                Kind::Integer(integer) => &integer.bounds,
-                Kind::Number(number) => &number.bounds,
-                _ => unreachable!("matched above"),
-            };
-            hint.min = bounds.minimum.or(bounds.exclusive_minimum);
-            hint.max = bounds.maximum.or(bounds.exclusive_maximum);
-        }
-        Kind::String(string) => {
-            if sizes_wanted {
-                hint.min = string.min_length.map(Num::from);
-                hint.max = string.max_length.map(Num::from);
-            }
-            hint.pattern = string.pattern.as_ref().map(|p| p.as_str().to_owned());
-            hint.format = string.format.map(|f| f.as_str().to_owned());
-        }
-        Kind::Array(array) if sizes_wanted => {
-            hint.min = array.min_items.map(Num::from);
-            let tuple = array.tuple_length().map(|length| length as u64);
-            hint.max = match (array.max_items, tuple) {
-                (Some(max), Some(tuple)) => Some(max.min(tuple)),
-                (max, tuple) => max.or(tuple),
-            }
-            .map(Num::from);
-        }
-        _ => {}
-    }
-    expected::fill(&mut hint, issue);
-    hint
-}
 
 /// A description as a phrase inside a question: its first sentence, without the final
 /// period, first letter lowercased unless it starts an acronym.
@@ -417,7 +236,7 @@ fn join_words(items: &[String], last: &str) -> String {
     }
 }
 
-fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
+fn requirement(issue: &Issue, field: &FieldParts<'_>) -> Option<String> {
     let expected = issue.expected.as_ref();
     let bound = || expected.map(|v| v.to_string()).unwrap_or_default();
     let count =
@@ -433,7 +252,10 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
         Constraint::MinItems => format!("at least {}", count("item")),
         Constraint::MaxItems => format!("at most {}", count("item")),
         Constraint::UniqueItems => "without repeated items".to_owned(),
-        Constraint::Pattern => format!("matching {}", field.pattern.clone().unwrap_or_else(bound)),
+        Constraint::Pattern => match &field.pattern {
+            Some(pattern) => format!("matching {pattern}"),
+            None => format!("matching {}", bound()),
+        },
         Constraint::Format => {
             let name = expected.and_then(Value::as_str).unwrap_or("");
             crate::format::Format::from_name(name).map_or_else(
@@ -443,7 +265,10 @@ fn requirement(issue: &Issue, field: &FieldHint) -> Option<String> {
         }
         Constraint::Type => expected.map_or_else(|| "another type".to_owned(), type_list),
         Constraint::OneOf | Constraint::AnyOf if !field.alternatives.is_empty() => {
-            format!("one of {}", list_values(&field.alternatives))
+            format!(
+                "one of {}",
+                list_value_refs(field.alternatives.iter().map(|v| &**v))
+            )
         }
         Constraint::Const => format!("exactly {}", bound()),
         _ => return None,
@@ -464,7 +289,7 @@ fn question(
     model: &ToolModel,
     missing: &[&Issue],
     first: Option<&Issue>,
-    field: Option<&FieldHint>,
+    field: Option<&FieldParts<'_>>,
 ) -> Option<String> {
     let question = match (missing, first, field) {
         ([only], _, _) => format!("What is {}?", subject(model, &only.path)),
@@ -481,16 +306,16 @@ fn question(
     Some(cap_question(question))
 }
 
-fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldHint) -> String {
+fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldParts<'_>) -> String {
     match issue.constraint {
         Constraint::Syntax => "Could you send the complete arguments again, as one JSON object?".to_owned(),
         Constraint::Limit => "Could you send the arguments again, shorter and less deeply nested?".to_owned(),
         Constraint::Schema => "This tool's schema cannot be used as it is; could you use another tool or ask the user?".to_owned(),
         Constraint::Enum if !field.allowed_values.is_empty() => {
-            let values: Vec<String> = field.allowed_values.iter().map(|v| list_values(std::slice::from_ref(v))).collect();
+            let values: Vec<String> = field.allowed_values.iter().map(|v| list_value_refs(std::iter::once(&**v))).collect();
             format!("Which of {} should {} be?", join_words(&values, "or"), subject_described(field.description.as_deref(), &issue.path))
         }
-        Constraint::AdditionalProperties => match field.did_you_mean.clone().flatten() {
+        Constraint::AdditionalProperties => match field.did_you_mean.as_ref().and_then(Option::as_ref) {
             Some(near) => format!("Did you mean `{near}` instead of `{}`?", issue.path),
             None => {
                 let declared = issue.path.parent().and_then(|parent| {
@@ -597,8 +422,6 @@ fn type_list(expected: &Value) -> String {
 }
 
 mod example;
-
-use example::example_input;
 
 #[cfg(test)]
 mod tests;

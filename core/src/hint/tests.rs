@@ -439,6 +439,7 @@ mod json_writer {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::path::Segment;
     use crate::test_support::json_value;
 
     fn text() -> impl Strategy<Value = String> {
@@ -537,10 +538,64 @@ mod json_writer {
             )
     }
 
+    /// A path into the paint model: its fields' names, other keys and indexes.
+    fn model_path() -> impl Strategy<Value = Path> {
+        let key = prop_oneof![
+            prop::sample::select(vec!["colour", "litres", "wall", "room", "finish", "primer"])
+                .prop_map(str::to_owned),
+            text(),
+        ];
+        let segment = prop_oneof![
+            3 => key.prop_map(Segment::Key),
+            1 => (0usize..4).prop_map(Segment::Index),
+        ];
+        prop::collection::vec(segment, 0..4).prop_map(Path::from)
+    }
+
+    /// Any issue at a path into the paint model: every constraint, any `expected` and `got`,
+    /// a "did you mean" found or not, or not looked for.
+    fn issue() -> impl Strategy<Value = Issue> {
+        (
+            model_path(),
+            prop::sample::select(Constraint::ALL.to_vec()),
+            text(),
+            prop::option::of(json_value()),
+            prop::option::of(json_value()),
+            prop::option::of(prop::option::of(text())),
+        )
+            .prop_map(|(path, constraint, message, expected, got, near)| {
+                let mut issue = Issue::new(path, constraint, message);
+                issue.expected = expected;
+                issue.got = got;
+                issue.did_you_mean = near;
+                issue
+            })
+    }
+
     proptest! {
         #[test]
         fn the_written_json_is_serde_jsons(hint in hint()) {
             prop_assert_eq!(hint.to_json(), serde_json::to_string(&hint).unwrap());
+        }
+
+        /// `RetryHint::build_json` (what `Rejected::hint_json` writes) is the built hint's
+        /// JSON, on any report: every constraint at any path, capped or not.
+        #[test]
+        fn the_json_built_from_a_report_is_the_built_hints(
+            issues in prop::collection::vec(issue(), 0..8),
+            cap in 1usize..6,
+        ) {
+            let model = model();
+            let mut report = Report::with_cap(cap);
+            for issue in issues {
+                report.push(issue);
+            }
+            for reason in [HintReason::InvalidArguments, HintReason::ToolError] {
+                prop_assert_eq!(
+                    RetryHint::build_json(&model, &report, reason),
+                    RetryHint::build(&model, &report, reason).to_json()
+                );
+            }
         }
     }
 

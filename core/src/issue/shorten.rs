@@ -320,6 +320,29 @@ pub fn shorten_ref(value: &Value) -> Value {
     }
 }
 
+/// [`shorten_ref`], borrowing the value when it is kept as it is.
+pub(crate) fn shorten_borrowed(value: &Value) -> std::borrow::Cow<'_, Value> {
+    use std::borrow::Cow;
+    let shortened = match value {
+        Value::String(text) => cut(text),
+        Value::Array(_) | Value::Object(_) => capped_json_text(value),
+        _ => None,
+    };
+    shortened.map_or(Cow::Borrowed(value), |text| Cow::Owned(Value::String(text)))
+}
+
+/// [`shorten_expected`] of a borrowed value, borrowing it when it is kept as it is.
+pub(crate) fn shorten_expected_borrowed(expected: &Value) -> std::borrow::Cow<'_, Value> {
+    use std::borrow::Cow;
+    match expected {
+        Value::Array(values) if capped_json_text(values).is_some() => {
+            Cow::Owned(shorten_expected(expected.clone()))
+        }
+        Value::Array(_) => Cow::Borrowed(expected),
+        other => shorten_borrowed(other),
+    }
+}
+
 /// An issue's `expected`, kept short: a list (of allowed values, field names, alternatives)
 /// keeps at most [`LISTED_VALUES`] entries, each [`shorten`]ed, and one more entry, the
 /// `"… N more"` of [`crate::values::shorten_list`] (written here when the list is longer and

@@ -1,0 +1,394 @@
+//! What a hint says, decided once: which issues it shows, and what each field entry takes
+//! from the issue and from the schema at its path. [`HintParts`] borrows all it can from the
+//! report and the model, so a refusal's hint can be written as JSON straight from them
+//! ([`HintParts::write_json`], `Rejected::hint_json`) without building a [`RetryHint`] first;
+//! [`HintParts::into_hint`] makes the owned [`RetryHint`] from the same parts, and
+//! [`HintParts::of_hint`] lends a built hint to the same writer. So the choices are written
+//! once, here, and the two texts cannot differ.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{
+    example::example_input, expected, question, FieldHint, HintReason, RetryHint,
+    MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_MESSAGE_CHARS, MAX_MISSING_FIELDS,
+};
+use crate::issue::{shorten_borrowed, shorten_expected_borrowed, shorten_name, GOT_MAX_CHARS};
+use crate::model::{Json, Kind, Schema, ToolModel};
+use crate::num::Num;
+use crate::path::Segment;
+use crate::{suggest, Constraint, Issue, Path, Report};
+
+/// A hint's parts, borrowed where they can be (see the module's documentation).
+pub(super) struct HintParts<'a> {
+    pub(super) tool: Cow<'a, str>,
+    pub(super) reason: HintReason,
+    pub(super) message: Cow<'a, str>,
+    pub(super) missing_fields: Vec<Cow<'a, str>>,
+    pub(super) fields: Vec<FieldParts<'a>>,
+    pub(super) omitted: usize,
+    pub(super) clarifying_question: Option<Cow<'a, str>>,
+    pub(super) example_input: Option<Cow<'a, Json>>,
+}
+
+/// One field entry's parts: a [`FieldHint`], borrowed where it can be.
+pub(super) struct FieldParts<'a> {
+    pub(super) path: &'a Path,
+    pub(super) constraint: Constraint,
+    pub(super) description: Option<Cow<'a, str>>,
+    pub(super) expected_type: Option<Cow<'a, Value>>,
+    pub(super) allowed_values: Vec<Cow<'a, Value>>,
+    pub(super) min: Option<Num>,
+    pub(super) max: Option<Num>,
+    pub(super) alternatives: Vec<Cow<'a, Value>>,
+    pub(super) pattern: Option<Cow<'a, str>>,
+    pub(super) format: Option<Cow<'a, str>>,
+    pub(super) did_you_mean: Option<Option<Cow<'a, str>>>,
+}
+
+impl<'a> HintParts<'a> {
+    /// The parts of the hint for `report`, from `model`.
+    pub(super) fn build(model: &'a ToolModel, report: &'a Report, reason: HintReason) -> Self {
+        let mut omitted = report.left_out();
+        let issues: Vec<&Issue> = report
+            .issues()
+            .iter()
+            // The cap's closing summary is counted in `omitted`, not shown.
+            .take(report.len() - usize::from(report.left_out() > 0))
+            .collect();
+        let missing: Vec<&Issue> = issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint == Constraint::Required)
+            .collect();
+        let mut others: Vec<&Issue> = Vec::new();
+        for issue in issues
+            .iter()
+            .copied()
+            .filter(|i| i.constraint != Constraint::Required)
+        {
+            if others.iter().any(|shown| shown.path == issue.path) {
+                omitted += 1;
+            } else {
+                others.push(issue);
+            }
+        }
+        omitted += missing.len().saturating_sub(MAX_MISSING_FIELDS);
+        omitted += others.len().saturating_sub(MAX_FIELDS);
+        let missing = &missing[..missing.len().min(MAX_MISSING_FIELDS)];
+        let others = &others[..others.len().min(MAX_FIELDS)];
+
+        let message = match (others.first(), missing) {
+            (Some(first), _) => first.to_string(),
+            (None, [only]) => format!("missing required field {}", only.path.shown()),
+            (None, []) => "the value was refused".to_owned(),
+            (None, several) => format!(
+                "missing required fields {}",
+                several
+                    .iter()
+                    .map(|i| i.path.shown().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let message = shortened_text(Cow::Owned(message), MAX_MESSAGE_CHARS);
+        let fields: Vec<FieldParts<'a>> = others
+            .iter()
+            .map(|issue| FieldParts::of(model, issue).bounded())
+            .collect();
+        let clarifying_question = question(model, missing, others.first().copied(), fields.first());
+        HintParts {
+            tool: shortened_name(model.name()),
+            reason,
+            message,
+            missing_fields: missing
+                .iter()
+                .map(|i| Cow::Owned(i.path.shown().to_string()))
+                .collect(),
+            fields,
+            omitted,
+            clarifying_question: clarifying_question.map(Cow::Owned),
+            example_input: example_input(model, missing).map(Cow::Owned),
+        }
+    }
+
+    /// A built hint's parts, all borrowed.
+    pub(super) fn of_hint(hint: &'a RetryHint) -> Self {
+        let values = |values: &'a [Value]| values.iter().map(Cow::Borrowed).collect();
+        HintParts {
+            tool: Cow::Borrowed(&hint.tool),
+            reason: hint.reason,
+            message: Cow::Borrowed(&hint.message),
+            missing_fields: hint
+                .missing_fields
+                .iter()
+                .map(|p| Cow::Borrowed(&**p))
+                .collect(),
+            fields: hint
+                .fields
+                .iter()
+                .map(|field| FieldParts {
+                    path: &field.path,
+                    constraint: field.constraint,
+                    description: field.description.as_deref().map(Cow::Borrowed),
+                    expected_type: field.expected_type.as_ref().map(Cow::Borrowed),
+                    allowed_values: values(&field.allowed_values),
+                    min: field.min,
+                    max: field.max,
+                    alternatives: values(&field.alternatives),
+                    pattern: field.pattern.as_deref().map(Cow::Borrowed),
+                    format: field.format.as_deref().map(Cow::Borrowed),
+                    did_you_mean: field
+                        .did_you_mean
+                        .as_ref()
+                        .map(|near| near.as_deref().map(Cow::Borrowed)),
+                })
+                .collect(),
+            omitted: hint.omitted,
+            clarifying_question: hint.clarifying_question.as_deref().map(Cow::Borrowed),
+            example_input: hint.example_input.as_ref().map(Cow::Borrowed),
+        }
+    }
+
+    /// The owned hint of these parts.
+    pub(super) fn into_hint(self) -> RetryHint {
+        let values =
+            |values: Vec<Cow<'a, Value>>| values.into_iter().map(Cow::into_owned).collect();
+        RetryHint {
+            tool: self.tool.into_owned(),
+            reason: self.reason,
+            message: self.message.into_owned(),
+            missing_fields: self
+                .missing_fields
+                .into_iter()
+                .map(Cow::into_owned)
+                .collect(),
+            fields: self
+                .fields
+                .into_iter()
+                .map(|field| FieldHint {
+                    path: field.path.clone(),
+                    constraint: field.constraint,
+                    description: field.description.map(Cow::into_owned),
+                    expected_type: field.expected_type.map(Cow::into_owned),
+                    allowed_values: values(field.allowed_values),
+                    min: field.min,
+                    max: field.max,
+                    alternatives: values(field.alternatives),
+                    pattern: field.pattern.map(Cow::into_owned),
+                    format: field.format.map(Cow::into_owned),
+                    did_you_mean: field.did_you_mean.map(|near| near.map(Cow::into_owned)),
+                })
+                .collect(),
+            omitted: self.omitted,
+            clarifying_question: self.clarifying_question.map(Cow::into_owned),
+            example_input: self.example_input.map(Cow::into_owned),
+        }
+    }
+}
+
+/// `text` cut after `max` characters (ending in `…`) when it is longer.
+fn shortened_text(text: Cow<'_, str>, max: usize) -> Cow<'_, str> {
+    if text.len() > max {
+        Cow::Owned(crate::issue::shorten_text(&text, max))
+    } else {
+        text
+    }
+}
+
+/// A name of the schema, echoed: [`shorten_name`], borrowed when it is short.
+fn shortened_name(name: &str) -> Cow<'_, str> {
+    if crate::issue::is_long_name(name) {
+        Cow::Owned(shorten_name(name))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// The schema at `path` and the one behind its references.
+pub(super) fn schema_pair<'m>(
+    model: &'m ToolModel,
+    path: &Path,
+) -> Option<(&'m Schema, &'m Schema)> {
+    let schema = model.schema_at(path)?;
+    Some((schema, model.resolve(schema)?))
+}
+
+/// The description of a use of a schema: its own, else the one of the schema behind its
+/// references.
+pub(super) fn description_of<'m>(pair: Option<(&'m Schema, &'m Schema)>) -> Option<&'m str> {
+    let (schema, resolved) = pair?;
+    schema
+        .description
+        .as_deref()
+        .or(resolved.description.as_deref())
+}
+
+/// At most [`super::MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then
+/// `"…"` when there are more: [`capped_values`], borrowing what is short.
+pub(super) fn capped_refs<'v>(
+    values: impl ExactSizeIterator<Item = &'v Value>,
+) -> Vec<Cow<'v, Value>> {
+    let more = values.len() > super::MAX_ALLOWED_VALUES;
+    let mut shown: Vec<Cow<'v, Value>> = values
+        .take(super::MAX_ALLOWED_VALUES)
+        .map(shorten_borrowed)
+        .collect();
+    if more {
+        shown.push(Cow::Owned(Value::String("…".into())));
+    }
+    shown
+}
+
+impl<'a> FieldParts<'a> {
+    /// What to fix at `issue`'s path: the issue's own parts, and what the schema there says.
+    fn of(model: &'a ToolModel, issue: &'a Issue) -> Self {
+        // The schema at the issue's path, found once for its description and its kind.
+        let at_path = schema_pair(model, &issue.path);
+        let mut hint = FieldParts {
+            path: &issue.path,
+            constraint: issue.constraint,
+            description: description_of(at_path).map(Cow::Borrowed),
+            expected_type: (issue.constraint == Constraint::Type)
+                .then(|| issue.expected.as_ref().map(Cow::Borrowed))
+                .flatten(),
+            allowed_values: Vec::new(),
+            alternatives: Vec::new(),
+            min: None,
+            max: None,
+            pattern: None,
+            format: None,
+            did_you_mean: None,
+        };
+        if issue.constraint == Constraint::AdditionalProperties {
+            let parent = issue
+                .path
+                .parent()
+                .and_then(|parent| schema_pair(model, &parent));
+            let keys = match parent.map(|(_, resolved)| &resolved.kind) {
+                Some(Kind::Object(object)) => {
+                    object.fields.iter().map(|f| f.name.as_str()).collect()
+                }
+                _ => Vec::new(),
+            };
+            let got = match issue.path.last() {
+                Some(Segment::Key(key)) => key.as_str(),
+                _ => "",
+            };
+            hint.did_you_mean = Some(match &issue.did_you_mean {
+                Some(found) => found.as_deref().map(Cow::Borrowed),
+                None => suggest::nearest(got, keys).map(shortened_name),
+            });
+            return hint;
+        }
+        hint.alternatives = expected::alternatives(issue);
+        if issue.constraint == Constraint::PropertyNames {
+            // The path names the key; the schema there is the value's, not the key's: what
+            // the key should be is the issue's `expected` (the allowed keys, for an `enum`).
+            expected::fill(&mut hint, issue);
+            return hint;
+        }
+        let Some((_, resolved)) = at_path else {
+            expected::fill(&mut hint, issue);
+            return hint;
+        };
+        // `"a, b, c"` refused where an array is wanted: show the array it may mean.
+        if let (Constraint::Type, Kind::Array(_), Some(Value::String(got))) =
+            (issue.constraint, &resolved.kind, &issue.got)
+        {
+            if let Some(items) = crate::decode::separated_items(got).filter(|_| !got.ends_with('…'))
+            {
+                hint.did_you_mean = Some(Some(Cow::Owned(Value::from(items).to_string())));
+            }
+        }
+        hint.fill_from_schema(issue, &resolved.kind);
+        expected::fill(&mut hint, issue);
+        hint
+    }
+
+    /// What the schema of the value at the path says of the constraint the issue broke:
+    /// the allowed values, bounds, sizes, pattern and format.
+    fn fill_from_schema(&mut self, issue: &'a Issue, kind: &'a Kind) {
+        let bounds_wanted = matches!(
+            issue.constraint,
+            Constraint::Minimum
+                | Constraint::Maximum
+                | Constraint::ExclusiveMinimum
+                | Constraint::ExclusiveMaximum
+        );
+        let sizes_wanted = matches!(
+            issue.constraint,
+            Constraint::MinLength
+                | Constraint::MaxLength
+                | Constraint::MinItems
+                | Constraint::MaxItems
+        );
+        match kind {
+            Kind::Enum(enumeration) => {
+                let values = || enumeration.values.iter().map(|v| &v.value);
+                if issue.constraint == Constraint::Enum {
+                    self.did_you_mean = Some(match &issue.did_you_mean {
+                        // What the check found when it wrote the message.
+                        Some(found) => found.as_deref().map(Cow::Borrowed),
+                        None => {
+                            let names = values().filter_map(Value::as_str);
+                            let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
+                            suggest::nearest(got, names).map(shortened_name)
+                        }
+                    });
+                }
+                self.allowed_values = capped_refs(values());
+            }
+            Kind::Integer(integer) if bounds_wanted => self.bounds(&integer.bounds),
+            Kind::Number(number) if bounds_wanted => self.bounds(&number.bounds),
+            Kind::String(string) => {
+                if sizes_wanted {
+                    self.min = string.min_length.map(Num::from);
+                    self.max = string.max_length.map(Num::from);
+                }
+                self.pattern = string.pattern.as_ref().map(|p| Cow::Borrowed(p.as_str()));
+                self.format = string.format.map(|f| Cow::Borrowed(f.as_str()));
+            }
+            Kind::Array(array) if sizes_wanted => {
+                self.min = array.min_items.map(Num::from);
+                let tuple = array.tuple_length().map(|length| length as u64);
+                self.max = match (array.max_items, tuple) {
+                    (Some(max), Some(tuple)) => Some(max.min(tuple)),
+                    (max, tuple) => max.or(tuple),
+                }
+                .map(Num::from);
+            }
+            _ => {}
+        }
+    }
+
+    fn bounds(&mut self, bounds: &crate::model::Bounds) {
+        self.min = bounds.minimum.or(bounds.exclusive_minimum);
+        self.max = bounds.maximum.or(bounds.exclusive_maximum);
+    }
+
+    /// This entry with everything it echoes of the schema or the issue kept short: the
+    /// description (at most [`MAX_DESCRIPTION_CHARS`] characters), the pattern, the format
+    /// and the "did you mean" (as a name is, [`shorten_name`]; a separated list read as an
+    /// array, at most [`MAX_MESSAGE_CHARS`]), the values listed (as `expected` is,
+    /// [`crate::issue::shorten_expected`], and each allowed value or alternative as `got`
+    /// is). A hint's size so does not grow with the schema's.
+    fn bounded(mut self) -> Self {
+        self.description = self
+            .description
+            .map(|text| shortened_text(text, MAX_DESCRIPTION_CHARS));
+        self.pattern = self.pattern.map(|text| shortened_text(text, GOT_MAX_CHARS));
+        self.format = self.format.map(|text| shortened_text(text, GOT_MAX_CHARS));
+        if let Some(near) = &mut self.did_you_mean {
+            *near = near
+                .take()
+                .map(|text| shortened_text(text, MAX_MESSAGE_CHARS));
+        }
+        self.expected_type = self.expected_type.map(|expected| match expected {
+            Cow::Borrowed(expected) => shorten_expected_borrowed(expected),
+            Cow::Owned(expected) => Cow::Owned(crate::issue::shorten_expected(expected)),
+        });
+        self
+    }
+}
