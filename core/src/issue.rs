@@ -11,8 +11,8 @@ use crate::Path;
 mod shorten;
 
 pub(crate) use shorten::{
-    compact_json_text, is_long_name, needs_escape, push_json, shorten_borrowed,
-    shorten_expected_borrowed, shorten_json, shorten_str,
+    compact_json_text, is_long_name, needs_escape, push_json, push_json_shortened,
+    shorten_borrowed, shorten_expected_borrowed, shorten_json, shorten_str,
 };
 pub use shorten::{
     report_max_bytes, shorten, shorten_expected, shorten_name, shorten_ref, shorten_text,
@@ -338,6 +338,27 @@ impl Report {
             self.issues.push(issue.bounded());
             return;
         }
+        self.count_left_out();
+    }
+
+    /// [`Report::push`] of an issue made short as it was made: every key of its path,
+    /// `expected`, `got` and the "did you mean" shortened already (the checks' issues, made
+    /// from [`crate::Checker::path`], `with_expected` and `with_got`); only its message is
+    /// still cut here. The same issue as `push` keeps, without shortening its parts twice.
+    pub(crate) fn push_shortened(&mut self, mut issue: Issue) {
+        if self.issues.len() < self.cap {
+            if issue.message.len() > MESSAGE_MAX_CHARS {
+                issue.message = shorten_text(&issue.message, MESSAGE_MAX_CHARS);
+            }
+            debug_assert_eq!(issue, issue.clone().bounded());
+            self.issues.push(issue);
+            return;
+        }
+        self.count_left_out();
+    }
+
+    /// One more issue past the cap: counted in the closing `limit` issue.
+    fn count_left_out(&mut self) {
         self.left_out += 1;
         let summary = Issue::new(
             Path::root(),

@@ -118,7 +118,7 @@ impl<'m> Checker<'m> {
         if let Some(got) = got {
             issue = issue.with_got(got);
         }
-        self.report.push(issue);
+        self.report.push_shortened(issue);
     }
 
     /// How many issues were found so far (those the cap left out included).
@@ -385,7 +385,7 @@ impl<'m> Checker<'m> {
         // What messages show of the string, as JSON; made only when a check fails.
         let shown = || {
             let mut text = String::with_capacity(value.len().min(200) + 64);
-            crate::issue::push_json(&mut text, &crate::issue::shorten_str(value));
+            crate::issue::push_json_shortened(&mut text, value);
             text
         };
         if string.min_length.is_some() || string.max_length.is_some() {
@@ -492,13 +492,13 @@ impl<'m> Checker<'m> {
         let allowed = || enumeration.values.iter().map(|v| &v.value);
         // Values as JSON (`"1" is not one of 1, "one", true`): `"1"` and `1` read apart.
         let mut message = String::with_capacity(96);
-        crate::issue::push_json(&mut message, &crate::issue::shorten(value.clone()));
+        crate::issue::push_json(&mut message, &crate::issue::shorten_borrowed(value));
         message.push_str(" is not one of ");
         for (at, shown) in allowed().take(LISTED_VALUES).enumerate() {
             if at > 0 {
                 message.push_str(", ");
             }
-            crate::issue::push_json(&mut message, &crate::issue::shorten_ref(shown));
+            crate::issue::push_json(&mut message, &crate::issue::shorten_borrowed(shown));
         }
         if enumeration.values.len() > LISTED_VALUES {
             let _ = write!(message, ", … ({} values in all)", enumeration.values.len());
@@ -521,7 +521,7 @@ impl<'m> Checker<'m> {
         } else {
             issue
         };
-        self.report.push(issue);
+        self.report.push_shortened(issue);
     }
 
     /// Once the report holds all the issues it keeps, an issue is only counted: building its

@@ -41,7 +41,7 @@ impl<'m> Checker<'m> {
             .with_expected(expected)
             .with_got(shown_key)
             .with_did_you_mean(near.as_deref());
-        self.report.push(issue);
+        self.report.push_shortened(issue);
         self.path_pop();
     }
 }

@@ -179,13 +179,14 @@ pub const MAX_MESSAGE_CHARS: usize = 300;
 /// A description as a phrase inside a question: its first sentence, without the final
 /// period, first letter lowercased unless it starts an acronym.
 fn phrase(description: &str) -> String {
-    let first = description
-        .trim()
-        .split(". ")
-        .next()
-        .unwrap_or("")
-        .trim_end_matches('.')
-        .trim();
+    let described = description.trim();
+    // The first sentence: up to the first ". " (found byte by byte: descriptions are short).
+    let end = described
+        .as_bytes()
+        .windows(2)
+        .position(|pair| pair == b". ")
+        .unwrap_or(described.len());
+    let first = described[..end].trim_end_matches('.').trim();
     let mut chars = first.chars();
     match (chars.next(), chars.next()) {
         (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
@@ -276,7 +277,7 @@ fn requirement(issue: &Issue, field: &FieldParts<'_>) -> Option<String> {
 }
 
 fn cap_question(question: String) -> String {
-    if question.chars().count() <= MAX_QUESTION_CHARS {
+    if question.len() <= MAX_QUESTION_CHARS || question.chars().count() <= MAX_QUESTION_CHARS {
         return question;
     }
     let cut: String = question.chars().take(MAX_QUESTION_CHARS - 2).collect();

@@ -51,6 +51,21 @@ pub(crate) fn push_json(out: &mut String, value: &Value) {
     }
 }
 
+/// Appends the JSON text of [`shorten_str`] of `text` to `out`, without making the value:
+/// how a message quotes the string it refuses.
+pub(crate) fn push_json_shortened(out: &mut String, text: &str) {
+    match cut(text) {
+        Some(cut) => push_json(out, &Value::String(cut)),
+        None if !needs_escape(text) => {
+            out.reserve(text.len() + 2);
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
+        None => push_json(out, &Value::String(text.to_owned())),
+    }
+}
+
 /// [`shorten`] of a string, without copying more of it than is kept.
 pub(crate) fn shorten_str(text: &str) -> Value {
     Value::String(cut(text).unwrap_or_else(|| text.to_owned()))
