@@ -40,11 +40,14 @@ def main():
     target = positional[0] if positional else os.environ.get(
         "CARGO_TARGET_DIR", os.path.join(os.path.dirname(__file__), "..", "target"))
     binary = os.path.join(target, "release", "examples", "instructions")
-    print(f"{'shape':<6}{'serde_floor':>14}{'toolgate':>14}{'ratio':>9}")
+    # `value`: the run-time road on the call read already as a `serde_json::Value` (an MCP
+    # server's arguments), for the same shapes; not a must, a road to watch.
+    print(f"{'shape':<6}{'serde_floor':>14}{'toolgate':>14}{'ratio':>9}{'value':>14}")
     for shape in SHAPES:
         floor = per_call(binary, "serde_floor", FLOORS.get(shape, shape))
         ours = per_call(binary, "toolgate", shape)
-        print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x")
+        value = per_call(binary, "runtime_value", shape)
+        print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x{value:>14,.0f}")
     if "--no-bfcl" in sys.argv:
         return
     # The run-time road over the whole BFCL corpus, against serde_json's Value on the same

@@ -23,7 +23,7 @@ fn main() {
     let (Some(decoder), Some(shape), Some(runs)) =
         (arguments.next(), arguments.next(), arguments.next())
     else {
-        eprintln!("usage: instructions <serde_floor|toolgate|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>");
+        eprintln!("usage: instructions <serde_floor|toolgate|runtime_value|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>");
         std::process::exit(2);
     };
     let runs: usize = runs.parse().expect("a number of runs");
@@ -41,6 +41,9 @@ fn main() {
     // The model and its plan are built once, before the runs, as in the bench.
     let _ = flight::BookFlight::decode_bytes(VALID.as_bytes());
     let bytes = black_box(text.as_bytes());
+    // The run-time road on a value read already (an MCP server's arguments).
+    let dynamic = DynamicTool::from_model(flight::BookFlight::model().clone());
+    let value: serde_json::Value = serde_json::from_str(text).expect("the shapes are JSON");
     for _ in 0..runs {
         match decoder.as_str() {
             "serde_floor" => {
@@ -48,6 +51,13 @@ fn main() {
             }
             "toolgate" => {
                 let outcome = match flight::BookFlight::decode_bytes(bytes) {
+                    Ok(decoded) => Ok(decoded.value),
+                    Err(rejected) => Err(rejected.hint_json()),
+                };
+                let _ = black_box(outcome);
+            }
+            "runtime_value" => {
+                let outcome = match dynamic.decode_value(black_box(&value)) {
                     Ok(decoded) => Ok(decoded.value),
                     Err(rejected) => Err(rejected.hint_json()),
                 };

@@ -627,7 +627,21 @@ pub(crate) fn decode_value_refused(
             repairs_left_out: 0,
         });
     }
-    walk_json(model, Json::from(value), options, Vec::new())
+    // The value's members walked as they are (`stream_value`); where the stream leaves the
+    // value to the tree walk, it is copied into a tree and walked there.
+    match walk::stream_value::<walk::Walked>(model, value, options) {
+        Streamed::Accepted(Decoded {
+            value: walk::Walked(Some(value)),
+            repairs,
+            repairs_left_out,
+        }) => Ok(Decoded {
+            value,
+            repairs,
+            repairs_left_out,
+        }),
+        Streamed::Refused(refused) => Err(refused),
+        _ => walk_json(model, Json::from(value), options, Vec::new()),
+    }
 }
 
 /// Decodes an order-keeping JSON tree against a model, after `repairs` made to its text.

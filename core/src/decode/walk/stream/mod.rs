@@ -1,7 +1,9 @@
 //! The streaming walk: argument text read once, by serde_json's reader, with the tool model
 //! driving it, straight into the value wanted (a typed tool's Rust value, or the run-time
 //! road's `serde_json::Value`). No tree of the whole text is built, no `Value` detour, no
-//! second parse.
+//! second parse. A `serde_json::Value` read already (an MCP server's arguments) is walked
+//! the same way, through `Value`'s own `Deserializer` ([`stream_value`]), without being
+//! copied into a tree.
 //!
 //! It is the same walk as the tree walk of the parent module, over a stream instead of a
 //! tree, and it applies the same rules by calling the same code:
@@ -68,60 +70,110 @@ pub(crate) fn stream_text<T: de::DeserializeOwned>(
     text: &[u8],
     options: &Options,
 ) -> Streamed<T> {
-    let mut stream = Stream {
-        decoder: Decoder::new(model, options, Vec::new()),
-        stopped: false,
-        root_walked: false,
-        text,
-        floats_exact: None,
-    };
+    let mut stream = Stream::new(model, options, text, None);
     // Checked once for the whole text, so the reader does not check each string again.
     // Text that is not UTF-8 is never strict JSON: the tree road refuses it, saying so.
     let Ok(utf8) = std::str::from_utf8(text) else {
         return Streamed::Stopped;
     };
     let mut reader = serde_json::Deserializer::from_str(utf8);
-    let plan = model.plan();
-    let walker = Walker {
-        stream: &mut stream,
-        inner: &mut reader,
-        node: plan.node(plan.root()),
-        field: None,
-        root: true,
-    };
-    let read = T::deserialize(walker);
-    if stream.stopped {
-        return Streamed::Stopped;
+    let read = stream.walk_root::<T, _>(model, &mut reader);
+    stream.outcome(read, || reader.end().is_ok())
+}
+
+/// Walks a value read already (`serde_json::Value`, through its own `Deserializer`)
+/// against `model` into a `T`: the same walk as [`stream_text`]'s, with the value's members
+/// handed on as they are, not copied into a tree first.
+///
+/// A value holds no digits: each float is the `f64` it holds, as the tree walk of the value
+/// (`Json::from`) sees it too, so no float stops this walk for its digits
+/// ([`Stream::floats_are_exact`] is true).
+pub(crate) fn stream_value<T: de::DeserializeOwned>(
+    model: &ToolModel,
+    value: &serde_json::Value,
+    options: &Options,
+) -> Streamed<T> {
+    let mut stream = Stream::new(model, options, b"", Some(true));
+    let read = stream.walk_root::<T, _>(model, value);
+    stream.outcome(read, || true)
+}
+
+impl<'m> Stream<'m> {
+    fn new(
+        model: &'m ToolModel,
+        options: &Options,
+        text: &'m [u8],
+        floats_exact: Option<bool>,
+    ) -> Self {
+        Stream {
+            decoder: Decoder::new(model, options, Vec::new()),
+            stopped: false,
+            root_walked: false,
+            text,
+            floats_exact,
+        }
     }
-    // serde_json's errors (not JSON, cut off, a number past `f64`): the tree walk reads
-    // the text leniently, or refuses it, with the error already met. A Rust type that
-    // refuses what it was given (serde's data errors): the tree walk decides.
-    let value = match read {
-        Ok(value) => Some(value),
-        Err(error) if is_reader_error(&error) => return Streamed::Unreadable,
-        // The type refused what it was handed after the root object's last member and
-        // absent field were walked (serde's `missing_field` comes after the object's end),
-        // with an issue already found: the refusal is certain and its report complete.
-        Err(_) if stream.root_walked && stream.decoder.checker.issue_count() > 0 => None,
-        Err(_) if stream.decoder.checker.issue_count() > 0 => return Streamed::TypeRefused,
-        Err(_) => return Streamed::Stopped,
-    };
-    if reader.end().is_err() {
-        return Streamed::Unreadable;
+
+    /// Has the type read the root value from `inner`, walked at the plan's root.
+    fn walk_root<'de, T: de::Deserialize<'de>, D>(
+        &mut self,
+        model: &'m ToolModel,
+        inner: D,
+    ) -> Result<T, serde_json::Error>
+    where
+        D: Deserializer<'de, Error = serde_json::Error>,
+    {
+        let plan = model.plan();
+        T::deserialize(Walker {
+            stream: self,
+            inner,
+            node: plan.node(plan.root()),
+            field: None,
+            root: true,
+        })
     }
-    let (report, mut repairs) = stream.decoder.finish();
-    let repairs_left_out = crate::decode::cap_repairs(&mut repairs);
-    match value {
-        Some(value) if report.is_empty() => Streamed::Accepted(Decoded {
-            value,
-            repairs,
-            repairs_left_out,
-        }),
-        _ => Streamed::Refused(Refused {
-            report,
-            repairs,
-            repairs_left_out,
-        }),
+
+    /// What the walk made of the input, from what the type read (`read`) and whether the
+    /// input held nothing after the value (`ended`, asked only when the value was read).
+    fn outcome<T>(
+        self,
+        read: Result<T, serde_json::Error>,
+        ended: impl FnOnce() -> bool,
+    ) -> Streamed<T> {
+        if self.stopped {
+            return Streamed::Stopped;
+        }
+        // serde_json's errors (not JSON, cut off, a number past `f64`): the tree walk reads
+        // the text leniently, or refuses it, with the error already met. A Rust type that
+        // refuses what it was given (serde's data errors): the tree walk decides.
+        let value = match read {
+            Ok(value) => Some(value),
+            Err(error) if is_reader_error(&error) => return Streamed::Unreadable,
+            // The type refused what it was handed after the root object's last member and
+            // absent field were walked (serde's `missing_field` comes after the object's
+            // end), with an issue already found: the refusal is certain and its report
+            // complete.
+            Err(_) if self.root_walked && self.decoder.checker.issue_count() > 0 => None,
+            Err(_) if self.decoder.checker.issue_count() > 0 => return Streamed::TypeRefused,
+            Err(_) => return Streamed::Stopped,
+        };
+        if !ended() {
+            return Streamed::Unreadable;
+        }
+        let (report, mut repairs) = self.decoder.finish();
+        let repairs_left_out = crate::decode::cap_repairs(&mut repairs);
+        match value {
+            Some(value) if report.is_empty() => Streamed::Accepted(Decoded {
+                value,
+                repairs,
+                repairs_left_out,
+            }),
+            _ => Streamed::Refused(Refused {
+                report,
+                repairs,
+                repairs_left_out,
+            }),
+        }
     }
 }
 
