@@ -26,6 +26,8 @@
 //! README's 'Limits and guarantees'); it never loses or invents a value.
 
 #![warn(missing_docs)]
+// docs.rs builds with `--cfg docsrs`: each feature-gated item is labelled with its feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arg;
 pub mod check;

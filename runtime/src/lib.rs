@@ -5,13 +5,15 @@
 //! issue as structured data ([`Issue`]: path, constraint, expected, got), and turns those
 //! issues into a short, capped [`RetryHint`] the model can act on.
 //!
-//! The gate is generated from the tool's own Rust type with `#[derive(Tool)]`:
+//! The gate is generated from the tool's own Rust type with `#[derive(Tool)]`. Its main job
+//! is [`Tool::decode`]: the text a model sent, repaired where that loses nothing (each repair
+//! logged), or refused with every issue and a retry hint:
 //!
 //! ```
-//! use toolgate::{Tool, RetryHint};
+//! use toolgate::Tool;
 //!
 //! /// Current weather at a place.
-//! #[derive(Tool)]
+//! #[derive(Tool, serde::Deserialize, Debug)]
 //! struct GetWeather {
 //!     /// Latitude in degrees
 //!     #[tool(range(min = -90.0, max = 90.0))]
@@ -19,16 +21,46 @@
 //!     /// Longitude in degrees
 //!     #[tool(range(min = -180.0, max = 180.0))]
 //!     lon: f64,
+//!     /// Unit system of the answer
 //!     units: Option<Units>,
 //! }
 //!
 //! /// Unit system
-//! #[derive(Tool)]
+//! #[derive(Tool, serde::Deserialize, Debug)]
 //! #[serde(rename_all = "snake_case")]
 //! enum Units { Metric, Imperial }
 //!
+//! // What a model sent: in a markdown fence, a number as a string, the enum capitalised.
+//! let sent = "```json\n{\"lat\": \"48.85\", \"lon\": 2.35, \"units\": \"Metric\"}\n```";
+//! let decoded = GetWeather::decode(sent).unwrap();
+//! assert_eq!(decoded.value.lat, 48.85);
+//! let rules: Vec<&str> = decoded.repairs.iter().map(|r| r.rule.as_str()).collect();
+//! assert_eq!(rules, ["json_text", "string_to_number", "enum_case"]);
+//!
+//! // What no repair can fix is refused: every issue as data, and a short hint for the model.
+//! let rejected = GetWeather::decode(r#"{"lat": 123, "units": "kelvin"}"#).unwrap_err();
+//! let broken: Vec<String> = rejected.report.iter().map(|i| i.to_string()).collect();
+//! assert_eq!(broken.len(), 3); // `lat` over its maximum, `lon` left out, `units` unknown
+//! let hint = rejected.hint_json(); // the tool result's text
+//! assert!(hint.contains(r#""missing_fields":["lon"]"#));
+//! ```
+//!
+//! A value built in Rust is checked by the same rules with `validate()`, and its issues make
+//! the same hint:
+//!
+//! ```
+//! use toolgate::{RetryHint, Tool};
+//!
+//! #[derive(Tool)]
+//! struct GetWeather {
+//!     #[tool(range(min = -90.0, max = 90.0))]
+//!     lat: f64,
+//!     #[tool(range(min = -180.0, max = 180.0))]
+//!     lon: f64,
+//! }
+//!
 //! assert_eq!(GetWeather::name(), "get_weather");
-//! let report = GetWeather { lat: 123.0, lon: 2.35, units: None }.validate().unwrap_err();
+//! let report = GetWeather { lat: 123.0, lon: 2.35 }.validate().unwrap_err();
 //! assert_eq!(report.to_string(), "lat: 123 is greater than the maximum 90");
 //! let hint = RetryHint::new(GetWeather::model(), &report);
 //! assert_eq!(hint.fields[0].max.unwrap().to_string(), "90");
@@ -130,18 +162,27 @@
 //!
 //! ## Features
 //!
+//! Each module a feature brings is labelled with it in these docs.
+//!
 //! - `derive` (default): `#[derive(Tool)]`.
 //! - `schemars`: the derive also implements `schemars::JsonSchema`, so the types plug into
 //!   schemars-based frameworks (rmcp's `Parameters<T>`).
 //! - `foreign`: error texts of other libraries (pydantic, zod, AJV, serde, Go, RFC 9457...)
-//!   read as issues ([`foreign`]).
-//! - `mcp`: a `Toolbox` served as an MCP server with rmcp 3 ([`mcp`]).
+//!   read as issues (`toolgate::foreign`).
+//! - `boundary`: the tool boundary (`toolgate::boundary`): a `Toolbox` registry gating every
+//!   call, one result `Envelope`, budgets, middleware and `tracing` telemetry.
+//! - `mcp`: a `Toolbox` served as an MCP server with rmcp 3 (`toolgate::mcp`).
+//! - `mcp-proxy`: `mcp::Proxy`, the gate in front of an MCP server started as a child
+//!   process (what `toolgate mcp-proxy` runs).
 //! - `axum`: an axum extractor that gates a request body, answering `422` with
-//!   `application/problem+json` ([`http`]).
-//! - `boundary`: the tool boundary ([`boundary`]): a `Toolbox` registry gating every call,
-//!   one result `Envelope`, budgets, middleware and `tracing` telemetry.
+//!   `application/problem+json`, and a `Toolbox` served over HTTP (`toolgate::http`).
+//! - `openai`: an OpenAI-compatible Chat Completions client that drives agent turns through
+//!   a `Toolbox` and corrects calls (`toolgate::openai`).
 
 #![warn(missing_docs)]
+// docs.rs builds with every feature and `--cfg docsrs`: each feature-gated item is labelled
+// with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use toolgate_core::*;
 
