@@ -317,7 +317,7 @@ fn the_repair_log_of_an_accepted_call_is_capped_and_counts_the_rest() {
 fn the_bounds_are_the_numbers_the_readme_states() {
     assert_eq!(ISSUE_MAX_BYTES, 26_065);
     assert_eq!(REPAIR_MAX_BYTES, 10_274);
-    assert_eq!(HINT_MAX_BYTES, 151_717);
+    assert_eq!(HINT_MAX_BYTES, 160_525);
     assert_eq!(report_max_bytes(100), 2_632_668);
     assert_eq!(MAX_REPAIRS, 100);
 }

@@ -58,7 +58,7 @@ fn a_refused_call_never_reaches_the_tool() {
     assert_eq!(constraints, ["pattern", "maximum", "required"]);
     assert_eq!(
         error.message,
-        "origin: \"Paris\" does not match the pattern ^[A-Z]{3}$ (and 2 more issues)"
+        "missing required field contact; origin: \"Paris\" does not match the pattern ^[A-Z]{3}$ (and 2 more issues)"
     );
     let hint = envelope.hint.as_ref().unwrap();
     assert_eq!(hint.reason, HintReason::InvalidArguments);

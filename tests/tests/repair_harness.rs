@@ -100,7 +100,7 @@ fn wanted(field: &FieldHint, sent: Option<&Value>) -> Result<Value, String> {
             of_type(&wanted, sent)
         }
         Constraint::Enum | Constraint::Const => match &field.did_you_mean {
-            Some(Some(nearest)) => Value::String(nearest.clone()),
+            Some(nearest) => Value::String(nearest.clone()),
             _ => field
                 .allowed_values
                 .first()

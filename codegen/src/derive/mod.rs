@@ -42,7 +42,47 @@ pub fn derive_tool(input: TokenStream) -> TokenStream {
     };
     match check::plan(&input) {
         Ok(plan) => emit::emit(&plan),
-        Err(errors) => errors.write_errors(),
+        Err(errors) => {
+            let mut tokens = errors.write_errors();
+            tokens.extend(stand_in_impls(&input));
+            tokens
+        }
+    }
+}
+
+/// The impls a failed derive stands in with, so that the type's uses (`T::decode`,
+/// `T::model()`, a field of type `T` in another tool) raise no second error: a misused
+/// attribute is one compile error, at its tokens, not also ``no function or associated item
+/// named `decode` found``. Their bodies never run: the crate does not compile.
+fn stand_in_impls(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    let arg = quote::quote! {
+        #[automatically_derived]
+        impl #impl_generics ::toolgate::ToolArg for #ident #type_generics #where_clause {
+            fn describe(_: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
+                ::core::unreachable!()
+            }
+            fn check<'__m>(&self, _: &'__m ::toolgate::model::Schema, _: &mut ::toolgate::Checker<'__m>) {
+                ::core::unreachable!()
+            }
+            fn to_json_value(&self) -> ::toolgate::serde_json::Value {
+                ::core::unreachable!()
+            }
+        }
+    };
+    match &input.data {
+        // A struct's derive writes `Tool` too (an enum's is a value inside arguments).
+        syn::Data::Struct(_) => quote::quote! {
+            #arg
+            #[automatically_derived]
+            impl #impl_generics ::toolgate::Tool for #ident #type_generics #where_clause {
+                fn model() -> &'static ::toolgate::model::ToolModel {
+                    ::core::unreachable!()
+                }
+            }
+        },
+        _ => arg,
     }
 }
 

@@ -71,7 +71,7 @@ fn insert_at(
 }
 
 /// Where `key` is declared in the object at `path` (undeclared keys last).
-fn field_position(model: &ToolModel, path: &Path, key: &str) -> usize {
+pub(super) fn field_position(model: &ToolModel, path: &Path, key: &str) -> usize {
     let object = schema_pair(model, path).and_then(|(_, resolved)| match &resolved.kind {
         Kind::Object(object) => Some(object),
         _ => None,

@@ -39,9 +39,8 @@ fn allowed_values<'a>(hint: &mut FieldParts<'a>, issue: &'a Issue) {
             .iter()
             .filter_map(|value| value.as_str());
         let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
-        hint.did_you_mean = Some(
-            suggest::nearest(got, names).map(|near| Cow::Owned(crate::issue::shorten_name(near))),
-        );
+        hint.did_you_mean =
+            suggest::nearest(got, names).map(|near| Cow::Owned(crate::issue::shorten_name(near)));
     }
 }
 

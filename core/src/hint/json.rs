@@ -86,12 +86,13 @@ fn field(out: &mut Vec<u8>, field: &FieldParts<'_>) {
         out.extend_from_slice(b",\"format\":");
         string(out, format);
     }
+    if !field.allowed_keys.is_empty() {
+        out.extend_from_slice(b",\"allowed_keys\":");
+        list(out, &field.allowed_keys, |out, key| string(out, key));
+    }
     if let Some(near) = &field.did_you_mean {
         out.extend_from_slice(b",\"did_you_mean\":");
-        match near {
-            Some(near) => string(out, near),
-            None => out.extend_from_slice(b"null"),
-        }
+        string(out, near);
     }
     out.push(b'}');
 }

@@ -14,10 +14,10 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{Json, Kind, ToolModel};
+use crate::model::{Json, ToolModel};
 use crate::num::Num;
 use crate::values::{list_value_refs, list_values};
 use crate::{Constraint, Issue, Path, Report};
@@ -102,20 +102,17 @@ pub struct FieldHint {
     /// The string's format.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
-    /// For `enum` and `additionalProperties`: the nearest allowed value or key when one is
-    /// close, else `null`; for a string refused where an array is wanted because it reads as
-    /// a separated list (`"a, b"`), the array it may mean (`["a","b"]`); absent otherwise.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub did_you_mean: Option<Option<String>>,
-}
-
-/// Reads a key that is present (possibly `null`) as `Some`.
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(deserializer).map(Some)
+    /// For `additionalProperties` (a key the object does not declare), when no key is close
+    /// enough for [`FieldHint::did_you_mean`]: the keys the object declares (at most 5, then
+    /// `"…"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_keys: Vec<String>,
+    /// For `enum` and `additionalProperties`: the nearest allowed value or key, when one is
+    /// close; for a string refused where an array is wanted because it reads as a separated
+    /// list (`"a, b"`), the array it may mean (`["a","b"]`). Absent otherwise: a hint never
+    /// says `null` here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
 }
 
 /// A short, capped description of what to fix, built from the issues and the tool model.
@@ -128,11 +125,13 @@ pub struct RetryHint {
     pub tool: String,
     /// Why the hint was made.
     pub reason: HintReason,
-    /// The first pertinent issue (the first one that is not a missing field, if any).
+    /// What is wrong, in a line: the missing fields first, as the hint lists them, then the
+    /// first other issue in the schema's order (at most 300 characters).
     pub message: String,
     /// Paths of absent required fields (at most 3).
     pub missing_fields: Vec<String>,
-    /// What to fix, field by field (at most 3).
+    /// What to fix, field by field (at most 3), in the order of the schema's fields,
+    /// whatever order the issues came in.
     pub fields: Vec<FieldHint>,
     /// How many issues the caps left out.
     pub omitted: usize,
@@ -298,7 +297,7 @@ fn question(
             let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
             format!("What are {}?", join_words(&subjects, "and"))
         }
-        ([], Some(issue), Some(field)) => issue_question(model, issue, field),
+        ([], Some(issue), Some(field)) => issue_question(issue, field),
         ([], _, _) => {
             "Could you send the arguments again as one JSON object that fits the tool's schema?"
                 .to_owned()
@@ -307,7 +306,7 @@ fn question(
     Some(cap_question(question))
 }
 
-fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldParts<'_>) -> String {
+fn issue_question(issue: &Issue, field: &FieldParts<'_>) -> String {
     match issue.constraint {
         Constraint::Syntax => "Could you send the complete arguments again, as one JSON object?".to_owned(),
         Constraint::Limit => "Could you send the arguments again, shorter and less deeply nested?".to_owned(),
@@ -316,19 +315,19 @@ fn issue_question(model: &ToolModel, issue: &Issue, field: &FieldParts<'_>) -> S
             let values: Vec<String> = field.allowed_values.iter().map(|v| list_value_refs(std::iter::once(&**v))).collect();
             format!("Which of {} should {} be?", join_words(&values, "or"), subject_described(field.description.as_deref(), &issue.path))
         }
-        Constraint::AdditionalProperties => match field.did_you_mean.as_ref().and_then(Option::as_ref) {
+        Constraint::AdditionalProperties => match field.did_you_mean.as_deref() {
             Some(near) => format!("Did you mean `{near}` instead of `{}`?", issue.path),
             None => {
-                let declared = issue.path.parent().and_then(|parent| {
-                    let resolved = model.resolve(model.schema_at(&parent)?)?;
-                    match &resolved.kind {
-                        Kind::Object(object) => Some(object.fields.iter().take(MAX_ALLOWED_VALUES).map(|f| format!("`{}`", f.name)).collect::<Vec<_>>()),
-                        _ => None,
-                    }
-                });
-                match declared {
-                    Some(names) if !names.is_empty() => format!("`{}` is not a field here; which of {} did you mean?", issue.path, join_words(&names, "or")),
-                    _ => format!("`{}` is not a field here; could you leave it out?", issue.path),
+                let names: Vec<String> = field
+                    .allowed_keys
+                    .iter()
+                    .filter(|key| **key != "…")
+                    .map(|key| format!("`{key}`"))
+                    .collect();
+                if names.is_empty() {
+                    format!("`{}` is not a field here; could you leave it out?", issue.path)
+                } else {
+                    format!("`{}` is not a field here; could you leave it out, or did you mean {}?", issue.path, join_words(&names, "or"))
                 }
             }
         },
@@ -370,7 +369,10 @@ impl fmt::Display for RetryHint {
             if !field.alternatives.is_empty() {
                 parts.push(format!("one of: {}", list_values(&field.alternatives)));
             }
-            if let Some(Some(near)) = &field.did_you_mean {
+            if !field.allowed_keys.is_empty() {
+                parts.push(format!("allowed keys: {}", field.allowed_keys.join(", ")));
+            }
+            if let Some(near) = &field.did_you_mean {
                 parts.push(format!("did you mean {near:?}?"));
             }
             if let Some(min) = field.min {

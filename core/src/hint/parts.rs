@@ -20,6 +20,36 @@ use crate::num::Num;
 use crate::path::Segment;
 use crate::{suggest, Constraint, Issue, Path, Report};
 
+/// The description of an unknown key's entry when a declared key is near it.
+const UNKNOWN_KEY_NEAR: &str =
+    "not a field here: send it under the key in did_you_mean, or leave it out";
+/// The description of an unknown key's entry, the object's keys listed in `allowed_keys`.
+const UNKNOWN_KEY_LISTED: &str = "not a field here: leave it out (allowed_keys lists the fields)";
+/// The description of an unknown key's entry in an object that declares no key.
+const UNKNOWN_KEY: &str = "not a field here: leave it out";
+
+/// Where `path` stands in the schema's order: per key, the position of the field it names
+/// in its object (keys the object does not declare after every declared one), per index the
+/// index. Only the first [`crate::path::SHOWN_SEGMENTS`] steps count, so the work per path
+/// stays bounded however deep it is.
+fn schema_order(model: &ToolModel, path: &Path) -> Vec<usize> {
+    let mut parent = Path::root();
+    let mut order = Vec::new();
+    for segment in path.segments().iter().take(crate::path::SHOWN_SEGMENTS) {
+        match segment {
+            Segment::Key(key) => {
+                order.push(super::example::field_position(model, &parent, key));
+                parent = parent.key(key.as_str());
+            }
+            Segment::Index(index) => {
+                order.push(*index);
+                parent = parent.index(*index);
+            }
+        }
+    }
+    order
+}
+
 /// A hint's parts, borrowed where they can be (see the module's documentation).
 pub(super) struct HintParts<'a> {
     pub(super) tool: Cow<'a, str>,
@@ -44,7 +74,8 @@ pub(super) struct FieldParts<'a> {
     pub(super) alternatives: Vec<Cow<'a, Value>>,
     pub(super) pattern: Option<Cow<'a, str>>,
     pub(super) format: Option<Cow<'a, str>>,
-    pub(super) did_you_mean: Option<Option<Cow<'a, str>>>,
+    pub(super) allowed_keys: Vec<Cow<'a, str>>,
+    pub(super) did_you_mean: Option<Cow<'a, str>>,
 }
 
 impl<'a> HintParts<'a> {
@@ -74,23 +105,37 @@ impl<'a> HintParts<'a> {
                 others.push(issue);
             }
         }
+        // Shown in the schema's order, whatever order the issues came in (a report read
+        // back from a tool's error text may be sorted by name): the sort is stable, so
+        // issues at one place keep the document's order.
+        let mut missing = missing;
+        if missing.len() > 1 {
+            missing.sort_by_cached_key(|issue| schema_order(model, &issue.path));
+        }
+        if others.len() > 1 {
+            others.sort_by_cached_key(|issue| schema_order(model, &issue.path));
+        }
         omitted += missing.len().saturating_sub(MAX_MISSING_FIELDS);
         omitted += others.len().saturating_sub(MAX_FIELDS);
         let missing = &missing[..missing.len().min(MAX_MISSING_FIELDS)];
         let others = &others[..others.len().min(MAX_FIELDS)];
 
-        let message = match (others.first(), missing) {
-            (Some(first), _) => first.to_string(),
-            (None, [only]) => format!("missing required field {}", only.path.shown()),
-            (None, []) => "the value was refused".to_owned(),
-            (None, several) => format!(
-                "missing required fields {}",
-                several
-                    .iter()
-                    .map(|i| i.path.shown().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+        // The message leads with what is missing, as the hint does, then the first other
+        // issue.
+        let message = match (missing, others.first()) {
+            ([], Some(first)) => first.to_string(),
+            ([], None) => "the value was refused".to_owned(),
+            (missing, first) => {
+                let paths: Vec<String> =
+                    missing.iter().map(|i| i.path.shown().to_string()).collect();
+                let fields = if paths.len() == 1 { "field" } else { "fields" };
+                match first {
+                    Some(first) => {
+                        format!("missing required {fields} {}; {first}", paths.join(", "))
+                    }
+                    None => format!("missing required {fields} {}", paths.join(", ")),
+                }
+            }
         };
         let message = shortened_text(Cow::Owned(message), MAX_MESSAGE_CHARS);
         let fields: Vec<FieldParts<'a>> = others
@@ -139,10 +184,12 @@ impl<'a> HintParts<'a> {
                     alternatives: values(&field.alternatives),
                     pattern: field.pattern.as_deref().map(Cow::Borrowed),
                     format: field.format.as_deref().map(Cow::Borrowed),
-                    did_you_mean: field
-                        .did_you_mean
-                        .as_ref()
-                        .map(|near| near.as_deref().map(Cow::Borrowed)),
+                    allowed_keys: field
+                        .allowed_keys
+                        .iter()
+                        .map(|k| Cow::Borrowed(&**k))
+                        .collect(),
+                    did_you_mean: field.did_you_mean.as_deref().map(Cow::Borrowed),
                 })
                 .collect(),
             omitted: hint.omitted,
@@ -178,7 +225,12 @@ impl<'a> HintParts<'a> {
                     alternatives: values(field.alternatives),
                     pattern: field.pattern.map(Cow::into_owned),
                     format: field.format.map(Cow::into_owned),
-                    did_you_mean: field.did_you_mean.map(|near| near.map(Cow::into_owned)),
+                    allowed_keys: field
+                        .allowed_keys
+                        .into_iter()
+                        .map(Cow::into_owned)
+                        .collect(),
+                    did_you_mean: field.did_you_mean.map(Cow::into_owned),
                 })
                 .collect(),
             omitted: self.omitted,
@@ -259,6 +311,7 @@ impl<'a> FieldParts<'a> {
             max: None,
             pattern: None,
             format: None,
+            allowed_keys: Vec::new(),
             did_you_mean: None,
         };
         if issue.constraint == Constraint::AdditionalProperties {
@@ -266,7 +319,7 @@ impl<'a> FieldParts<'a> {
                 .path
                 .parent()
                 .and_then(|parent| schema_pair(model, &parent));
-            let keys = match parent.map(|(_, resolved)| &resolved.kind) {
+            let keys: Vec<&str> = match parent.map(|(_, resolved)| &resolved.kind) {
                 Some(Kind::Object(object)) => {
                     object.fields.iter().map(|f| f.name.as_str()).collect()
                 }
@@ -276,10 +329,29 @@ impl<'a> FieldParts<'a> {
                 Some(Segment::Key(key)) => key.as_str(),
                 _ => "",
             };
-            hint.did_you_mean = Some(match &issue.did_you_mean {
+            hint.did_you_mean = match &issue.did_you_mean {
                 Some(found) => found.as_deref().map(Cow::Borrowed),
-                None => suggest::nearest(got, keys).map(shortened_name),
-            });
+                None => suggest::nearest(got, keys.iter().copied()).map(shortened_name),
+            };
+            // What to do with the key: send it under the key it means, or leave it out.
+            hint.description = Some(Cow::Borrowed(if hint.did_you_mean.is_some() {
+                UNKNOWN_KEY_NEAR
+            } else if keys.is_empty() {
+                UNKNOWN_KEY
+            } else {
+                UNKNOWN_KEY_LISTED
+            }));
+            if hint.did_you_mean.is_none() {
+                let more = keys.len() > super::MAX_ALLOWED_VALUES;
+                hint.allowed_keys = keys
+                    .iter()
+                    .take(super::MAX_ALLOWED_VALUES)
+                    .map(|key| shortened_name(key))
+                    .collect();
+                if more {
+                    hint.allowed_keys.push(Cow::Borrowed("…"));
+                }
+            }
             return hint;
         }
         hint.alternatives = expected::alternatives(issue);
@@ -299,7 +371,7 @@ impl<'a> FieldParts<'a> {
         {
             if let Some(items) = crate::decode::separated_items(got).filter(|_| !got.ends_with('…'))
             {
-                hint.did_you_mean = Some(Some(Cow::Owned(Value::from(items).to_string())));
+                hint.did_you_mean = Some(Cow::Owned(Value::from(items).to_string()));
             }
         }
         hint.fill_from_schema(issue, &resolved.kind);
@@ -328,7 +400,7 @@ impl<'a> FieldParts<'a> {
             Kind::Enum(enumeration) => {
                 let values = || enumeration.values.iter().map(|v| &v.value);
                 if issue.constraint == Constraint::Enum {
-                    self.did_you_mean = Some(match &issue.did_you_mean {
+                    self.did_you_mean = match &issue.did_you_mean {
                         // What the check found when it wrote the message.
                         Some(found) => found.as_deref().map(Cow::Borrowed),
                         None => {
@@ -336,7 +408,7 @@ impl<'a> FieldParts<'a> {
                             let got = issue.got.as_ref().and_then(Value::as_str).unwrap_or("");
                             suggest::nearest(got, names).map(shortened_name)
                         }
-                    });
+                    };
                 }
                 self.allowed_values = capped_refs(values());
             }
@@ -380,11 +452,9 @@ impl<'a> FieldParts<'a> {
             .map(|text| shortened_text(text, MAX_DESCRIPTION_CHARS));
         self.pattern = self.pattern.map(|text| shortened_text(text, GOT_MAX_CHARS));
         self.format = self.format.map(|text| shortened_text(text, GOT_MAX_CHARS));
-        if let Some(near) = &mut self.did_you_mean {
-            *near = near
-                .take()
-                .map(|text| shortened_text(text, MAX_MESSAGE_CHARS));
-        }
+        self.did_you_mean = self
+            .did_you_mean
+            .map(|text| shortened_text(text, MAX_MESSAGE_CHARS));
         self.expected_type = self.expected_type.map(|expected| match expected {
             Cow::Borrowed(expected) => shorten_expected_borrowed(expected),
             Cow::Owned(expected) => Cow::Owned(crate::issue::shorten_expected(expected)),

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::model::{EnumValue, Field, Schema};
+use crate::model::{EnumValue, Field, Kind, Schema};
 
 fn model() -> ToolModel {
     let colours = [
@@ -65,7 +65,22 @@ fn caps_missing_fields_and_fields_and_counts_the_rest() {
     assert_eq!(hint.missing_fields, ["wall", "room", "finish"]);
     assert_eq!(hint.fields.len(), MAX_FIELDS);
     assert_eq!(hint.omitted, 1 + 2);
-    assert_eq!(hint.message, "mauve: unknown field");
+    // The message leads with what is missing, then the first other issue in the schema's
+    // order: a declared field before keys the schema does not declare, whatever order the
+    // issues came in.
+    assert_eq!(
+        hint.message,
+        "missing required fields wall, room, finish; litres: 30 is greater than the maximum 20"
+    );
+    let shown: Vec<String> = hint.fields.iter().map(|f| f.path.to_string()).collect();
+    assert_eq!(shown, ["litres", "mauve", "teal"]);
+    // An unknown key with no declared key near it: leave it out, and the keys there are.
+    assert_eq!(
+        hint.fields[1].allowed_keys,
+        ["colour", "litres", "wall", "room", "finish", "…"]
+    );
+    assert_eq!(hint.fields[1].did_you_mean, None);
+    assert!(!hint.to_json().contains("\"did_you_mean\":null"));
     // Missing fields come first in the question; descriptions are used where they exist.
     assert_eq!(
         hint.clarifying_question.as_deref(),
@@ -100,7 +115,7 @@ fn enum_fields_list_five_values_then_an_ellipsis() {
             .unwrap()
             .clone()
     );
-    assert_eq!(field.did_you_mean, Some(Some("green".to_owned())));
+    assert_eq!(field.did_you_mean.as_deref(), Some("green"));
     assert_eq!(field.description.as_deref(), Some("Paint colour"));
     assert_eq!(
         hint.clarifying_question.as_deref(),
@@ -366,14 +381,12 @@ fn the_hint_takes_the_did_you_mean_its_check_found() {
         ]
     );
     let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
-    let shown: Vec<_> = hint.fields.iter().map(|f| f.did_you_mean.clone()).collect();
-    assert_eq!(
-        shown,
-        [
-            Some(Some("green".to_owned())),
-            Some(Some("litres".to_owned()))
-        ]
-    );
+    let shown: Vec<_> = hint
+        .fields
+        .iter()
+        .map(|f| f.did_you_mean.as_deref())
+        .collect();
+    assert_eq!(shown, [Some("green"), Some("litres")]);
 
     // The hint reads what the check kept, and searches only when nothing was kept.
     let kept = Issue::new(
@@ -393,7 +406,7 @@ fn the_hint_takes_the_did_you_mean_its_check_found() {
         let mut report = Report::new();
         report.push(issue);
         let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
-        assert_eq!(hint.fields[0].did_you_mean, Some(Some(shown.to_owned())));
+        assert_eq!(hint.fields[0].did_you_mean.as_deref(), Some(shown));
     }
 }
 
@@ -477,13 +490,14 @@ mod json_writer {
                 prop::collection::vec(json_value(), 0..3),
                 prop::option::of(text()),
                 prop::option::of(text()),
-                prop::option::of(prop::option::of(text())),
+                prop::collection::vec(text(), 0..3),
+                prop::option::of(text()),
             ),
         )
             .prop_map(
                 |(
                     (path, constraint, description, expected_type, allowed_values, min),
-                    (max, alternatives, pattern, format, did_you_mean),
+                    (max, alternatives, pattern, format, allowed_keys, did_you_mean),
                 )| FieldHint {
                     path,
                     constraint,
@@ -495,6 +509,7 @@ mod json_writer {
                     alternatives,
                     pattern,
                     format,
+                    allowed_keys,
                     did_you_mean,
                 },
             )
