@@ -1,7 +1,5 @@
-//! How big a hint may be: the values it lists capped, and the bound on a hint's JSON that
-//! follows from each field entry kept short (`parts::FieldParts::bounded`) ([`HINT_MAX_BYTES`]).
-
-use serde_json::Value;
+//! How big a hint may be: the bound on a hint's JSON that follows from each field entry
+//! kept short (`parts::FieldParts::bounded`) ([`HINT_MAX_BYTES`]).
 
 use super::{
     MAX_ALLOWED_VALUES, MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_MESSAGE_CHARS, MAX_MISSING_FIELDS,
@@ -49,18 +47,3 @@ pub const HINT_MAX_BYTES: usize = {
         + text_bytes(MAX_QUESTION_CHARS)
         + example
 };
-
-/// At most [`MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then `"…"`
-/// when there are more.
-pub(super) fn capped_values(values: Vec<Value>) -> Vec<Value> {
-    let more = values.len() > MAX_ALLOWED_VALUES;
-    let mut shown: Vec<Value> = values
-        .into_iter()
-        .take(MAX_ALLOWED_VALUES)
-        .map(crate::issue::shorten)
-        .collect();
-    if more {
-        shown.push(Value::String("…".into()));
-    }
-    shown
-}

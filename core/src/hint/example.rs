@@ -1,11 +1,12 @@
 //! The hint's `example_input`: a placeholder for each missing field, nested as the arguments
 //! nest, members in the order of the schema's fields.
 
-use super::{capped_values, phrase, schema_pair};
+use super::parts::capped_refs;
+use super::{phrase, schema_pair};
 use crate::model::{Json, Kind, ToolModel};
 use crate::path::Segment;
 use crate::plan::KeyMatch;
-use crate::values::list_values;
+use crate::values::list_value_refs;
 use crate::{Issue, Path};
 use serde_json::Value;
 
@@ -16,7 +17,11 @@ fn placeholder(model: &ToolModel, path: &Path) -> Value {
     let kind = match &resolved.kind {
         Kind::Enum(enumeration) => format!(
             "one of {}",
-            list_values(&capped_values(enumeration.value_list()))
+            list_value_refs(
+                capped_refs(enumeration.values.iter().map(|v| &v.value))
+                    .iter()
+                    .map(|v| &**v)
+            )
         ),
         other => other.type_name().unwrap_or("value").to_owned(),
     };

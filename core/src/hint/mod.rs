@@ -27,7 +27,6 @@ mod expected;
 mod json;
 mod parts;
 
-use bounds::capped_values;
 pub use bounds::HINT_MAX_BYTES;
 use parts::{description_of, schema_pair, FieldParts, HintParts};
 

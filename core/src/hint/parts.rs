@@ -278,7 +278,8 @@ pub(super) fn description_of<'m>(pair: Option<(&'m Schema, &'m Schema)>) -> Opti
 }
 
 /// At most [`super::MAX_ALLOWED_VALUES`] values, each shortened as an issue's `got` is, then
-/// `"…"` when there are more: [`capped_values`], borrowing what is short.
+/// `"…"` when there are more, borrowing what is short: how a hint lists allowed values and
+/// alternatives, and how its example's placeholders name an enum's values.
 pub(super) fn capped_refs<'v>(
     values: impl ExactSizeIterator<Item = &'v Value>,
 ) -> Vec<Cow<'v, Value>> {

@@ -38,12 +38,7 @@ pub fn shorten(value: Value) -> Value {
 /// without going through the serializer.
 pub(crate) fn push_json(out: &mut String, value: &Value) {
     match value {
-        Value::String(text) if !needs_escape(text) => {
-            out.reserve(text.len() + 2);
-            out.push('"');
-            out.push_str(text);
-            out.push('"');
-        }
+        Value::String(text) => push_json_str(out, text),
         _ => {
             use std::fmt::Write as _;
             let _ = write!(out, "{value}");
@@ -51,18 +46,25 @@ pub(crate) fn push_json(out: &mut String, value: &Value) {
     }
 }
 
+/// [`push_json`] of a string: copied between quotes when nothing in it needs escaping,
+/// else escaped by serde_json.
+fn push_json_str(out: &mut String, text: &str) {
+    if needs_escape(text) {
+        out.push_str(&serde_json::to_string(text).unwrap_or_default());
+        return;
+    }
+    out.reserve(text.len() + 2);
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+}
+
 /// Appends the JSON text of [`shorten_str`] of `text` to `out`, without making the value:
 /// how a message quotes the string it refuses.
 pub(crate) fn push_json_shortened(out: &mut String, text: &str) {
     match cut(text) {
-        Some(cut) => push_json(out, &Value::String(cut)),
-        None if !needs_escape(text) => {
-            out.reserve(text.len() + 2);
-            out.push('"');
-            out.push_str(text);
-            out.push('"');
-        }
-        None => push_json(out, &Value::String(text.to_owned())),
+        Some(cut) => push_json_str(out, &cut),
+        None => push_json_str(out, text),
     }
 }
 
@@ -325,14 +327,7 @@ pub const MESSAGE_MAX_CHARS: usize = 1000;
 /// assert_eq!(shorten_ref(&json!([1, 2])), json!([1, 2]));
 /// ```
 pub fn shorten_ref(value: &Value) -> Value {
-    match value {
-        Value::String(text) => shorten_str(text),
-        Value::Array(_) | Value::Object(_) => match capped_json_text(value) {
-            Some(long) => Value::String(long),
-            None => value.clone(),
-        },
-        other => other.clone(),
-    }
+    shorten_borrowed(value).into_owned()
 }
 
 /// [`shorten_ref`], borrowing the value when it is kept as it is.
