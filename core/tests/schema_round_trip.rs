@@ -61,8 +61,10 @@ fn leaf_kind() -> impl Strategy<Value = Kind> {
                 // A width's range is a bound too, as the derive and the reader both have it.
                 let width = width.map(|(bits, signed)| IntWidth { bits, signed });
                 bounds.fill_range(width.map(IntWidth::range));
+                // A width the schema names is read back; one it does not name is not.
                 Kind::Integer(IntegerSchema {
                     width,
+                    width_format: width.is_some(),
                     bounds,
                     multiple_of,
                 })
@@ -75,6 +77,7 @@ fn leaf_kind() -> impl Strategy<Value = Kind> {
                 bounds.fill_range(width.and_then(FloatWidth::range));
                 Kind::Number(NumberSchema {
                     width,
+                    width_format: width.is_some(),
                     bounds,
                     multiple_of: Some(Num::from(0.5)),
                 })

@@ -83,7 +83,8 @@
 //! [`model::Definitions`]).
 //!
 //! Container attributes: `#[tool(name = "...", description = "...")]` (defaults: the type's
-//! name in snake_case, the doc comment).
+//! name in snake_case, the doc comment); `#[tool(width_formats)]` writes every number's
+//! Rust width as its `format` (`"uint8"`, `"double"`), as schemars does.
 //!
 //! **Values held as JSON.** `#[tool(schema = "...")]` on a `serde_json::Value` field (or an
 //! `Option` of one, for an optional field) gives the field's whole schema as JSON Schema
@@ -135,6 +136,7 @@
 //! | `length(min = .., max = ..)` | strings (characters), arrays (elements) | `minLength`/`maxLength`, `minItems`/`maxItems` |
 //! | `pattern = ".."` | strings | `pattern` (ECMA-262, as JSON Schema says; checked when the derive runs, see [`model::Pattern`]) |
 //! | `format = ".."` | strings | `format`: `email`, `uri`, `date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`, `hostname` |
+//! | `format = ".."` | numbers | `format` naming the Rust width (`"int32"` on an `i32`, `"double"` on an `f64`); written only when asked for, since the bounds say the range |
 //! | `unique` | arrays | `uniqueItems` |
 //! | `items(..)` | arrays | the same constraints, on the elements (and their `description`) |
 //! | `values(..)` | maps | the same constraints, on the values (and their `description`) |
@@ -238,8 +240,21 @@ pub mod foreign;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 
+/// The rmcp (3.x) that [`mcp`] serves with, with its `server` feature: `use
+/// toolgate::rmcp::ServiceExt;` needs no `rmcp` line of your own. Add one (the same major
+/// version) for features toolgate does not turn on; Cargo builds one rmcp for both.
+#[cfg(feature = "mcp")]
+pub use rmcp;
+
 #[cfg(feature = "axum")]
 pub mod http;
+
+/// The axum (0.8) that [`http`] extracts for, with its `json` feature: routes and handlers
+/// need no `axum` line of your own. Serving them (`axum::serve`) needs axum's `tokio` and
+/// `http1` features: add `axum = { version = "0.8", features = ["tokio", "http1"] }`;
+/// Cargo builds one axum for both.
+#[cfg(feature = "axum")]
+pub use axum;
 
 #[cfg(feature = "openai")]
 pub mod openai;
@@ -247,6 +262,10 @@ pub mod openai;
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    // The schema compiler's code derives serde's traits through this path
+    // (`#[serde(crate = "::toolgate::__private::serde")]`): a `build.rs` user needs no
+    // dependency on serde of their own.
+    pub use serde;
     pub use serde_json;
 
     /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.

@@ -4,8 +4,8 @@
 //! Compared: kinds (an object without properties and a map are the same thing), bounds,
 //! `multipleOf`, lengths, patterns, formats, enum values and aliases, item and value
 //! schemas, fields (names, order, required), `additionalProperties: false`, `nullable`,
-//! `const`, descriptions, and defaults of optional fields. Not compared: integer widths
-//! and ranges the generated type adds (an `integer` becomes `i64`), `examples` (kept as
+//! `const`, descriptions, defaults of optional fields, and the widths a schema names
+//! (`"format": "int32"`, `"float"`). Not compared: widths and ranges the generated type adds (an `integer` becomes `i64`), `examples` (kept as
 //! doc comments when the derive cannot take them), and defaults of required fields (never
 //! applied).
 //!
@@ -128,14 +128,24 @@ impl Walk<'_> {
                 if a.multiple_of.is_some() && a.multiple_of != b.multiple_of {
                     self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
                 }
-                if a.width.is_some() && a.width != b.width {
-                    self.differ(at, "format", a.width, b.width);
+                // A width the schema names (`format`) is named by the generated type too.
+                let named = |schema: &toolgate::model::IntegerSchema| {
+                    schema.width.filter(|_| schema.width_format)
+                };
+                if named(a).is_some() && named(a) != named(b) {
+                    self.differ(at, "format", named(a), named(b));
                 }
             }
             (Kind::Number(a), Kind::Number(b)) => {
                 self.bounds(at, &a.bounds, &b.bounds);
                 if a.multiple_of.is_some() && a.multiple_of != b.multiple_of {
                     self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
+                }
+                let named = |schema: &toolgate::model::NumberSchema| {
+                    schema.width.filter(|_| schema.width_format)
+                };
+                if named(a).is_some() && named(a) != named(b) {
+                    self.differ(at, "format", named(a), named(b));
                 }
             }
             (Kind::String(a), Kind::String(b)) => {

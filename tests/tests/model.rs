@@ -168,7 +168,7 @@ fn an_integer_multiple_of_need_not_be_whole() {
     }
     let schema = Steps::json_schema();
     for written in [
-        r#""half":{"type":"integer","format":"uint32","minimum":0,"maximum":4294967295,"multipleOf":0.5}"#,
+        r#""half":{"type":"integer","minimum":0,"maximum":4294967295,"multipleOf":0.5}"#,
         r#""multipleOf":1.5}"#,
         r#""multipleOf":2.0}"#,
     ] {
@@ -177,4 +177,64 @@ fn an_integer_multiple_of_need_not_be_whole() {
     assert!(Steps::decode(r#"{"half": 7, "three": -6, "even": 4}"#).is_ok());
     let refused = Steps::decode(r#"{"half": 7, "three": 4, "even": 3}"#).unwrap_err();
     assert_eq!(refused.report.len(), 2, "{}", refused.report);
+}
+
+/// Issue 30 §7: a derived schema says a Rust width's range by its bounds alone; the width's
+/// `format` is written where a field asks for it (`format = "int32"`), or for every number
+/// of a tool that says `#[tool(width_formats)]` (schemars' convention). Read back, the
+/// schema gives the same model either way.
+#[test]
+fn width_formats_are_written_only_when_asked_for() {
+    #[derive(Tool, serde::Deserialize, Debug)]
+    struct Plain {
+        count: u8,
+        ratio: f32,
+        scores: Vec<f64>,
+    }
+    #[derive(Tool, serde::Deserialize, Debug)]
+    struct OneField {
+        #[tool(format = "uint8")]
+        count: u8,
+        #[tool(items(format = "double"))]
+        scores: Vec<f64>,
+        ratio: f32,
+    }
+    #[derive(Tool, serde::Deserialize, Debug)]
+    #[tool(width_formats)]
+    struct Everything {
+        count: u8,
+        ratio: f32,
+        nested: Plain,
+    }
+    let plain = Plain::json_schema();
+    assert!(!plain.contains("format"), "{plain}");
+    assert!(plain.contains(r#""count":{"type":"integer","minimum":0,"maximum":255}"#));
+    let one = OneField::json_schema();
+    assert!(
+        one.contains(r#""count":{"type":"integer","format":"uint8","minimum":0"#),
+        "{one}"
+    );
+    assert!(
+        one.contains(r#""items":{"type":"number","format":"double"}"#),
+        "{one}"
+    );
+    assert!(
+        one.contains(r#""ratio":{"type":"number","minimum""#),
+        "{one}"
+    );
+    let every = Everything::json_schema();
+    for written in [
+        r#""format":"uint8""#,
+        r#""format":"float""#,
+        r#""format":"double""#,
+    ] {
+        assert!(every.contains(written), "{written} in {every}");
+    }
+    // The nested type's numbers too.
+    assert_eq!(every.matches(r#""format":"uint8""#).count(), 2, "{every}");
+    for model in [Plain::model(), OneField::model(), Everything::model()] {
+        let read_back = toolgate::model::ToolModel::from_json_schema(model.json_schema()).unwrap();
+        assert!(read_back == *model, "{}", model.json_schema());
+        assert_eq!(read_back.json_schema(), model.json_schema());
+    }
 }

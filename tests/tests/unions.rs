@@ -48,12 +48,12 @@ fn the_schema_is_one_of_tagged_objects_and_any_of_types() {
         schema["properties"]["shapes"]["items"],
         json!({"oneOf": [
             {"type": "object", "description": "A circle around the origin.",
-             "properties": {"kind": {"type": "string", "const": "circle"}, "radius": {"type": "number", "format": "double", "minimum": 0.0}},
+             "properties": {"kind": {"type": "string", "const": "circle"}, "radius": {"type": "number", "minimum": 0.0}},
              "required": ["kind", "radius"], "additionalProperties": false},
             {"type": "object",
              "properties": {"kind": {"type": "string", "const": "rectangle"},
-                            "width": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u32},
-                            "h": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4294967295u32, "x-rust-name": "height"}},
+                            "width": {"type": "integer", "minimum": 0, "maximum": 4294967295u32},
+                            "h": {"type": "integer", "minimum": 0, "maximum": 4294967295u32, "x-rust-name": "height"}},
              "required": ["kind", "width", "h"], "additionalProperties": false},
             {"type": "object", "properties": {"kind": {"type": "string", "const": "dot"}},
              "required": ["kind"], "additionalProperties": false}
@@ -66,7 +66,7 @@ fn the_schema_is_one_of_tagged_objects_and_any_of_types() {
     );
     assert_eq!(
         schema["$defs"]["DocId"],
-        json!({"anyOf": [{"type": "integer", "format": "uint64", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string", "minLength": 1}],
+        json!({"anyOf": [{"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64}, {"type": "string", "minLength": 1}],
                "description": "A document id: a number or a slug."})
     );
     // The model reads back from its own schema.

@@ -41,6 +41,10 @@ pub struct RawContainer {
     /// `anyOf` rather than `oneOf` (the tag makes the alternatives exclusive either way, so
     /// both accept the same values). The schema compiler writes it where the source did.
     pub any_of: Flag,
+    /// `#[tool(width_formats)]` on a tool: every number's Rust width is written as its
+    /// `format` (`"format": "uint8"`, `"double"`), as schemars writes them. Left out by
+    /// default: the bounds say the range, and strict providers drop the `format`.
+    pub width_formats: Flag,
 }
 
 /// One field and its `#[tool(...)]` attributes.

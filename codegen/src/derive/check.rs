@@ -38,6 +38,18 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
         .and_then(|text| super::fields::annotations_text(text, &mut errors));
     let any_of = container.as_ref().map(|c| c.any_of).unwrap_or_default();
     let any_of_span = proc_macro2::Ident::new("any_of", any_of.span());
+    let width_formats = container
+        .as_ref()
+        .map(|c| c.width_formats)
+        .unwrap_or_default();
+    // Widths are written by a tool's model: a struct with named fields, or one checked
+    // against a schema's text.
+    let refuse_width_formats = |errors: &mut darling::error::Accumulator| {
+        if width_formats.is_present() {
+            let span = proc_macro2::Ident::new("width_formats", width_formats.span());
+            errors.push(error_at(&span, "`width_formats` is for a tool: a struct with named fields, whose model writes the schema"));
+        }
+    };
     let type_name = unraw(&input.ident);
     let name_attr = container.as_ref().and_then(|c| c.name.as_ref());
     let container_schema = container.as_ref().and_then(|c| c.schema.as_ref());
@@ -81,11 +93,13 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                         let message = "`any_of` is for an enum with `#[serde(tag = \"...\")]`, whose schema is a union";
                         errors.push(error_at(&any_of_span, message));
                     }
+                    refuse_width_formats(&mut errors);
                     return errors.finish_with(Plan {
                         ident: input.ident.clone(),
                         type_name,
                         description,
                         annotations,
+                        width_formats: false,
                         body: Body::Tuple(elements),
                     });
                 }
@@ -158,11 +172,13 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                     let message = "`any_of` is for an enum with `#[serde(tag = \"...\")]`: an untagged union is written `anyOf` already";
                     errors.push(error_at(&any_of_span, message));
                 }
+                refuse_width_formats(&mut errors);
                 return errors.finish_with(Plan {
                     ident: input.ident.clone(),
                     type_name,
                     description,
                     annotations,
+                    width_formats: false,
                     body: Body::Union {
                         tagging,
                         variants,
@@ -181,6 +197,7 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                     .chain(v.aliases.iter().map(|a| (a.as_str(), v.ident.span())))
             });
             check_unique_names(names, "variant", &mut errors);
+            refuse_width_formats(&mut errors);
             Body::Enum { variants }
         }
         Data::Union(data) => {
@@ -198,6 +215,7 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
         type_name,
         description,
         annotations,
+        width_formats: width_formats.is_present(),
         body,
     })
 }

@@ -65,6 +65,8 @@ pub enum Setter {
     MaxLength(u64),
     Pattern(String),
     Format(Format),
+    /// `format = "int32"` on an `i32` (the type's own width): write the width as `format`.
+    WidthFormat,
     UniqueItems,
     Items(Vec<Setter>),
     Values(Vec<Setter>),
@@ -92,6 +94,7 @@ pub fn apply(schema: Schema, setters: &[Setter]) -> Schema {
         Setter::MaxLength(length) => schema.max_length(*length),
         Setter::Pattern(pattern) => schema.pattern(pattern),
         Setter::Format(format) => schema.format(*format),
+        Setter::WidthFormat => schema.width_format(),
         Setter::UniqueItems => schema.unique_items(),
         Setter::Items(inner) => schema.items(|items| apply(items, inner)),
         Setter::Values(inner) => schema.values(|values| apply(values, inner)),
@@ -124,6 +127,7 @@ pub fn tokens(setters: &[Setter]) -> TokenStream {
                 let variant = format_ident!("{}", format!("{format:?}"));
                 quote!(.format(::toolgate::model::Format::#variant))
             }
+            Setter::WidthFormat => quote!(.width_format()),
             Setter::UniqueItems => quote!(.unique_items()),
             Setter::Items(inner) => {
                 let inner = tokens(inner);
@@ -199,6 +203,18 @@ pub fn integer_range(bits: u8, signed: bool) -> (i128, i128) {
         (128, false) => (0, i128::MAX),
         (bits, true) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
         (bits, false) => (0, (1i128 << bits) - 1),
+    }
+}
+
+/// The `format` that names a number's Rust width (`"int32"`, `"uint8"`, `"double"`).
+fn width_format_name(shape: &Shape) -> Option<String> {
+    match shape {
+        Shape::Integer { bits, signed } => {
+            Some(format!("{}int{bits}", if *signed { "" } else { "u" }))
+        }
+        Shape::Float { bits: 32 } => Some("float".to_owned()),
+        Shape::Float { .. } => Some("double".to_owned()),
+        _ => None,
     }
 }
 
@@ -465,7 +481,22 @@ impl Planner<'_> {
             }
         }
         if let Some(format) = &constraints.format {
-            if !is_string(value) {
+            let named_width = width_format_name(value)
+                .filter(|_| Format::from_name(&format.value.value()).is_none());
+            if let Some(width) = named_width {
+                // A number's format is its Rust width, written only when asked for.
+                if format.value.value() == width {
+                    setters.push(Setter::WidthFormat);
+                } else {
+                    self.errors.push(error_at(
+                        &format.value,
+                        format!(
+                            "a number's `format` names its Rust width, here {width:?} \
+                             (without it, the schema's bounds say the range)"
+                        ),
+                    ));
+                }
+            } else if !is_string(value) {
                 self.misfit(
                     &format.key,
                     "strings",

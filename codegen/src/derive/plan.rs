@@ -18,6 +18,8 @@ pub(super) struct Plan {
     pub(super) description: Option<String>,
     /// `#[tool(annotations = "...")]` on the item: a JSON object, checked.
     pub(super) annotations: Option<String>,
+    /// `#[tool(width_formats)]` on a tool: its model writes every width as a `format`.
+    pub(super) width_formats: bool,
     pub(super) body: Body,
 }
 

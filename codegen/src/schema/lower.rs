@@ -303,7 +303,8 @@ impl<'s> Lowering<'s> {
     fn derives(&self, extra: TokenStream) -> TokenStream {
         let more = &self.style.derives;
         quote! {
-            #[derive(::toolgate::Tool, Debug, Clone, PartialEq, #extra ::serde::Serialize, ::serde::Deserialize #(, #more)*)]
+            #[derive(::toolgate::Tool, Debug, Clone, PartialEq, #extra ::toolgate::__private::serde::Serialize, ::toolgate::__private::serde::Deserialize #(, #more)*)]
+            #[serde(crate = "::toolgate::__private::serde")]
         }
     }
 

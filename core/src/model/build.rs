@@ -40,6 +40,7 @@ impl Schema {
         bounds.fill_range(Some(width.range()));
         Self::new(Kind::Integer(IntegerSchema {
             width: Some(width),
+            width_format: false,
             bounds,
             multiple_of: None,
         }))
@@ -56,6 +57,7 @@ impl Schema {
         bounds.fill_range(width.range());
         Self::new(Kind::Number(NumberSchema {
             width: Some(width),
+            width_format: false,
             bounds,
             multiple_of: None,
         }))
@@ -308,6 +310,24 @@ impl Schema {
         self
     }
 
+    /// Writes a number's Rust width as its `format` (`"format": "int32"`, `"double"`):
+    /// `#[tool(format = "int32")]` on an `i32` field. Without it, a derived schema says the
+    /// range by its bounds alone (see [`IntegerSchema::width_format`]).
+    pub fn width_format(mut self) -> Self {
+        name_width(&mut self.kind);
+        self
+    }
+
+    /// [`Schema::width_format`] on this schema and every schema inside it.
+    pub fn width_formats(mut self) -> Self {
+        let mut pending = vec![&mut self];
+        while let Some(schema) = pending.pop() {
+            name_width(&mut schema.kind);
+            pending.extend(super::definitions::children_mut(&mut schema.kind));
+        }
+        self
+    }
+
     /// Sets `uniqueItems` on an array.
     pub fn unique_items(mut self) -> Self {
         if let Some(array) = self.array_mut() {
@@ -458,6 +478,15 @@ impl Field {
     pub fn alias(mut self, alias: impl Into<String>) -> Self {
         self.aliases.push(alias.into());
         self
+    }
+}
+
+/// Marks a number's width, if it has one, to be written as its `format`.
+fn name_width(kind: &mut Kind) {
+    match kind {
+        Kind::Integer(integer) => integer.width_format = integer.width.is_some(),
+        Kind::Number(number) => number.width_format = number.width.is_some(),
+        _ => {}
     }
 }
 

@@ -283,7 +283,7 @@ fn rename_references(schema: &mut Schema, keys: &HashMap<String, String>) {
 }
 
 /// [`children`], to change them.
-fn children_mut(kind: &mut Kind) -> Vec<&mut Schema> {
+pub(crate) fn children_mut(kind: &mut Kind) -> Vec<&mut Schema> {
     match kind {
         Kind::Array(array) => array.schemas_mut().collect(),
         Kind::Map(map) => vec![&mut *map.values],

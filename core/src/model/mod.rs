@@ -149,6 +149,27 @@ impl ToolModel {
         }
     }
 
+    /// The same model, every number's Rust width written as its `format` (`"format":
+    /// "uint8"`, `"double"`), as schemars writes them: what `#[tool(width_formats)]` on a
+    /// tool asks for. A derived schema leaves them out otherwise: the bounds say the range,
+    /// and strict providers drop the `format`.
+    pub fn with_width_formats(self) -> ToolModel {
+        let ToolModel {
+            name,
+            description,
+            input,
+            definitions,
+            warnings,
+            ..
+        } = self;
+        let definitions = definitions
+            .into_iter()
+            .map(|(key, schema)| (key, schema.width_formats()))
+            .collect();
+        ToolModel::new(name, description, (*input).width_formats(), definitions)
+            .with_schema_warnings(warnings)
+    }
+
     /// The plan's cell: [`ToolModel::plan`] fills it.
     pub(crate) fn plan_cell(&self) -> &OnceLock<crate::plan::Plan> {
         &self.plan

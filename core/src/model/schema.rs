@@ -148,9 +148,9 @@ impl IntWidth {
 /// The fixed width of a float type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloatWidth {
-    /// `f32`, written as `"format": "float"`, range ±3.4028235e38.
+    /// `f32`, written as `"format": "float"` where asked for, range ±3.4028235e38.
     F32,
-    /// `f64`, written as `"format": "double"`.
+    /// `f64`, written as `"format": "double"` where asked for.
     F64,
 }
 
@@ -173,25 +173,56 @@ impl FloatWidth {
 }
 
 /// Constraints of an integer.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Equal when they check the same values and write the same schema: a width that is not
+/// written (see [`IntegerSchema::width_format`]) is the Rust type's business, not the
+/// schema's, so a derived `u8` equals its schema read back, whose integer has no width.
+#[derive(Clone, Debug, Default)]
 pub struct IntegerSchema {
     /// The Rust width, if the value goes into one.
     pub width: Option<IntWidth>,
+    /// Whether the written schema names the width as its `format` (`"format": "uint8"`).
+    /// Only where someone asked for it: the schema's text named it (the schema compiler and
+    /// the run-time road), a field said `#[tool(format = "uint8")]`, or the tool said
+    /// `#[tool(width_formats)]` (schemars' convention). A width taken from a Rust type alone
+    /// is not written: its range is in the bounds already, and strict providers drop it.
+    pub width_format: bool,
     /// Bounds (the width's range is already folded into `minimum`/`maximum`).
     pub bounds: Bounds,
     /// `multipleOf`.
     pub multiple_of: Option<Num>,
 }
 
-/// Constraints of a number.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Constraints of a number (equal as [`IntegerSchema`]s are).
+#[derive(Clone, Debug, Default)]
 pub struct NumberSchema {
     /// The Rust width, if the value goes into one.
     pub width: Option<FloatWidth>,
+    /// Whether the written schema names the width as its `format` (`"format": "float"`):
+    /// as [`IntegerSchema::width_format`].
+    pub width_format: bool,
     /// Bounds.
     pub bounds: Bounds,
     /// `multipleOf`.
     pub multiple_of: Option<Num>,
+}
+
+impl PartialEq for IntegerSchema {
+    fn eq(&self, other: &Self) -> bool {
+        let written = |schema: &Self| schema.width.filter(|_| schema.width_format);
+        written(self) == written(other)
+            && self.bounds == other.bounds
+            && self.multiple_of == other.multiple_of
+    }
+}
+
+impl PartialEq for NumberSchema {
+    fn eq(&self, other: &Self) -> bool {
+        let written = |schema: &Self| schema.width.filter(|_| schema.width_format);
+        written(self) == written(other)
+            && self.bounds == other.bounds
+            && self.multiple_of == other.multiple_of
+    }
 }
 
 /// Constraints of a string.

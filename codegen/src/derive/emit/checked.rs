@@ -18,7 +18,7 @@ pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
     } = tool;
     let schema = schema_text(ty, text);
     let description = type_annotations(plan);
-    let tool = tool_impl(ident, tool_name, &plan.description);
+    let tool = tool_impl(ident, tool_name, plan);
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {

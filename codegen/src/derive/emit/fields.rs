@@ -109,18 +109,19 @@ pub(super) fn schema_text(ty: &Type, text: &str) -> TokenStream {
 pub(super) fn tool_impl(
     ident: &Ident,
     tool_name: &str,
-    description: &Option<String>,
+    plan: &super::super::plan::Plan,
 ) -> TokenStream {
-    let tool_description = match description {
+    let tool_description = match &plan.description {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
     };
+    let width_formats = plan.width_formats.then(|| quote!(.with_width_formats()));
     quote! {
         #[automatically_derived]
         impl ::toolgate::Tool for #ident {
             fn model() -> &'static ::toolgate::model::ToolModel {
                 static MODEL: ::std::sync::OnceLock<::toolgate::model::ToolModel> = ::std::sync::OnceLock::new();
-                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description))
+                MODEL.get_or_init(|| ::toolgate::model::ToolModel::of::<Self>(#tool_name, #tool_description)#width_formats)
             }
         }
     }

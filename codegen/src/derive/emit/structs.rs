@@ -52,7 +52,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
         let add = writer_method(field);
         quote_spanned!(field.ty.span()=> .#add(#wire_name, &self.#field_ident))
     });
-    let tool = tool_impl(ident, tool_name, &plan.description);
+    let tool = tool_impl(ident, tool_name, plan);
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {

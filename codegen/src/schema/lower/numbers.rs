@@ -5,7 +5,8 @@
 //!
 //! - An integer without a `format` is the first of `i64`, `u64`, `i128` whose range holds
 //!   every bound and the `multipleOf` (the derive reads each as a value of the type); with
-//!   a `format`, a bound outside that type's range is refused.
+//!   a `format`, a bound outside that type's range is refused, and the field keeps the
+//!   `format` (`#[tool(format = "int32")]`), which a derived width does not write.
 //! - A bound of an integer that is not a whole number (`maximum: 10.5`) is refused: the
 //!   derive takes whole-number bounds on integer fields. A whole number written as a float
 //!   (`100.0`, `1e20`) stays a float literal, which the derive keeps as written (issue 27
@@ -109,6 +110,11 @@ pub(super) fn integer(
         let divisor = number(divisor);
         constraints.push(quote!(multiple_of = #divisor));
     }
+    // The schema named the width: the type's model names it too.
+    if integer.width.is_some() && integer.width_format {
+        let name = width.format_name();
+        constraints.push(quote!(format = #name));
+    }
     Lowered {
         ty: quote!(#ty),
         constraints,
@@ -161,6 +167,10 @@ pub(super) fn float(float: &NumberSchema, pointer: &str, errors: &mut Vec<LowerE
     if let Some(divisor) = float.multiple_of {
         let divisor = number(divisor);
         constraints.push(quote!(multiple_of = #divisor));
+    }
+    if let Some(width) = float.width.filter(|_| float.width_format) {
+        let name = width.format_name();
+        constraints.push(quote!(format = #name));
     }
     Lowered {
         ty,

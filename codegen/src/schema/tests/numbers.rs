@@ -45,7 +45,7 @@ fn an_integer_type_holds_every_bound() {
         field(r#"{"type": "integer", "minimum": -1e20, "maximum": 100.0}"#),
         "    #[tool(range(min = -100000000000000000000.0, max = 100.0))]\n    pub n: ::std::option::Option<i128>,"
     );
-    // A `format` is its type, whatever its range.
+    // A `format` is its type, whatever its range, and the type's model names it too.
     for (format, ty) in [
         ("int8", "i8"),
         ("uint64", "u64"),
@@ -54,7 +54,7 @@ fn an_integer_type_holds_every_bound() {
     ] {
         assert_eq!(
             field(&format!(r#"{{"type": "integer", "format": "{format}"}}"#)),
-            format!("    pub n: ::std::option::Option<{ty}>,")
+            format!("    #[tool(format = \"{format}\")]\n    pub n: ::std::option::Option<{ty}>,")
         );
     }
     assert_eq!(

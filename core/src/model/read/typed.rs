@@ -241,6 +241,7 @@ impl Reader {
                 bounds.fill_range(width.map(IntWidth::range));
                 Kind::Integer(IntegerSchema {
                     width,
+                    width_format: width.is_some(),
                     bounds,
                     multiple_of: self.multiple_of(m, pointer),
                 })
@@ -260,6 +261,7 @@ impl Reader {
                 bounds.fill_range(width.and_then(FloatWidth::range));
                 Kind::Number(NumberSchema {
                     width,
+                    width_format: width.is_some(),
                     bounds,
                     multiple_of: self.multiple_of(m, pointer),
                 })
