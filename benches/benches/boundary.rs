@@ -19,7 +19,8 @@ use std::task::{Context, Poll, Waker};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::{json, Value};
-use toolgate::boundary::{async_trait, Budgets, Middleware, Toolbox};
+use toolgate::boundary::middleware::Middleware;
+use toolgate::boundary::{async_trait, Budgets, Toolbox};
 use toolgate::Tool;
 use toolgate_bench::flight::BookFlight;
 use toolgate_bench::{INVALID, REPAIRABLE, VALID};

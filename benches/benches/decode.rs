@@ -24,8 +24,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::Value;
-use toolgate::format::Format;
-use toolgate::{HintReason, RetryHint, Tool};
+use toolgate::hint::HintReason;
+use toolgate::model::Format;
+use toolgate::{RetryHint, Tool};
 use toolgate_bench::{INVALID, INVALID_CHECKS, INVALID_MISSING, REPAIRABLE, VALID};
 
 use toolgate_bench::plain;

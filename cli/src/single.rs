@@ -13,7 +13,7 @@ use serde_json::Value;
 use toolgate_core::decode::{Decoded, Options, Rejected};
 use toolgate_core::model::ToolModel;
 use toolgate_core::{
-    schema_refusal, Constraint, DynamicTool, Issue, Path, Repair, Report, RetryHint,
+    schema_refusal, Constraint, DynamicTool, HintReason, Issue, Path, Repair, Report, RetryHint,
 };
 
 use crate::CheckArgs;
@@ -88,7 +88,7 @@ fn check_stdin(tool: &DynamicTool, stdin: impl Read) -> anyhow::Result<Outcome> 
     let mut report = Report::new();
     report
         .push(Issue::new(Path::root(), Constraint::Limit, message).with_expected(max_bytes.into()));
-    let hint = RetryHint::new(tool.model(), &report);
+    let hint = RetryHint::build(tool.model(), &report, HintReason::InvalidArguments);
     Ok(Outcome::TooLong { report, hint })
 }
 

@@ -1,8 +1,11 @@
 //! The core of [toolgate](https://docs.rs/toolgate): the tool model, issues, checks and retry
-//! hints. Use it through the `toolgate` crate, which re-exports all of this next to
-//! `#[derive(Tool)]`; this crate exists apart so that the code generator can share the model
-//! without a dependency cycle (`toolgate` → `toolgate-macros` → `toolgate-codegen` →
+//! hints. Use it through the `toolgate` crate, which re-exports what a user needs of it next
+//! to `#[derive(Tool)]`; this crate exists apart so that the code generator can share the
+//! model without a dependency cycle (`toolgate` → `toolgate-macros` → `toolgate-codegen` →
 //! `toolgate-core`).
+//!
+//! Its API beyond what `toolgate` re-exports serves toolgate's own crates (the code
+//! generator, the CLI, the tests and benches) and changes with them: it is not a stable API.
 //!
 //! - [`model`]: the [`ToolModel`](model::ToolModel), one description of a tool's arguments,
 //!   with its JSON Schema writer and reader.

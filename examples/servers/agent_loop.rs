@@ -11,8 +11,9 @@
 //! or the rounds run out.
 
 use serde_json::{json, Value};
-use toolgate::boundary::{
-    async_trait, Correction, CorrectionRequest, Corrector, LoopBudgets, Looped, RepairLoop,
+use toolgate::boundary::async_trait;
+use toolgate::boundary::correction::{
+    Correction, CorrectionBudgets, CorrectionLoop, CorrectionRequest, Corrector, Looped,
     Resolution, ResolutionRequest, Resolver,
 };
 use toolgate::openai::{agent_turn, OpenAiClient, Turn, TurnOptions};
@@ -88,7 +89,7 @@ fn show(title: &str, looped: &Looped) {
 
 /// One call through a loop, shown.
 async fn step<C: Corrector, R: Resolver>(
-    repair: &RepairLoop<'_, C, R>,
+    repair: &CorrectionLoop<'_, C, R>,
     title: &str,
     tool: &str,
     arguments: &str,
@@ -133,7 +134,7 @@ async fn offline() {
         repaired.to_json()
     );
 
-    let repair = RepairLoop::new(&toolbox, Scripted).with_resolver(Scripted);
+    let repair = CorrectionLoop::new(&toolbox, Scripted).with_resolver(Scripted);
     step(
         &repair,
         "Layer 3: a refused call corrected by feedback",
@@ -157,11 +158,11 @@ async fn offline() {
     .await;
 
     let busy = agent_toolbox(1);
-    let fast = LoopBudgets {
+    let fast = CorrectionBudgets {
         backoff: std::time::Duration::from_millis(10),
-        ..LoopBudgets::default()
+        ..CorrectionBudgets::default()
     };
-    let retrying = RepairLoop::new(&busy, Scripted).with_budgets(fast.clone());
+    let retrying = CorrectionLoop::new(&busy, Scripted).with_budgets(fast.clone());
     step(
         &retrying,
         "Layer 4: a 503 retried unchanged",
@@ -178,7 +179,7 @@ async fn offline() {
     )
     .await;
 
-    let budgeted = RepairLoop::new(&toolbox, Scripted).with_budgets(LoopBudgets {
+    let budgeted = CorrectionLoop::new(&toolbox, Scripted).with_budgets(CorrectionBudgets {
         attempts_total: Some(1),
         ..fast
     });

@@ -3,7 +3,7 @@
 //!
 //! - It never panics.
 //! - `Ok`: `serde_json::to_vec` of the value decodes again to a value equal under JSON
-//!   Schema's numeric equality (`toolgate::values::json_equal`), with no repair other than
+//!   Schema's numeric equality (`toolgate_core::values::json_equal`), with no repair other than
 //!   `default`.
 //! - `Err`: the report is non-empty and capped (≤ 101 issues), and the retry hint's JSON is
 //!   valid with ≤ 3 `missing_fields`, ≤ 3 `fields` and a question of ≤ 300 characters.

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use toolgate::model::ToolModel;
-use toolgate::values::json_equal;
+use toolgate_core::values::json_equal;
 use toolgate::DynamicTool;
 use toolgate_fuzz::text::Text;
 use toolgate_fuzz::{check_decodes_again, check_known, check_rejected, print_inputs};

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use toolgate::values::json_equal;
+use toolgate_core::values::json_equal;
 use toolgate::{DynamicTool, Rejected, Repair, Rule};
 
 pub mod doc_check;

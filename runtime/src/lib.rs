@@ -49,6 +49,7 @@
 //! the same hint:
 //!
 //! ```
+//! use toolgate::hint::HintReason;
 //! use toolgate::{RetryHint, Tool};
 //!
 //! #[derive(Tool)]
@@ -62,7 +63,7 @@
 //! assert_eq!(GetWeather::name(), "get_weather");
 //! let report = GetWeather { lat: 123.0, lon: 2.35 }.validate().unwrap_err();
 //! assert_eq!(report.to_string(), "lat: 123 is greater than the maximum 90");
-//! let hint = RetryHint::new(GetWeather::model(), &report);
+//! let hint = RetryHint::build(GetWeather::model(), &report, HintReason::InvalidArguments);
 //! assert_eq!(hint.fields[0].max.unwrap().to_string(), "90");
 //! ```
 //!
@@ -186,7 +187,22 @@
 // with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub use toolgate_core::*;
+// The names a user types (issue 30 §5): the traits a tool implements, what a decode gives,
+// what a refusal holds, the run-time tool and the two field wrappers. The rest is one
+// module down, under a name that says what it holds. `toolgate-core` is the implementation
+// these re-export; its helpers are not this crate's API.
+pub use toolgate_core::{Constraint, Issue, Path, Report, RetryHint};
+pub use toolgate_core::{Decoded, Rejected, Repair, Rule};
+pub use toolgate_core::{DynamicTool, Lenient, Nullable};
+pub use toolgate_core::{Tool, ToolArg, ToolOutput};
+
+pub mod check;
+pub mod decode;
+pub mod flavour;
+pub mod hint;
+pub mod issue;
+pub mod model;
+pub mod path;
 
 /// The `serde_json` toolgate is built with. Code written by the schema compiler names its
 /// types through this path (`::toolgate::serde_json::Value` for a field of any value), so a
@@ -198,38 +214,6 @@ pub use serde_json;
 pub use toolgate_macros::Tool;
 
 pub mod prompt;
-
-/// Panics, listing each one, when `flavour` loses something of `T`'s schema: a constraint it
-/// takes out of the schema the provider sees (the gate still enforces it), or the reason it
-/// cannot express the tool. For a unit test of a derived tool, as
-/// `toolgate_codegen::Builder::flavour(flavour, Lint::Deny)` is for compiled schemas.
-///
-/// ```
-/// use toolgate::flavour::Flavour;
-///
-/// #[derive(toolgate::Tool)]
-/// struct Note {
-///     #[tool(length(max = 500))]
-///     text: String,
-/// }
-///
-/// toolgate::assert_flavour::<Note>(Flavour::Anthropic);
-/// let strict = std::panic::catch_unwind(|| toolgate::assert_flavour::<Note>(Flavour::OpenAiStrict));
-/// assert!(strict.is_err());
-/// ```
-#[track_caller]
-pub fn assert_flavour<T: Tool>(flavour: flavour::Flavour) {
-    let losses = T::model().flavour_losses(flavour);
-    if !losses.is_empty() {
-        let lines: Vec<String> = losses.iter().map(|loss| format!("  {loss}")).collect();
-        panic!(
-            "{} in {flavour} loses {} constraint(s) or cannot be sent:\n{}",
-            T::model().name(),
-            losses.len(),
-            lines.join("\n")
-        );
-    }
-}
 
 #[cfg(feature = "boundary")]
 pub mod boundary;
@@ -267,6 +251,7 @@ pub mod __private {
     // dependency on serde of their own.
     pub use serde;
     pub use serde_json;
+    pub use toolgate_core::ObjectWriter;
 
     /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.
     #[diagnostic::on_unimplemented(
@@ -289,7 +274,7 @@ pub mod __private {
     /// The annotations of `#[tool(annotations = "...")]`, keyword and value in the order of
     /// the text. The derive checked that the text is a JSON object.
     pub fn annotations(json: &str) -> Vec<(String, serde_json::Value)> {
-        crate::model::annotation_members(json)
+        toolgate_core::model::annotation_members(json)
     }
 
     /// The default of a field written by the schema compiler, read from its JSON. The

@@ -33,11 +33,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::boundary::messages::{tool_calls, tool_results, MessageError, Provider};
-use crate::boundary::{
-    async_trait, Correction, CorrectionRequest, Corrector, Envelope, Resolution, ResolutionRequest,
-    Resolver, ToolDefinition, Toolbox,
+use crate::boundary::correction::{
+    Correction, CorrectionRequest, Corrector, Resolution, ResolutionRequest, Resolver,
 };
+use crate::boundary::messages::{tool_calls, tool_results, MessageError, Provider};
+use crate::boundary::{async_trait, Envelope, ToolDefinition, Toolbox};
 use crate::prompt::DEFAULT_PROMPT_BUDGET;
 use toolgate_core::issue::shorten_text;
 

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use toolgate::decode::Rule;
 use toolgate::model::{Json, ToolModel};
-use toolgate::values::json_equal;
 use toolgate::{Decoded, DynamicTool, Path, Rejected};
+use toolgate_core::values::json_equal;
 
 /// The corpus: one tool definition and valid arguments a line.
 pub const CASES: &str = include_str!("../data/bfcl/cases.jsonl");

@@ -20,7 +20,7 @@
 //! - `map`: `properties: {}` not written (an object without properties is a Rust map).
 
 use serde_json::{Map, Value};
-use toolgate::values::json_equal;
+use toolgate_core::values::json_equal;
 
 /// What differs, one line each, with the JSON pointer of the source node.
 #[derive(Debug, Default)]

@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 use toolgate::model::{Additional, Kind, Schema, ToolModel};
-use toolgate::values::json_equal;
+use toolgate_core::values::json_equal;
 
 /// What the generated model lacks or changes, one line each, with the path.
 #[derive(Debug, Default)]

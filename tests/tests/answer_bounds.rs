@@ -257,7 +257,7 @@ proptest! {
         let tool = match DynamicTool::from_definition(&definition) {
             Ok(tool) => tool,
             Err(errors) => {
-                let report = toolgate::schema_refusal(&errors);
+                let report = toolgate::issue::schema_refusal(&errors);
                 let json = serde_json::to_value(&report).unwrap();
                 prop_assert!(json.to_string().len() <= report_max_bytes(Options::default().max_issues));
                 return texts_are_short(&json, "schema refusal");

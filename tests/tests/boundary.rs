@@ -12,11 +12,10 @@ use boundary_common::block_on;
 use boundary_common::flights::{flights, REFUSED, REPAIRABLE, VALID};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use toolgate::boundary::{
-    async_trait, Call, Decision, Envelope, GatedCall, Middleware, RawCall, Reason, RegistryError,
-    Toolbox,
-};
-use toolgate::{HintReason, Tool};
+use toolgate::boundary::middleware::{Decision, GatedCall, Middleware, RawCall};
+use toolgate::boundary::{async_trait, Call, Envelope, Reason, RegistryError, Toolbox};
+use toolgate::hint::HintReason;
+use toolgate::Tool;
 use toolgate_tests::fixtures::flight::BookFlight;
 
 #[test]
@@ -164,7 +163,7 @@ fn a_tools_own_refusal_is_read_as_issues_with_a_hint() {
     assert_eq!(error.issues[0].constraint.as_str(), "exclusiveMinimum");
     let hint = envelope.hint.as_ref().unwrap();
     assert_eq!(hint.reason, HintReason::ToolError);
-    assert_eq!(hint.fields[0].min, Some(toolgate::num::Num::from(0)));
+    assert_eq!(hint.fields[0].min, Some(toolgate_core::num::Num::from(0)));
 }
 
 #[test]

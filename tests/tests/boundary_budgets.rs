@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use boundary_common::block_on;
 use serde_json::{json, Value};
-use toolgate::boundary::{Budget, Budgets, Call, Envelope, Reason, Toolbox};
+use toolgate::boundary::{Budgets, Call, Envelope, Limit, Reason, Toolbox};
 
 /// A run-time tool `name` taking `{"n": integer}`: it fails on a negative `n`, and sleeps `n`
 /// milliseconds otherwise. Counts the calls that reach it.
@@ -33,7 +33,7 @@ fn add_counter(toolbox: &mut Toolbox, name: &str, reached: &Arc<AtomicUsize>) {
         .unwrap();
 }
 
-fn budget_of(envelope: &Envelope) -> Option<Budget> {
+fn budget_of(envelope: &Envelope) -> Option<Limit> {
     envelope.error.as_ref().and_then(|error| error.budget)
 }
 
@@ -52,7 +52,7 @@ fn call_caps_count_the_calls_that_reach_the_tool() {
     block_on(async {
         assert!(toolbox.call("once", r#"{"n": 0}"#).await.ok);
         let second = toolbox.call("once", r#"{"n": 0}"#).await;
-        assert_eq!(budget_of(&second), Some(Budget::CallsPerTool));
+        assert_eq!(budget_of(&second), Some(Limit::CallsPerTool));
         assert_eq!(second.error.as_ref().unwrap().limit, Some(1));
         golden!("envelope__budget_exceeded", second);
         // A refused call is not a call of the tool.
@@ -61,12 +61,12 @@ fn call_caps_count_the_calls_that_reach_the_tool() {
         assert!(toolbox.call("twice", r#"{"n": 1}"#).await.ok);
         assert_eq!(
             budget_of(&toolbox.call("twice", r#"{"n": 2}"#).await),
-            Some(Budget::CallsPerTool)
+            Some(Limit::CallsPerTool)
         );
         assert!(toolbox.call("other", r#"{"n": 0}"#).await.ok);
         assert_eq!(
             budget_of(&toolbox.call("other", r#"{"n": 0}"#).await),
-            Some(Budget::CallsTotal)
+            Some(Limit::CallsTotal)
         );
     });
     assert_eq!(reached.load(Ordering::SeqCst), 4);
@@ -101,7 +101,7 @@ fn refusals_and_failures_use_up_their_own_budgets() {
         );
         // Spent: even valid arguments are stopped before the gate.
         let stopped = toolbox.call("a", r#"{"n": 0}"#).await;
-        assert_eq!(budget_of(&stopped), Some(Budget::InvalidArgumentsPerTool));
+        assert_eq!(budget_of(&stopped), Some(Limit::InvalidArgumentsPerTool));
         assert!(toolbox.call("b", r#"{"n": 0}"#).await.ok);
         assert_eq!(
             toolbox.call("b", r#"{"n": -1}"#).await.reason(),
@@ -113,7 +113,7 @@ fn refusals_and_failures_use_up_their_own_budgets() {
         );
         assert_eq!(
             budget_of(&toolbox.call("b", r#"{"n": 0}"#).await),
-            Some(Budget::ToolErrorsTotal)
+            Some(Limit::ToolErrorsTotal)
         );
     });
     assert_eq!(reached.load(Ordering::SeqCst), 3);
@@ -132,11 +132,11 @@ fn the_same_refused_arguments_again_are_a_stall() {
             Some(Reason::InvalidArguments)
         );
         let stalled = toolbox.call("a", refused).await;
-        assert_eq!(budget_of(&stalled), Some(Budget::Stall));
+        assert_eq!(budget_of(&stalled), Some(Limit::Stall));
         // Sent again unchanged: still a stall; the gate is not run for it.
         assert_eq!(
             budget_of(&toolbox.call("a", &format!("  {refused}\n")).await),
-            Some(Budget::Stall)
+            Some(Limit::Stall)
         );
         assert_eq!(toolbox.usage("a").invalid_arguments, 1);
         // Changed arguments go through the gate.
@@ -225,7 +225,7 @@ fn calls_of_one_batch_cannot_pass_a_cap_together() {
 #[test]
 fn refusals_at_once_cannot_pass_a_refusal_budget_together() {
     struct Pass;
-    impl toolgate::boundary::Middleware for Pass {}
+    impl toolgate::boundary::middleware::Middleware for Pass {}
     const THREADS: usize = 8;
     const CALLS: usize = 125;
     for hooks in [false, true] {

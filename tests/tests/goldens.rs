@@ -3,6 +3,7 @@
 //! and text) of each failing sample.
 
 use serde_json::json;
+use toolgate::hint::HintReason;
 use toolgate::{Constraint, Issue, Path, Report, RetryHint, Tool};
 use toolgate_tests::fixtures::flight::BookFlight;
 
@@ -68,7 +69,7 @@ fn hints_of_failing_samples() {
                 .validation
                 .as_ref()
                 .expect_err("invalid samples fail");
-            let hint = RetryHint::new(case.model, report);
+            let hint = RetryHint::build(case.model, report, HintReason::InvalidArguments);
             let content = format!(
                 "sample: {}\n\nissues:\n{report}\n\njson:\n{}\n\ntext:\n{hint}\n",
                 sample.label,
@@ -114,7 +115,7 @@ fn hint_with_missing_fields() {
         Constraint::AdditionalProperties,
         "unknown field \"seat\"",
     ));
-    let hint = RetryHint::new(BookFlight::model(), &report);
+    let hint = RetryHint::build(BookFlight::model(), &report, HintReason::InvalidArguments);
     assert_eq!(hint.missing_fields.len(), 3);
     assert_eq!(hint.omitted, 1);
     // The compact JSON reads back into the same hint.

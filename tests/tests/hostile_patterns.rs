@@ -9,8 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use toolgate::issue::schema_refusal;
 use toolgate::model::Pattern;
-use toolgate::{schema_refusal, Constraint, DynamicTool, Tool};
+use toolgate::{Constraint, DynamicTool, Tool};
 
 /// A tool with one string argument `s` constrained by `pattern`.
 fn tool_with_pattern(pattern: &str) -> Value {

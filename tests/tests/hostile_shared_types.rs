@@ -9,9 +9,10 @@ use std::cell::Cell;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use toolgate::check::Checker;
 use toolgate::decode::Rule;
 use toolgate::model::{Definitions, Kind, Schema, ToolModel};
-use toolgate::{Checker, Constraint, Path, Tool, ToolArg};
+use toolgate::{Constraint, Path, Tool, ToolArg};
 
 thread_local! {
     /// How many times [`Note::describe`] ran on this thread.

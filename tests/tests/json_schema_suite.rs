@@ -12,8 +12,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use toolgate::model::read::read_value_schema;
 use toolgate::model::Json;
+use toolgate_core::model::read::read_value_schema;
 
 /// The suite's files of the keywords the issue names (`refRemote` included: every case
 /// there is a remote reference, refused with its pointer).

@@ -15,8 +15,9 @@
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use toolgate::decode::{decode_text_by_tree, Options, Rejected};
+use toolgate::decode::{Options, Rejected};
 use toolgate::{Constraint, DynamicTool, Tool};
+use toolgate_core::decode::decode_text_by_tree;
 
 /// A small deterministic generator, seeded by proptest, for the spellings and the order.
 struct Rng(u64);
@@ -44,7 +45,7 @@ impl Rng {
 
 /// `key_case`'s folding: case and the separators `_`, `-` and space.
 fn fold(text: &str) -> String {
-    toolgate::suggest::fold(text)
+    toolgate_core::suggest::fold(text)
 }
 
 /// `name` in another case and with other separators (random), never `name` itself nor any
@@ -311,7 +312,7 @@ proptest! {
         }
         // Strict mode (no `key_case`): as the checker.
         let decoded =
-            toolgate::decode::decode_text(tool.model(), text.as_bytes(), &Options::strict());
+            toolgate_core::decode::decode_text(tool.model(), text.as_bytes(), &Options::strict());
         prop_assert_eq!(decoded.is_ok(), exact_sent <= 1);
     }
 }

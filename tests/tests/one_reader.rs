@@ -13,9 +13,9 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolgate::model::read::{read_parts, unwrap_definition};
 use toolgate::model::Json;
 use toolgate_codegen::Builder;
+use toolgate_core::model::read::{read_parts, unwrap_definition};
 
 /// Why the run-time reader refuses the definition `text`, if it does.
 fn reader_refusal(text: &str) -> Option<String> {

@@ -13,7 +13,8 @@ use proptest::sample::Index;
 use serde_json::Value;
 use toolgate::foreign::align;
 use toolgate::model::ToolModel;
-use toolgate::{Constraint, Issue, Path, Segment};
+use toolgate::path::Segment;
+use toolgate::{Constraint, Issue, Path};
 use toolgate_tests::corpus::{corpus_models, EXPANDED};
 
 /// Every path to a value inside `value` (its root excluded).

@@ -19,12 +19,15 @@ use std::fmt::Write;
 
 use boundary_common::block_on;
 use serde_json::{json, Value};
-use toolgate::boundary::{
-    async_trait, Correction, CorrectionRequest, Corrector, RepairLoop, Stop, Toolbox,
+use toolgate::boundary::correction::{
+    Correction, CorrectionLoop, CorrectionRequest, Corrector, Stop,
 };
-use toolgate::decode::read_lenient;
-use toolgate::format::Format;
-use toolgate::{Constraint, FieldHint, Path, Segment};
+use toolgate::boundary::{async_trait, Toolbox};
+use toolgate::hint::FieldHint;
+use toolgate::model::Format;
+use toolgate::path::Segment;
+use toolgate::{Constraint, Path};
+use toolgate_core::decode::read_lenient;
 use toolgate_tests::corpus::{CASES, EXPANDED};
 
 /// Refused cases taken from each class.
@@ -84,7 +87,7 @@ fn corrected(request: CorrectionRequest<'_>) -> Result<Value, String> {
 /// A value of what `field` wants, from the hint (and the value sent, where the hint says
 /// how to change it).
 fn wanted(field: &FieldHint, sent: Option<&Value>) -> Result<Value, String> {
-    let number = |n: &toolgate::num::Num| n.to_json().map(Value::Number);
+    let number = |n: &toolgate_core::num::Num| n.to_json().map(Value::Number);
     let enough = |what: &str| format!("{}: the hint wants {what}", field.path);
     Ok(match field.constraint {
         Constraint::Type => {
@@ -258,7 +261,7 @@ fn a_corrector_that_sees_only_the_hint_fixes_what_the_hint_names() {
             .add_runtime_tool(tool, |args: Value| async move { Ok::<_, String>(args) })
             .unwrap();
         let name = toolbox.definitions()[0].name.clone();
-        let repair = RepairLoop::new(&toolbox, HintOnly);
+        let repair = CorrectionLoop::new(&toolbox, HintOnly);
         let looped = block_on(repair.call(&name, case["arguments"].as_str().unwrap()));
         let id = case["id"].as_str().unwrap().to_owned();
         if looped.attempts.is_empty() {

@@ -7,10 +7,11 @@ use std::sync::Mutex;
 
 use boundary_common::block_on;
 use serde_json::{json, Value};
-use toolgate::boundary::{
-    async_trait, Budgets, Correction, CorrectionRequest, Corrector, LoopBudgets, Looped, Reason,
-    RepairLoop, Stop, Toolbox, WideChanges,
+use toolgate::boundary::correction::{
+    Correction, CorrectionBudgets, CorrectionLoop, CorrectionRequest, Corrector, Looped, Stop,
+    WideChanges,
 };
+use toolgate::boundary::{async_trait, Budgets, Reason, Toolbox};
 use toolgate::Constraint;
 
 /// Convert an amount of money from one currency to another.
@@ -86,7 +87,7 @@ fn a_currency_given_as_a_word_is_corrected_by_feedback() {
     let corrector = Scripted::new([Scripted::arguments(
         json!({"amount": 100, "from": "USD", "to": "EUR"}),
     )]);
-    let repair = RepairLoop::new(&toolbox, corrector);
+    let repair = CorrectionLoop::new(&toolbox, corrector);
     let sent = r#"{"amount": 100, "from": "dollars", "to": "EUR"}"#;
     let looped = convert(&repair, sent);
     assert_eq!(looped.stop, Stop::Passed);
@@ -107,11 +108,11 @@ fn a_currency_given_as_a_word_is_corrected_by_feedback() {
 }
 
 /// Calls `convert_currency` through the loop.
-fn convert<C: Corrector>(repair: &RepairLoop<'_, C>, arguments: &str) -> Looped {
+fn convert<C: Corrector>(repair: &CorrectionLoop<'_, C>, arguments: &str) -> Looped {
     block_on(repair.call("convert_currency", arguments))
 }
 
-fn repair_asked(repair: &RepairLoop<'_, Scripted>) -> Vec<(String, Vec<String>, usize)> {
+fn repair_asked(repair: &CorrectionLoop<'_, Scripted>) -> Vec<(String, Vec<String>, usize)> {
     repair.corrector().asked.lock().unwrap().clone()
 }
 
@@ -122,14 +123,14 @@ fn a_correction_that_changes_a_valid_field_is_refused_or_accepted_and_logged() {
     let answer = || Scripted::arguments(json!({"amount": 100, "from": "USD", "to": "GBP"}));
     let toolbox = toolbox();
 
-    let refusing = RepairLoop::new(&toolbox, Scripted::new([answer()]));
+    let refusing = CorrectionLoop::new(&toolbox, Scripted::new([answer()]));
     let looped = convert(&refusing, sent);
     assert!(looped.envelope.ok);
     assert_eq!(looped.envelope.value.as_ref().unwrap()["to"], "EUR");
     assert_eq!(looped.attempts[0].wide_changes, ["to"]);
     assert!(!looped.attempts[0].wide_applied);
 
-    let accepting = RepairLoop::new(&toolbox, Scripted::new([answer()]))
+    let accepting = CorrectionLoop::new(&toolbox, Scripted::new([answer()]))
         .with_wide_changes(WideChanges::AcceptAndLog);
     let looped = convert(&accepting, sent);
     assert!(looped.envelope.ok);
@@ -146,9 +147,9 @@ fn the_same_issues_twice_is_a_stall() {
         Scripted::arguments(json!({"amount": 1, "from": "bucks", "to": "EUR"})),
         Scripted::arguments(json!({"amount": 1, "from": "greenbacks", "to": "EUR"})),
     ]);
-    let repair = RepairLoop::new(&toolbox, corrector).with_budgets(LoopBudgets {
+    let repair = CorrectionLoop::new(&toolbox, corrector).with_budgets(CorrectionBudgets {
         attempts_per_call: 5,
-        ..LoopBudgets::default()
+        ..CorrectionBudgets::default()
     });
     let looped = convert(&repair, r#"{"amount": 1, "from": "dollars", "to": "EUR"}"#);
     assert_eq!(looped.stop, Stop::Stall);
@@ -174,9 +175,9 @@ fn the_attempts_per_call_and_per_run_are_budgets() {
         amount(json!(-2)),
         amount(json!("lots")),
     ]);
-    let repair = RepairLoop::new(&toolbox, corrector).with_budgets(LoopBudgets {
+    let repair = CorrectionLoop::new(&toolbox, corrector).with_budgets(CorrectionBudgets {
         attempts_total: Some(3),
-        ..LoopBudgets::default()
+        ..CorrectionBudgets::default()
     });
     let looped = convert(&repair, r#"{"amount": -1, "from": "USD", "to": "EUR"}"#);
     assert_eq!(looped.stop, Stop::AttemptsPerCall);
@@ -198,9 +199,9 @@ fn feedback_past_its_byte_budget_sends_fewer_issues_and_says_how_many_were_left_
     let corrector = Scripted::new([Scripted::arguments(
         json!({"amount": 1, "from": "USD", "to": "EUR"}),
     )]);
-    let repair = RepairLoop::new(&toolbox, corrector).with_budgets(LoopBudgets {
+    let repair = CorrectionLoop::new(&toolbox, corrector).with_budgets(CorrectionBudgets {
         feedback_bytes: 600,
-        ..LoopBudgets::default()
+        ..CorrectionBudgets::default()
     });
     // Three issues: the hint and one issue fit in 600 bytes.
     let looped = convert(
@@ -221,7 +222,7 @@ fn feedback_past_its_byte_budget_sends_fewer_issues_and_says_how_many_were_left_
 #[test]
 fn a_corrector_that_cannot_fix_ends_the_loop_and_other_failures_are_not_corrected() {
     let toolbox = toolbox();
-    let repair = RepairLoop::new(
+    let repair = CorrectionLoop::new(
         &toolbox,
         Scripted::new([Correction::CannotFix("no idea".into())]),
     );
@@ -242,7 +243,7 @@ fn a_correction_in_a_markdown_fence_is_read_as_the_gate_reads_arguments() {
     let corrector = Scripted::new([Correction::Arguments(
         "Here you go:\n```json\n{\"amount\": 100, \"from\": \"USD\", \"to\": \"EUR\"}\n```".into(),
     )]);
-    let repair = RepairLoop::new(&toolbox, corrector);
+    let repair = CorrectionLoop::new(&toolbox, corrector);
     let looped = convert(
         &repair,
         r#"{"amount": 100, "from": "dollars", "to": "EUR"}"#,
@@ -257,7 +258,7 @@ fn a_correction_in_a_markdown_fence_is_read_as_the_gate_reads_arguments() {
 /// many validation words its detail holds; the envelope carries the status it stated.
 #[test]
 fn a_long_problem_body_is_classified_on_its_whole_text() {
-    use toolgate::boundary::{classify, Classified};
+    use toolgate::boundary::correction::{classify, Classified};
     for (status, wanted) in [
         (403, Classified::Stop),
         (404, Classified::Stop),

@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use boundary_common::block_on;
 use serde_json::{json, Value};
-use toolgate::boundary::{
-    async_trait, Classified, Correction, CorrectionRequest, Corrector, Layer, LoopBudgets, Reason,
-    RepairLoop, Resolution, ResolutionRequest, Resolver, Stop, Toolbox,
+use toolgate::boundary::correction::{
+    Classified, Correction, CorrectionBudgets, CorrectionLoop, CorrectionRequest, Corrector, Layer,
+    Resolution, ResolutionRequest, Resolver, Stop,
 };
+use toolgate::boundary::{async_trait, Reason, Toolbox};
 
 /// Look up the latest price of a stock.
 #[derive(toolgate::Tool, serde::Deserialize)]
@@ -116,11 +117,11 @@ impl Resolver for FromSourceData {
     }
 }
 
-fn fast() -> LoopBudgets {
-    LoopBudgets {
+fn fast() -> CorrectionBudgets {
+    CorrectionBudgets {
         backoff: Duration::from_millis(1),
         max_backoff: Duration::from_millis(5),
-        ..LoopBudgets::default()
+        ..CorrectionBudgets::default()
     }
 }
 
@@ -152,7 +153,7 @@ fn stock_toolbox(conversions: Arc<AtomicUsize>) -> Toolbox {
 fn a_conversion_of_zero_is_re_resolved_from_the_stock_price_already_held() {
     let conversions = Arc::new(AtomicUsize::new(0));
     let toolbox = stock_toolbox(Arc::clone(&conversions));
-    let repair = RepairLoop::new(&toolbox, Unasked)
+    let repair = CorrectionLoop::new(&toolbox, Unasked)
         .with_resolver(FromSourceData)
         .with_budgets(fast());
     repair.set_user_request("Buy 100 shares of ACME and tell me the cost in EUR");
@@ -183,9 +184,9 @@ fn a_conversion_of_zero_is_re_resolved_from_the_stock_price_already_held() {
 fn the_resolver_gets_the_request_the_capped_sources_and_the_classification() {
     let toolbox = stock_toolbox(Arc::default());
     let resolver = Scripted::new([Resolution::CannotFix("no price known".into())]);
-    let repair = RepairLoop::new(&toolbox, Unasked)
+    let repair = CorrectionLoop::new(&toolbox, Unasked)
         .with_resolver(resolver)
-        .with_budgets(LoopBudgets {
+        .with_budgets(CorrectionBudgets {
             source_bytes: 40,
             ..fast()
         });
@@ -236,7 +237,7 @@ fn flaky(error: &'static str, failures: usize, calls: Arc<AtomicUsize>) -> Toolb
 fn a_503_is_retried_unchanged_with_backoff_then_succeeds() {
     let calls = Arc::new(AtomicUsize::new(0));
     let toolbox = flaky("503 Service Unavailable", 2, Arc::clone(&calls));
-    let repair = RepairLoop::new(&toolbox, Unasked).with_budgets(fast());
+    let repair = CorrectionLoop::new(&toolbox, Unasked).with_budgets(fast());
     let looped = block_on(repair.call("stock_price", r#"{"symbol": "ACME"}"#));
     assert_eq!(looped.stop, Stop::Passed);
     assert_eq!(calls.load(Ordering::Relaxed), 3);
@@ -257,7 +258,7 @@ fn retries_are_budgeted_and_a_429_waits_as_asked() {
         10,
         Arc::clone(&calls),
     );
-    let repair = RepairLoop::new(&toolbox, Unasked).with_budgets(fast());
+    let repair = CorrectionLoop::new(&toolbox, Unasked).with_budgets(fast());
     let looped = block_on(repair.call("stock_price", r#"{"symbol": "ACME"}"#));
     assert_eq!(looped.stop, Stop::RetriesPerCall);
     assert_eq!(calls.load(Ordering::Relaxed), 3);
@@ -269,7 +270,7 @@ fn retries_are_budgeted_and_a_429_waits_as_asked() {
 fn a_404_is_not_retried_even_when_the_model_calls_it_transient() {
     let calls = Arc::new(AtomicUsize::new(0));
     let toolbox = flaky("HTTP 404: no such symbol", 10, Arc::clone(&calls));
-    let repair = RepairLoop::new(&toolbox, Unasked)
+    let repair = CorrectionLoop::new(&toolbox, Unasked)
         .with_resolver(Scripted::new([Resolution::Transient]))
         .with_budgets(fast());
     let looped = block_on(repair.call("stock_price", r#"{"symbol": "ACME"}"#));
@@ -284,7 +285,7 @@ fn a_404_is_not_retried_even_when_the_model_calls_it_transient() {
 fn without_a_status_the_models_judgment_decides() {
     let calls = Arc::new(AtomicUsize::new(0));
     let toolbox = flaky("the ledger is busy", 1, Arc::clone(&calls));
-    let transient = RepairLoop::new(&toolbox, Unasked)
+    let transient = CorrectionLoop::new(&toolbox, Unasked)
         .with_resolver(Scripted::new([Resolution::Transient]))
         .with_budgets(fast());
     let looped = block_on(transient.call("stock_price", r#"{"symbol": "ACME"}"#));
@@ -297,7 +298,7 @@ fn without_a_status_the_models_judgment_decides() {
 
     // Without a resolver, an unclassified failure ends the loop.
     let toolbox = flaky("the ledger is busy", 1, Arc::default());
-    let plain = RepairLoop::new(&toolbox, Unasked).with_budgets(fast());
+    let plain = CorrectionLoop::new(&toolbox, Unasked).with_budgets(fast());
     let looped = block_on(plain.call("stock_price", r#"{"symbol": "ACME"}"#));
     assert_eq!(looped.stop, Stop::CannotFix);
     assert_eq!(
@@ -313,9 +314,9 @@ fn re_resolutions_are_budgeted_per_call() {
     // The model keeps sending a zero amount.
     let zero =
         || Resolution::Arguments(json!({"amount": 0, "from": "USD", "to": "EUR"}).to_string());
-    let repair = RepairLoop::new(&toolbox, Unasked)
+    let repair = CorrectionLoop::new(&toolbox, Unasked)
         .with_resolver(Scripted::new([zero(), zero(), zero()]))
-        .with_budgets(LoopBudgets {
+        .with_budgets(CorrectionBudgets {
             stall_detection: false,
             ..fast()
         });
@@ -350,7 +351,7 @@ fn a_call_past_its_timeout_is_made_again_unchanged() {
             }
         })
         .unwrap();
-    let repair = RepairLoop::new(&toolbox, Unasked).with_budgets(fast());
+    let repair = CorrectionLoop::new(&toolbox, Unasked).with_budgets(fast());
     let looped = block_on(repair.call("stock_price", r#"{"symbol": "ACME"}"#));
     assert_eq!(looped.stop, Stop::Passed);
     assert_eq!(calls.load(Ordering::Relaxed), 2);

@@ -186,7 +186,7 @@ fn value_roads_agree(dynamic: &DynamicTool, text: &str) -> Result<(), TestCaseEr
 /// A Rust value's generated checks and the decoder over its JSON: the same issues.
 fn checks_agree<T: Tool>(value: &T) -> Result<(), TestCaseError> {
     let json = value.to_json_value();
-    let decoded = toolgate::decode::decode_value(T::model(), &json, &Options::typed());
+    let decoded = toolgate_core::decode::decode_value(T::model(), &json, &Options::typed());
     match (value.validate(), decoded) {
         (Ok(()), Ok(_)) => {}
         (Err(report), Err(rejected)) => prop_assert_eq!(

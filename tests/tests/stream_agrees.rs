@@ -5,8 +5,8 @@
 //! walk's. The stream must decide most calls, or the test would compare little.
 
 use serde_json::Value;
-use toolgate::decode::{decode_text_by_stream, decode_text_by_tree, Options};
 use toolgate::model::ToolModel;
+use toolgate_core::decode::{decode_text_by_stream, decode_text_by_tree, Options};
 use toolgate_tests::corpus::{corpus_models, EXPANDED};
 
 /// How many calls the stream decided, and the first disagreements.

@@ -9,9 +9,8 @@ mod boundary_common;
 use boundary_common::block_on;
 use boundary_common::flights::{flights, REFUSED, REPAIRABLE};
 use serde_json::json;
-use toolgate::boundary::{
-    async_trait, Call, Correction, CorrectionRequest, Corrector, RepairLoop, Toolbox,
-};
+use toolgate::boundary::correction::{Correction, CorrectionLoop, CorrectionRequest, Corrector};
+use toolgate::boundary::{async_trait, Call, Toolbox};
 
 /// Convert an amount of money from one currency to another.
 #[derive(toolgate::Tool, serde::Deserialize)]
@@ -43,7 +42,7 @@ fn each_attempt_is_a_tracing_event() {
             )
         })
         .unwrap();
-    let repair = RepairLoop::new(&toolbox, Dollars);
+    let repair = CorrectionLoop::new(&toolbox, Dollars);
     let text = boundary_common::captured_events(|| {
         let looped = block_on(repair.call(
             "convert_currency",

@@ -219,7 +219,7 @@ fn both_roads_choose_the_same_alternative() {
                 // Equal as JSON (a typed `f64` writes `2.0` for the `2` read).
                 let typed_value = typed.value.to_json_value();
                 assert!(
-                    toolgate::values::json_equal(&typed_value, &run_time.value),
+                    toolgate_core::values::json_equal(&typed_value, &run_time.value),
                     "{text}: {typed_value} / {}",
                     run_time.value
                 );

@@ -189,9 +189,9 @@ fn a_flattened_map_keeps_undeclared_keys_and_checks_them() {
 struct Rename {
     to: String,
     /// Replaced by `to`: must be absent.
-    path: Option<toolgate::Never>,
+    path: Option<toolgate::model::Never>,
     #[serde(default)]
-    none: Vec<toolgate::Never>,
+    none: Vec<toolgate::model::Never>,
 }
 
 #[test]

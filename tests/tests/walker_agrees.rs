@@ -19,8 +19,8 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Number, Value};
-use toolgate::decode::{self, Options};
 use toolgate::model::{Json, ToolModel};
+use toolgate_core::decode::{self, Options};
 use toolgate_core_oracle as oracle;
 use toolgate_core_oracle::decode as old_decode;
 use toolgate_tests::corpus::{CASES, EXPANDED};
@@ -532,8 +532,9 @@ fn the_json_schema_suite_is_decided_as_before() {
         let groups: Vec<Value> = serde_json::from_str(&text).unwrap();
         for group in &groups {
             let schema = serde_json::to_string(&group["schema"]).unwrap();
-            let new =
-                toolgate::model::read::read_value_schema(&serde_json::from_str(&schema).unwrap());
+            let new = toolgate_core::model::read::read_value_schema(
+                &serde_json::from_str(&schema).unwrap(),
+            );
             let old =
                 oracle::model::read::read_value_schema(&serde_json::from_str(&schema).unwrap());
             let (Ok(new), Ok(old)) = (new, old) else {

@@ -63,7 +63,7 @@ fn stand_in_impls(input: &DeriveInput) -> TokenStream {
             fn describe(_: &mut ::toolgate::model::Definitions) -> ::toolgate::model::Schema {
                 ::core::unreachable!()
             }
-            fn check<'__m>(&self, _: &'__m ::toolgate::model::Schema, _: &mut ::toolgate::Checker<'__m>) {
+            fn check<'__m>(&self, _: &'__m ::toolgate::model::Schema, _: &mut ::toolgate::check::Checker<'__m>) {
                 ::core::unreachable!()
             }
             fn to_json_value(&self) -> ::toolgate::serde_json::Value {

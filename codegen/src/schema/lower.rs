@@ -17,7 +17,7 @@
 //!   it: no value would fit); an `enum` of strings is a Rust enum, any other
 //!   `enum` a value of the narrowest type holding its values (`bool`, `i64`, `u64`, `f64`,
 //!   `serde_json::Value`) with `#[tool(enum_values = [...])]`; `{"type": "null"}` is `()`;
-//!   the `false` schema is `toolgate::Never` (an optional property of it must be absent); an
+//!   the `false` schema is `toolgate::model::Never` (an optional property of it must be absent); an
 //!   `enum` left without values (`{"type": "string", "enum": [true, false]}`: the reader drops
 //!   the values `type` rules out) is an enum without variants, which no value decodes into
 //!   and whose model is the same empty `enum`, so both roads refuse any value with the same
@@ -483,7 +483,7 @@ impl<'s> Lowering<'s> {
             // `()` reads and writes `null`.
             Kind::Null => Lowered::plain(quote!(())),
             // No value: `Option<Never>` is a property that must be absent.
-            Kind::Never => Lowered::plain(quote!(::toolgate::Never)),
+            Kind::Never => Lowered::plain(quote!(::toolgate::model::Never)),
             Kind::Integer(integer) => numbers::integer(integer, pointer, &mut scope.errors),
             Kind::Number(float) => numbers::float(float, pointer, &mut scope.errors),
             Kind::String(string) => {

@@ -42,11 +42,13 @@ fn a_false_schema_is_never() {
         )
         .unwrap();
     assert!(
-        code.contains("pub gone: ::std::option::Option<::toolgate::Never>,"),
+        code.contains("pub gone: ::std::option::Option<::toolgate::model::Never>,"),
         "{code}"
     );
     assert!(
-        code.contains("pub empty: ::std::option::Option<::std::vec::Vec<::toolgate::Never>>,"),
+        code.contains(
+            "pub empty: ::std::option::Option<::std::vec::Vec<::toolgate::model::Never>>,"
+        ),
         "{code}"
     );
 }

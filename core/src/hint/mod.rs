@@ -142,12 +142,11 @@ pub struct RetryHint {
 }
 
 impl RetryHint {
-    /// The hint for refused arguments of `model`.
-    pub fn new(model: &ToolModel, report: &Report) -> Self {
-        Self::build(model, report, HintReason::InvalidArguments)
-    }
-
-    /// The hint for `report`, with the given reason.
+    /// The hint for `report`, with the given reason: the one way to make a hint. A refusal
+    /// carries its own ([`Rejected::hint`](crate::Rejected::hint),
+    /// [`Rejected::hint_json`](crate::Rejected::hint_json)); this is for a report from
+    /// elsewhere, such as `validate()`'s ([`HintReason::InvalidArguments`]) or a tool's own
+    /// error ([`HintReason::ToolError`]).
     pub fn build(model: &ToolModel, report: &Report, reason: HintReason) -> Self {
         HintParts::build(model, report, reason).into_hint()
     }
@@ -160,7 +159,9 @@ impl RetryHint {
 
     /// The compact JSON of the hint [`RetryHint::build`] would build, written straight from
     /// the report and the model: equal to `RetryHint::build(model, report, reason).to_json()`,
-    /// without making the hint's owned parts first (what `Rejected::hint_json` answers).
+    /// without making the hint's owned parts first (what `Rejected::hint_json` answers, the
+    /// way to it outside toolgate's own crates).
+    #[doc(hidden)]
     pub fn build_json(model: &ToolModel, report: &Report, reason: HintReason) -> String {
         json::hint_json(&HintParts::build(model, report, reason))
     }

@@ -61,7 +61,7 @@ fn caps_missing_fields_and_fields_and_counts_the_rest() {
         )
         .with_expected(json!(20)),
     );
-    let hint = RetryHint::new(&model(), &report);
+    let hint = RetryHint::build(&model(), &report, HintReason::InvalidArguments);
     assert_eq!(hint.missing_fields, ["wall", "room", "finish"]);
     assert_eq!(hint.fields.len(), MAX_FIELDS);
     assert_eq!(hint.omitted, 1 + 2);
@@ -106,7 +106,7 @@ fn enum_fields_list_five_values_then_an_ellipsis() {
         )
         .with_got(json!("gren")),
     );
-    let hint = RetryHint::new(&model(), &report);
+    let hint = RetryHint::build(&model(), &report, HintReason::InvalidArguments);
     let field = &hint.fields[0];
     assert_eq!(
         field.allowed_values,
@@ -136,7 +136,7 @@ fn bounds_come_with_bound_issues_only() {
         )
         .with_expected(json!(20)),
     );
-    let hint = RetryHint::new(&model(), &report);
+    let hint = RetryHint::build(&model(), &report, HintReason::InvalidArguments);
     assert_eq!(
         (hint.fields[0].min, hint.fields[0].max),
         (Some(Num::Int(1)), Some(Num::Int(20)))
@@ -162,7 +162,9 @@ fn questions_are_capped() {
     );
     let mut report = Report::new();
     report.push(missing("x"));
-    let question = RetryHint::new(&model, &report).clarifying_question.unwrap();
+    let question = RetryHint::build(&model, &report, HintReason::InvalidArguments)
+        .clarifying_question
+        .unwrap();
     assert!(question.chars().count() <= MAX_QUESTION_CHARS);
     assert!(question.chars().count() > MAX_QUESTION_CHARS - 5);
     assert!(question.ends_with("…?"));
@@ -186,7 +188,7 @@ fn nested_missing_fields_nest_in_the_example() {
         Constraint::Required,
         "is required",
     ));
-    let hint = RetryHint::new(&model, &report);
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
     assert_eq!(hint.message, "missing required field contact.email");
     assert_eq!(
         hint.example_input,
@@ -240,7 +242,7 @@ fn type_entries_say_the_type_wanted_and_bounds_come_from_the_issue() {
         )
         .with_expected(json!(3)),
     );
-    let hint = RetryHint::new(&model, &report);
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
     assert_eq!(hint.fields[0].expected_type, Some(json!("number")));
     assert_eq!(
         hint.fields[1].expected_type,
@@ -292,7 +294,7 @@ fn the_example_follows_the_schema_order_not_the_report_order() {
     ] {
         report.push(Issue::new(path, Constraint::Required, "is required"));
     }
-    let hint = RetryHint::new(&model, &report);
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
     assert_eq!(
         hint.example_input
             .map(|example| example.to_string())
@@ -317,7 +319,7 @@ fn union_and_type_list_hints_say_what_the_alternatives_want() {
         &crate::decode::Options::default(),
     )
     .unwrap_err();
-    let hint = RetryHint::new(&model, &rejected.report);
+    let hint = RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
     assert_eq!(hint.fields[0].constraint, Constraint::AnyOf);
     assert_eq!(hint.fields[0].alternatives, [json!("object")]);
     assert_eq!(hint.fields[1].constraint, Constraint::Type);
@@ -346,7 +348,7 @@ fn a_type_list_issue_asks_for_one_of_its_types() {
         &crate::decode::Options::default(),
     )
     .unwrap_err();
-    let hint = RetryHint::new(&model, &rejected.report);
+    let hint = RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
     assert_eq!(
         hint.clarifying_question.as_deref(),
         Some("What should `value` be (string, number or boolean)?")
@@ -426,7 +428,7 @@ fn a_description_that_is_a_clause_follows_the_field_name_in_the_question() {
         Constraint::Required,
         "is required",
     ));
-    let hint = RetryHint::new(&model, &report);
+    let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
     assert_eq!(
         hint.clarifying_question.as_deref(),
         Some("What is `contact` (how to reach the passenger)?")

@@ -177,6 +177,7 @@ impl ToolModel {
 
     /// The lookup tables of `enumeration` (a part of this model) when it is long enough to
     /// have them (more than [`SCANNED_VALUES`](crate::plan::SCANNED_VALUES) values).
+    #[doc(hidden)]
     pub fn enum_index(&self, enumeration: &EnumSchema) -> Option<&crate::plan::EnumTable> {
         if enumeration.values.len() <= crate::plan::SCANNED_VALUES {
             return None;
@@ -186,11 +187,13 @@ impl ToolModel {
 
     /// Whether `value` is one of `enumeration`'s values (a part of this model): a string is
     /// looked up in the enum's index where it has one, any other value compared in turn.
+    #[doc(hidden)]
     pub fn enum_contains(&self, enumeration: &EnumSchema, value: &Value) -> bool {
         enum_contains_in(self.enum_index(enumeration), enumeration, value)
     }
 
     /// [`ToolModel::enum_contains`] for a string, without making it a `Value`.
+    #[doc(hidden)]
     pub fn enum_contains_str(&self, enumeration: &EnumSchema, text: &str) -> bool {
         enum_contains_str_in(self.enum_index(enumeration), enumeration, text)
     }

@@ -92,12 +92,14 @@ impl ToolModel {
     /// assert_eq!(model.key_match(object, "Passengers", false), KeyMatch::Unknown);
     /// assert_eq!(model.key_match(object, "USER-ID", true), KeyMatch::Ambiguous);
     /// ```
+    #[doc(hidden)]
     pub fn key_match(&self, object: &ObjectSchema, key: &str, folding: bool) -> KeyMatch {
         self.plan().keys_of(object).key_match(object, key, folding)
     }
 
     /// The field of `object` (a part of this model) whose wire name or alias is `key`, as
     /// sent: [`ToolModel::key_match`] without folding.
+    #[doc(hidden)]
     pub fn field_named<'o>(&self, object: &'o ObjectSchema, key: &str) -> Option<&'o Field> {
         match self.key_match(object, key, false) {
             KeyMatch::Exact(at) => object.fields.get(at),
@@ -120,6 +122,7 @@ impl ToolModel {
     /// assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied, KeyTarget::Unknown]);
     /// assert_eq!(decided.ties, [Tie { field: 0, positions: vec![0, 1] }]);
     /// ```
+    #[doc(hidden)]
     pub fn key_targets<'k>(
         &self,
         object: &ObjectSchema,

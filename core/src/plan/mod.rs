@@ -210,6 +210,7 @@ impl Plan {
 
 impl ToolModel {
     /// The plan of this model, compiled on the first call and kept.
+    #[doc(hidden)]
     pub fn plan(&self) -> &Plan {
         self.plan_cell().get_or_init(|| build::plan(self))
     }

@@ -54,6 +54,7 @@ impl ToolModel {
     /// assert!(matches!(model.step(model.input(), &key("PAX"), false), Step::Undeclared));
     /// assert!(matches!(model.step(model.input(), &key("PAX"), true), Step::Field(0, _)));
     /// ```
+    #[doc(hidden)]
     pub fn step<'m>(&'m self, schema: &'m Schema, segment: &Segment, folding: bool) -> Step<'m> {
         let Some(resolved) = self.resolve(schema) else {
             return Step::Undeclared;

@@ -3,6 +3,7 @@
 //!
 //! Run it with `cargo run --example quickstart`.
 
+use toolgate::hint::HintReason;
 use toolgate::{RetryHint, Tool};
 
 /// Current weather at a place.
@@ -143,7 +144,7 @@ fn main() {
     );
 
     // The hint a model reads: at most 3 fields, `omitted` counts the rest.
-    let hint = RetryHint::new(BookFlight::model(), &report);
+    let hint = RetryHint::build(BookFlight::model(), &report, HintReason::InvalidArguments);
     println!(
         "\nthe retry hint, as JSON for a tool-result message:\n{}",
         hint.to_json()

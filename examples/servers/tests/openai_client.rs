@@ -3,7 +3,8 @@
 //! conversation, the client as the repair loop's corrector and resolver, and its failures.
 
 use serde_json::{json, Value};
-use toolgate::boundary::{LoopBudgets, Reason, RepairLoop, Stop};
+use toolgate::boundary::correction::{CorrectionBudgets, CorrectionLoop, Stop};
+use toolgate::boundary::Reason;
 use toolgate::openai::{agent_turn, OpenAiClient, OpenAiError, TurnError, TurnOptions};
 use toolgate_example_servers::agent::{
     agent_toolbox, calls, fake_openai, fake_openai_texts, says, ACME_PRICE,
@@ -105,7 +106,7 @@ async fn the_client_corrects_and_re_resolves_as_the_repair_loops_model() {
     .await;
     let toolbox = agent_toolbox(0);
     let model = client(&base_url);
-    let repair = RepairLoop::new(&toolbox, model.clone()).with_resolver(model);
+    let repair = CorrectionLoop::new(&toolbox, model.clone()).with_resolver(model);
     repair.set_user_request("Buy 100 shares of ACME; what do they cost in EUR?");
     repair.add_source(json!({"symbol": "ACME", "price": ACME_PRICE}));
     let looped = repair
@@ -158,11 +159,11 @@ async fn a_model_that_says_transient_gets_a_retry_and_one_that_cannot_fix_says_w
             .unwrap();
         toolbox
     };
-    let repair = RepairLoop::new(&toolbox, model.clone())
+    let repair = CorrectionLoop::new(&toolbox, model.clone())
         .with_resolver(model)
-        .with_budgets(LoopBudgets {
+        .with_budgets(CorrectionBudgets {
             backoff: std::time::Duration::from_millis(1),
-            ..LoopBudgets::default()
+            ..CorrectionBudgets::default()
         });
     let looped = repair.call("stock_price", r#"{"symbol": "ACME"}"#).await;
     assert_eq!(looped.stop, Stop::CannotFix);

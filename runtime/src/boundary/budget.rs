@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
-use super::envelope::Budget;
+use super::envelope::Limit;
 
 /// The limits of one run of an agent: how many calls, refusals and failures it may have, how
 /// long one call may take, and whether the same refused arguments may be sent again.
@@ -158,7 +158,7 @@ pub struct ToolUsage {
 /// A budget spent: which, and its limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Exceeded {
-    pub(crate) budget: Budget,
+    pub(crate) budget: Limit,
     pub(crate) limit: u32,
 }
 
@@ -216,7 +216,7 @@ impl Usage {
         arguments: &str,
     ) -> Option<Exceeded> {
         let spent = self.of(tool.id);
-        let over = |used: u32, limit: Option<u32>, budget: Budget| {
+        let over = |used: u32, limit: Option<u32>, budget: Limit| {
             limit
                 .filter(|limit| used >= *limit)
                 .map(|limit| Exceeded { budget, limit })
@@ -228,44 +228,44 @@ impl Usage {
                 .is_some_and(|(id, hash)| *id == tool.id && *hash == text_hash(arguments));
         if stalled {
             return Some(Exceeded {
-                budget: Budget::Stall,
+                budget: Limit::Stall,
                 limit: 1,
             });
         }
         over(
             spent.invalid_arguments,
             budgets.invalid_arguments_per_tool,
-            Budget::InvalidArgumentsPerTool,
+            Limit::InvalidArgumentsPerTool,
         )
         .or_else(|| {
             over(
                 self.total.invalid_arguments,
                 budgets.invalid_arguments_total,
-                Budget::InvalidArgumentsTotal,
+                Limit::InvalidArgumentsTotal,
             )
         })
         .or_else(|| {
             over(
                 spent.tool_errors,
                 budgets.tool_errors_per_tool,
-                Budget::ToolErrorsPerTool,
+                Limit::ToolErrorsPerTool,
             )
         })
         .or_else(|| {
             over(
                 self.total.tool_errors,
                 budgets.tool_errors_total,
-                Budget::ToolErrorsTotal,
+                Limit::ToolErrorsTotal,
             )
         })
         .or_else(|| {
             over(
                 spent.calls,
                 budgets.call_limit(tool.name),
-                Budget::CallsPerTool,
+                Limit::CallsPerTool,
             )
         })
-        .or_else(|| over(self.total.calls, budgets.calls_total, Budget::CallsTotal))
+        .or_else(|| over(self.total.calls, budgets.calls_total, Limit::CallsTotal))
     }
 
     /// Adds to what the tool numbered `id` and the run have spent.
@@ -289,7 +289,7 @@ impl Usage {
             .filter(|limit| spent.calls >= *limit)
         {
             return Err(Exceeded {
-                budget: Budget::CallsPerTool,
+                budget: Limit::CallsPerTool,
                 limit,
             });
         }
@@ -298,7 +298,7 @@ impl Usage {
             .filter(|limit| self.total.calls >= *limit)
         {
             return Err(Exceeded {
-                budget: Budget::CallsTotal,
+                budget: Limit::CallsTotal,
                 limit,
             });
         }
@@ -412,10 +412,10 @@ mod tests {
         usage.count(A, "{}", Counted::Failed);
         assert_eq!(
             usage.start(&budgets, A).unwrap_err().budget,
-            Budget::CallsPerTool
+            Limit::CallsPerTool
         );
         let exceeded = usage.check(&budgets, A, "{}").unwrap();
-        assert_eq!(exceeded.budget, Budget::CallsPerTool);
+        assert_eq!(exceeded.budget, Limit::CallsPerTool);
         assert_eq!(exceeded.limit, 2);
         usage.start(&budgets, B).unwrap();
         assert_eq!(usage.check(&budgets, B, "{}").unwrap().limit, 1);
@@ -433,13 +433,13 @@ mod tests {
         assert_eq!(usage.check(&budgets, B, "{}"), None);
         usage.count(B, "{\"x\": 2}", Counted::Refused);
         let exceeded = usage.check(&budgets, C, "{}").unwrap();
-        assert_eq!(exceeded.budget, Budget::InvalidArgumentsTotal);
+        assert_eq!(exceeded.budget, Limit::InvalidArgumentsTotal);
         let budgets = Budgets::new().tool_errors_per_tool(1);
         usage.start(&budgets, C).unwrap();
         usage.count(C, "{}", Counted::Failed);
         assert_eq!(
             usage.check(&budgets, C, "{}").unwrap().budget,
-            Budget::ToolErrorsPerTool
+            Limit::ToolErrorsPerTool
         );
         assert_eq!(usage.check(&budgets, A, "{}"), None);
     }
@@ -450,7 +450,7 @@ mod tests {
         let mut usage = Usage::default();
         usage.count(A, "{\"x\": 1}", Counted::Refused);
         let stall = usage.check(&budgets, A, " {\"x\": 1}\n").unwrap();
-        assert_eq!(stall.budget, Budget::Stall);
+        assert_eq!(stall.budget, Limit::Stall);
         // Other arguments, or the same text to another tool, are not a stall.
         assert_eq!(usage.check(&budgets, A, "{\"x\": 2}"), None);
         assert_eq!(usage.check(&budgets, B, "{\"x\": 1}"), None);

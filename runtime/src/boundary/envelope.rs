@@ -52,7 +52,7 @@ impl fmt::Display for Reason {
 /// Which budget of a run stopped a call (see [`super::Budgets`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Budget {
+pub enum Limit {
     /// The calls one tool may make in a run (a default for every tool, or the tool's own).
     CallsPerTool,
     /// The calls all tools together may make in a run.
@@ -69,22 +69,22 @@ pub enum Budget {
     Stall,
 }
 
-impl Budget {
+impl Limit {
     /// The budget as written in the envelope (`"calls_per_tool"`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
-            Budget::CallsPerTool => "calls_per_tool",
-            Budget::CallsTotal => "calls_total",
-            Budget::InvalidArgumentsPerTool => "invalid_arguments_per_tool",
-            Budget::InvalidArgumentsTotal => "invalid_arguments_total",
-            Budget::ToolErrorsPerTool => "tool_errors_per_tool",
-            Budget::ToolErrorsTotal => "tool_errors_total",
-            Budget::Stall => "stall",
+            Limit::CallsPerTool => "calls_per_tool",
+            Limit::CallsTotal => "calls_total",
+            Limit::InvalidArgumentsPerTool => "invalid_arguments_per_tool",
+            Limit::InvalidArgumentsTotal => "invalid_arguments_total",
+            Limit::ToolErrorsPerTool => "tool_errors_per_tool",
+            Limit::ToolErrorsTotal => "tool_errors_total",
+            Limit::Stall => "stall",
         }
     }
 }
 
-impl fmt::Display for Budget {
+impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -117,18 +117,18 @@ pub struct Failure {
     pub tools_omitted: usize,
     /// `budget_exceeded`: which budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub budget: Option<Budget>,
+    pub budget: Option<Limit>,
     /// `budget_exceeded`: the budget's limit (for `stall`: 1, the one refusal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
     /// `timeout`: the per-call timeout, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// `denied`: the middleware that denied the call ([`super::Middleware::name`]).
+    /// `denied`: the middleware that denied the call ([`super::middleware::Middleware::name`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
     /// `tool_error`: the HTTP status the tool's whole error text states
-    /// ([`super::stated`]), read before `message` is cut to 1,000 characters: an RFC 9457
+    /// ([`super::correction::stated`]), read before `message` is cut to 1,000 characters: an RFC 9457
     /// body longer than that keeps its `"status": 403`, which the repair loop's layer 4
     /// classifies on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -137,9 +137,9 @@ pub struct Failure {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
     /// A call the repair loop corrected and that stayed refused: each correction, with its
-    /// issues before and after ([`super::RepairLoop`]).
+    /// issues before and after ([`super::correction::CorrectionLoop`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attempts: Vec<super::Attempt>,
+    pub attempts: Vec<super::correction::Attempt>,
 }
 
 /// Most tool names an `unknown_tool` failure lists.
@@ -372,7 +372,7 @@ mod tests {
     #[test]
     fn an_envelope_reads_back_what_it_wrote() {
         let mut failure = Failure::new(Reason::BudgetExceeded, "spent");
-        failure.budget = Some(Budget::Stall);
+        failure.budget = Some(Limit::Stall);
         failure.limit = Some(1);
         let envelope = Envelope::failure("ping", failure, None).with_call_id(Some("call_1".into()));
         let text = envelope.to_json();
@@ -401,13 +401,13 @@ mod tests {
             );
         }
         for budget in [
-            Budget::CallsPerTool,
-            Budget::CallsTotal,
-            Budget::InvalidArgumentsPerTool,
-            Budget::InvalidArgumentsTotal,
-            Budget::ToolErrorsPerTool,
-            Budget::ToolErrorsTotal,
-            Budget::Stall,
+            Limit::CallsPerTool,
+            Limit::CallsTotal,
+            Limit::InvalidArgumentsPerTool,
+            Limit::InvalidArgumentsTotal,
+            Limit::ToolErrorsPerTool,
+            Limit::ToolErrorsTotal,
+            Limit::Stall,
         ] {
             assert_eq!(
                 serde_json::to_value(budget).unwrap(),

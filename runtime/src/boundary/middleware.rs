@@ -156,7 +156,8 @@ pub type HookFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
 /// An allow-list, before the gate:
 ///
 /// ```
-/// use toolgate::boundary::{async_trait, Decision, Middleware, RawCall};
+/// use toolgate::boundary::async_trait;
+/// use toolgate::boundary::middleware::{Decision, Middleware, RawCall};
 ///
 /// struct AllowList(Vec<&'static str>);
 ///
@@ -176,7 +177,8 @@ pub type HookFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
 /// A log line with a field redacted, after the gate (the tool still gets the field):
 ///
 /// ```
-/// use toolgate::boundary::{async_trait, Decision, GatedCall, Middleware};
+/// use toolgate::boundary::async_trait;
+/// use toolgate::boundary::middleware::{Decision, GatedCall, Middleware};
 ///
 /// struct RedactedLog { field: &'static str }
 ///
@@ -198,7 +200,8 @@ pub type HookFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
 /// ```
 /// use std::sync::Mutex;
 /// use std::time::{Duration, Instant};
-/// use toolgate::boundary::{async_trait, Decision, Middleware, RawCall};
+/// use toolgate::boundary::async_trait;
+/// use toolgate::boundary::middleware::{Decision, Middleware, RawCall};
 ///
 /// struct RateLimit { every: Duration, last: Mutex<Option<Instant>> }
 ///

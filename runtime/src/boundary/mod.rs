@@ -11,7 +11,7 @@
 //! - [`Budgets`] bound runaway loops: call caps, refusal and failure budgets, a per-call
 //!   timeout, and a stall detector; once one is spent, calls get `budget_exceeded` without
 //!   their tool running. [`Toolbox::state_fragment`] says what is left.
-//! - [`Middleware`] hooks run before the gate, after it, and after the tool: each may pass,
+//! - [`Middleware`](middleware::Middleware) hooks run before the gate, after it, and after the tool: each may pass,
 //!   change what it is given, or deny.
 //! - [`Finalizer`] checks a model's final structured answer the same way, and gives the
 //!   retry prompt while a budget of retries lasts.
@@ -99,31 +99,28 @@
 
 mod budget;
 mod call;
+pub mod correction;
 mod envelope;
 mod finalizer;
 pub mod messages;
-mod middleware;
+pub mod middleware;
 mod registry;
-mod repair;
 mod run;
 mod stopped;
 mod telemetry;
 mod toolbox;
 
+// The boundary's own names: the registry and its calls, the result envelope, the budgets
+// of a run, the final-answer check. The repair loop ([`correction`]), middleware
+// ([`middleware`]) and provider messages ([`messages`]) are one module down (issue 30 §5).
 pub use async_trait::async_trait;
 pub use budget::{Budgets, ToolUsage};
 pub use call::CallFuture;
-pub use envelope::{Budget, Envelope, Failure, Reason, MAX_LISTED_TOOLS};
+pub use envelope::{Envelope, Failure, Limit, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
-pub use middleware::{Arguments, Decision, GatedCall, HookFuture, Middleware, RawCall};
 #[cfg(feature = "mcp")]
 pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
-pub use repair::{
-    classify, stated, Attempt, Classified, Correction, CorrectionRequest, Corrector, Layer,
-    LoopBudgets, Looped, NoResolver, RepairLoop, Resolution, ResolutionRequest, Resolver, Stated,
-    Stop, WideChanges,
-};
 #[cfg(any(feature = "mcp", feature = "axum"))]
 pub(crate) use stopped::echoed;
 pub use toolbox::{Call, Toolbox};

@@ -99,7 +99,7 @@ fn tool_error(tool: &dyn Registered, message: &str) -> Envelope {
         shorten_text(message, MAX_TOOL_ERROR_CHARS),
     );
     // What the whole text states, before the message is cut (issue 28 §5).
-    let stated = super::repair::stated(message);
+    let stated = super::correction::stated(message);
     failure.http_status = stated.status;
     failure.retry_after_ms = stated
         .retry_after

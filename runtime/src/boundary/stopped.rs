@@ -5,7 +5,7 @@ use toolgate_core::issue::shorten_text;
 use toolgate_core::Rejected;
 
 use super::budget::Exceeded;
-use super::envelope::{Budget, Envelope, Failure, Reason};
+use super::envelope::{Envelope, Failure, Limit, Reason};
 
 /// Longest tool name an envelope repeats as the model sent it, in characters.
 pub(crate) const MAX_ECHOED_NAME_CHARS: usize = 128;
@@ -67,36 +67,36 @@ pub(crate) fn budget_exceeded(name: &str, exceeded: Exceeded) -> Envelope {
     let Exceeded { budget, limit } = exceeded;
     let name: &str = &shorten_text(name, MAX_ECHOED_NAME_CHARS);
     let message = match budget {
-        Budget::CallsPerTool => {
+        Limit::CallsPerTool => {
             format!("{name} may be called at most {} in this run", times(limit))
         }
-        Budget::CallsTotal => format!(
+        Limit::CallsTotal => format!(
             "the tools may be called at most {} in this run",
             times(limit)
         ),
-        Budget::InvalidArgumentsPerTool => {
+        Limit::InvalidArgumentsPerTool => {
             format!(
                 "{name} refused arguments {} in this run: it takes no more calls",
                 times(limit)
             )
         }
-        Budget::InvalidArgumentsTotal => format!(
+        Limit::InvalidArgumentsTotal => format!(
             "the tools refused arguments {} in this run: they take no more calls",
             times(limit)
         ),
-        Budget::ToolErrorsPerTool => {
+        Limit::ToolErrorsPerTool => {
             format!(
                 "{name} failed {} in this run: it takes no more calls",
                 times(limit)
             )
         }
-        Budget::ToolErrorsTotal => {
+        Limit::ToolErrorsTotal => {
             format!(
                 "the tools failed {} in this run: they take no more calls",
                 times(limit)
             )
         }
-        Budget::Stall => format!(
+        Limit::Stall => format!(
             "these arguments to {name} were refused on the last call; change them as its hint says"
         ),
     };

@@ -4,10 +4,10 @@
 //! the same values accepted, the same issues for the rest.
 
 use serde_json::Value;
-use toolgate::model::read::{read_parts, unwrap_definition};
 use toolgate::model::Json;
 use toolgate::{DynamicTool, Tool};
 use toolgate_bfcl::goldens::{DnsRecordCreate, RenderPayload, SurveyBranching};
+use toolgate_core::model::read::{read_parts, unwrap_definition};
 
 /// The tool of that name in the golden file, on the run-time road.
 fn dynamic(name: &str) -> DynamicTool {

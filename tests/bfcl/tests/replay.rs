@@ -17,8 +17,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use toolgate::values::json_equal;
 use toolgate::{Decoded, Rejected};
+use toolgate_core::values::json_equal;
 use toolgate_tests::corpus::{dynamic_tools, miss, EXPANDED};
 
 /// What differs between the two roads' answers, if anything.

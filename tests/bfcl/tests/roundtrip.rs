@@ -57,8 +57,8 @@ fn generated_types_keep_every_constraint_of_their_schema() {
 /// is printed.
 #[test]
 fn golden_types_keep_every_constraint_of_their_schema() {
-    use toolgate::model::read::{read_parts, unwrap_definition};
     use toolgate::model::Json;
+    use toolgate_core::model::read::{read_parts, unwrap_definition};
 
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
     let mut originals = Vec::new();

@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use toolgate::model::read::{read_parts, unwrap_definition};
 use toolgate::model::{Json, ToolModel};
 use toolgate::{DynamicTool, Tool};
+use toolgate_core::model::read::{read_parts, unwrap_definition};
 use toolgate_hostile_gen::index::TOOLS;
 use toolgate_tests::keywords::keyword_differences;
 use toolgate_tests::roundtrip::constraint_differences;

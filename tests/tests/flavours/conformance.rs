@@ -211,7 +211,7 @@ fn no_root_union(schema: &Value) -> Result<(), String> {
 
 /// Annotations: they constrain nothing, and providers that do not read them ignore them.
 fn annotation(keyword: &str) -> bool {
-    toolgate::flavour::is_annotation(keyword)
+    toolgate_core::flavour::is_annotation(keyword)
 }
 
 /// Anthropic's strict tool use ("JSON Schema limitations"): the supported keywords and

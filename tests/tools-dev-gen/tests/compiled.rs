@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 use toolgate::model::ToolModel;
-use toolgate::values::json_equal;
 use toolgate::DynamicTool;
+use toolgate_core::values::json_equal;
 use toolgate_tests::keywords::keyword_differences;
 use toolgate_tests::tools_dev::{corpus_lines, tool_definition};
 use toolgate_tools_dev_gen::{decode, model, LINE_TOOLS, REFUSED, TOOLS};

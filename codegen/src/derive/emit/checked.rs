@@ -26,7 +26,7 @@ pub(super) fn emit_tool(plan: &Plan, tool: &CheckedTool) -> TokenStream {
                 definitions.named::<Self>(#type_name, |definitions| #schema #description)
             }
 
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::check::Checker<'m>) {
                 ::toolgate::ToolArg::check(&self.0, schema, checker);
             }
 

@@ -38,7 +38,7 @@ pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
                 ::toolgate::model::Schema::enumeration(::std::vec::Vec::from([#(#values),*])) #description
             }
 
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::check::Checker<'m>) {
                 #check
             }
 

@@ -66,14 +66,14 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
                 })
             }
 
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::check::Checker<'m>) {
                 #fields_binding
                 #(#checks)*
                 #check_additional
             }
 
             fn to_json_value(&self) -> ::toolgate::serde_json::Value {
-                ::toolgate::ObjectWriter::new()
+                ::toolgate::__private::ObjectWriter::new()
                     #write_additional
                     #(#members)*
                     .finish()

@@ -35,7 +35,7 @@ pub(super) fn emit(plan: &Plan, elements: &[ElementPlan]) -> TokenStream {
                 })
             }
 
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::check::Checker<'m>) {
                 checker.check_tuple(&[#(#checked),*], schema);
             }
 

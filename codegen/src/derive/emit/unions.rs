@@ -81,7 +81,7 @@ pub(super) fn emit(
                 quote!(Self::#name(value) => ::toolgate::ToolArg::to_json_value(value),)
             }
             (VariantData::Unit, Tagging::Internal(tag)) => {
-                quote!(Self::#name => ::toolgate::ObjectWriter::new().tag(#tag, #wire_name).finish(),)
+                quote!(Self::#name => ::toolgate::__private::ObjectWriter::new().tag(#tag, #wire_name).finish(),)
             }
             (VariantData::Fields(fields), Tagging::Internal(tag)) => {
                 let bound = bindings(fields);
@@ -91,7 +91,7 @@ pub(super) fn emit(
                     let add = writer_method(field);
                     quote!(.#add(#wire, #binding))
                 });
-                quote!(Self::#name { #(#idents: #bound,)* .. } => ::toolgate::ObjectWriter::new().tag(#tag, #wire_name) #(#members)* .finish(),)
+                quote!(Self::#name { #(#idents: #bound,)* .. } => ::toolgate::__private::ObjectWriter::new().tag(#tag, #wire_name) #(#members)* .finish(),)
             }
             (_, Tagging::Untagged) => unreachable!("untagged variants hold one value"),
         }
@@ -119,7 +119,7 @@ pub(super) fn emit(
                 })
             }
 
-            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::Checker<'m>) {
+            fn check<'m>(&self, schema: &'m ::toolgate::model::Schema, checker: &mut ::toolgate::check::Checker<'m>) {
                 #check_body
             }
 

@@ -124,7 +124,7 @@ fn a_refusal_of_such_keys_and_its_hint_take_linear_work() {
         work_of(|| {
             let rejected = refuse_text(&model, &text);
             assert_eq!(rejected.report.len(), Report::DEFAULT_CAP + 1);
-            let hint = RetryHint::new(&model, &rejected.report);
+            let hint = RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
             assert_eq!(hint.fields.len(), 3);
             assert!(hint.fields[0].path.to_string().starts_with("field_"));
         })

@@ -47,7 +47,7 @@ fn an_enum_inside_the_only_object_alternative_is_named_at_its_own_path() {
     assert_eq!(issue.constraint, Constraint::Enum);
     assert_eq!(issue.expected, Some(json!(["low", "medium", "high"])));
     // The hint lists the allowed values, though the path runs through a union.
-    let hint = crate::RetryHint::new(&model, &rejected.report);
+    let hint = crate::RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
     assert_eq!(
         hint.fields[0].allowed_values,
         [json!("low"), json!("medium"), json!("high")]
@@ -125,7 +125,7 @@ fn a_union_none_of_whose_alternatives_can_be_told_lists_what_they_want() {
         issue.message,
         "the value fits 0 of the 2 alternatives (string, object); at least one must fit"
     );
-    let hint = crate::RetryHint::new(&model, &rejected.report);
+    let hint = crate::RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
     assert_eq!(
         hint.fields[0].alternatives,
         [json!("string"), json!("object")]
@@ -154,7 +154,7 @@ fn the_alternatives_listed_are_capped_like_allowed_values() {
     let listed = expected.as_array().unwrap();
     assert_eq!(listed.len(), LISTED_VALUES + 1);
     assert_eq!(listed[LISTED_VALUES], json!("… 5 more"));
-    let hint = crate::RetryHint::new(&model, &rejected.report);
+    let hint = crate::RetryHint::build(&model, &rejected.report, HintReason::InvalidArguments);
     assert_eq!(hint.fields[0].alternatives.len(), 6);
     assert_eq!(hint.fields[0].alternatives[5], json!("…"));
 }

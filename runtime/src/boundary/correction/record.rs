@@ -12,7 +12,7 @@ use crate::boundary::{Envelope, Failure, ToolDefinition};
 
 /// The budgets of a repair loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopBudgets {
+pub struct CorrectionBudgets {
     /// Corrections asked for one call (default 2).
     pub attempts_per_call: u32,
     /// Corrections asked over the loop's run, all calls together (default: no limit).
@@ -36,9 +36,9 @@ pub struct LoopBudgets {
     pub source_bytes: usize,
 }
 
-impl Default for LoopBudgets {
+impl Default for CorrectionBudgets {
     fn default() -> Self {
-        LoopBudgets {
+        CorrectionBudgets {
             attempts_per_call: 2,
             attempts_total: None,
             feedback_bytes: 4096,
@@ -79,7 +79,8 @@ pub enum Correction {
 /// What corrects refused arguments: a model behind an API, a scripted one in tests.
 ///
 /// ```
-/// use toolgate::boundary::{async_trait, Correction, CorrectionRequest, Corrector};
+/// use toolgate::boundary::async_trait;
+/// use toolgate::boundary::correction::{Correction, CorrectionRequest, Corrector};
 ///
 /// /// Fills every missing field with the placeholder the hint gives.
 /// struct FromExample;
@@ -105,7 +106,7 @@ pub trait Corrector: Send + Sync {
 pub struct ResolutionRequest<'a> {
     /// The user's request the agent is working on.
     pub user_request: &'a str,
-    /// Earlier tool results, as JSON, latest last (capped: [`LoopBudgets::source_bytes`]).
+    /// Earlier tool results, as JSON, latest last (capped: [`CorrectionBudgets::source_bytes`]).
     pub source_data: &'a [Value],
     /// The tool's definition (name, description, input schema).
     pub tool: &'a ToolDefinition,

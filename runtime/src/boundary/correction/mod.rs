@@ -20,8 +20,8 @@
 //!   400 made again unchanged fails the same way. The model's judgment
 //!   ([`Resolution::Transient`]) decides only where no status was stated.
 //! - The source data is the results of the calls that passed through the loop (latest
-//!   last) and what the caller adds ([`RepairLoop::add_source`]); what goes to a resolver is
-//!   capped at [`LoopBudgets::source_bytes`], the latest results first.
+//!   last) and what the caller adds ([`CorrectionLoop::add_source`]); what goes to a resolver is
+//!   capped at [`CorrectionBudgets::source_bytes`], the latest results first.
 //! - A resolver's correction is merged narrowly by the issues read from the error; when the
 //!   error named no field, it is taken whole (there is nothing narrower to go by).
 //! - A correction is read as lenient JSON, as the gate reads arguments (fences, prose). If the
@@ -29,7 +29,7 @@
 //!   correction is taken whole; otherwise only the issues' paths (missing fields included)
 //!   are taken from it, and what it changes elsewhere follows [`WideChanges`].
 //! - What is sent back is the hint (already capped) and as many of the issues as fit in
-//!   [`LoopBudgets::feedback_bytes`]; the arguments as sent travel too, as the model wrote
+//!   [`CorrectionBudgets::feedback_bytes`]; the arguments as sent travel too, as the model wrote
 //!   them (they are in its conversation already). The bytes counted are those of the hint
 //!   and the issues, as JSON.
 //! - Each refused attempt is gated by the toolbox, so it counts against the toolbox's own
@@ -55,8 +55,8 @@ use classify::classify_failure;
 pub use classify::{classify, stated, Classified, Stated};
 pub use merge::WideChanges;
 pub use record::{
-    Attempt, Correction, CorrectionRequest, Corrector, Layer, LoopBudgets, Looped, NoResolver,
-    Resolution, ResolutionRequest, Resolver, Stop,
+    Attempt, Correction, CorrectionBudgets, CorrectionRequest, Corrector, Layer, Looped,
+    NoResolver, Resolution, ResolutionRequest, Resolver, Stop,
 };
 
 use super::envelope::{Envelope, Reason};
@@ -66,7 +66,8 @@ use merge::merge;
 /// A toolbox with a corrector: refused calls are corrected and gated again.
 ///
 /// ```
-/// use toolgate::boundary::{async_trait, Correction, CorrectionRequest, Corrector, RepairLoop, Stop, Toolbox};
+/// use toolgate::boundary::{async_trait, Toolbox};
+/// use toolgate::boundary::correction::{Correction, CorrectionRequest, Corrector, CorrectionLoop, Stop};
 ///
 /// /// Convert an amount between currencies.
 /// #[derive(toolgate::Tool, serde::Deserialize)]
@@ -88,7 +89,7 @@ use merge::merge;
 ///
 /// let mut toolbox = Toolbox::new();
 /// toolbox.add_tool(|c: Convert| async move { Ok::<_, String>(c.amount) }).unwrap();
-/// let repair = RepairLoop::new(&toolbox, Scripted);
+/// let repair = CorrectionLoop::new(&toolbox, Scripted);
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let looped = repair.call("convert", r#"{"amount": 10, "currency": "dollars"}"#).await;
 /// assert_eq!(looped.stop, Stop::Passed);
@@ -96,11 +97,11 @@ use merge::merge;
 /// assert_eq!(looped.attempts[0].fields_changed, ["currency"]);
 /// # });
 /// ```
-pub struct RepairLoop<'t, C, R = NoResolver> {
+pub struct CorrectionLoop<'t, C, R = NoResolver> {
     toolbox: &'t Toolbox,
     corrector: C,
     resolver: R,
-    budgets: LoopBudgets,
+    budgets: CorrectionBudgets,
     wide: WideChanges,
     spent: AtomicU32,
     context: Mutex<Context>,
@@ -110,7 +111,7 @@ pub struct RepairLoop<'t, C, R = NoResolver> {
 #[derive(Default)]
 struct Context {
     user_request: String,
-    /// The latest sources that fit in [`LoopBudgets::source_bytes`], oldest first, each
+    /// The latest sources that fit in [`CorrectionBudgets::source_bytes`], oldest first, each
     /// with its size as compact JSON: only what a resolver may be sent is kept, so a long
     /// run holds at most that much (issue 28 §5: 20,000 results once held 210 MiB).
     sources: std::collections::VecDeque<(Value, usize)>,
@@ -142,15 +143,15 @@ struct Counts {
     retries: u32,
 }
 
-impl<'t, C: Corrector> RepairLoop<'t, C> {
+impl<'t, C: Corrector> CorrectionLoop<'t, C> {
     /// A loop with default budgets that refuses wide changes, without a resolver (a tool's
     /// failure is retried when transient, and otherwise ends the loop).
     pub fn new(toolbox: &'t Toolbox, corrector: C) -> Self {
-        RepairLoop {
+        CorrectionLoop {
             toolbox,
             corrector,
             resolver: NoResolver,
-            budgets: LoopBudgets::default(),
+            budgets: CorrectionBudgets::default(),
             wide: WideChanges::default(),
             spent: AtomicU32::new(0),
             context: Mutex::new(Context::default()),
@@ -158,8 +159,8 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
     }
 
     /// The same loop with a resolver: layer 4 corrects calls whose tool failed.
-    pub fn with_resolver<R: Resolver>(self, resolver: R) -> RepairLoop<'t, C, R> {
-        RepairLoop {
+    pub fn with_resolver<R: Resolver>(self, resolver: R) -> CorrectionLoop<'t, C, R> {
+        CorrectionLoop {
             toolbox: self.toolbox,
             corrector: self.corrector,
             resolver,
@@ -171,9 +172,9 @@ impl<'t, C: Corrector> RepairLoop<'t, C> {
     }
 }
 
-impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
+impl<'t, C: Corrector, R: Resolver> CorrectionLoop<'t, C, R> {
     /// The same loop with these budgets.
-    pub fn with_budgets(mut self, budgets: LoopBudgets) -> Self {
+    pub fn with_budgets(mut self, budgets: CorrectionBudgets) -> Self {
         self.budgets = budgets;
         self
     }
@@ -401,7 +402,7 @@ impl<'t, C: Corrector, R: Resolver> RepairLoop<'t, C, R> {
     }
 
     /// The user's request and the latest sources that fit in the loop's
-    /// [`LoopBudgets::source_bytes`], oldest first: the ones it keeps.
+    /// [`CorrectionBudgets::source_bytes`], oldest first: the ones it keeps.
     fn context(&self) -> (String, Vec<Value>) {
         let context = self.lock();
         let sources = context.sources.iter().map(|(value, _)| value.clone());

@@ -63,7 +63,7 @@ static VALIDATION_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolgate::boundary::stated;
+/// use toolgate::boundary::correction::stated;
 ///
 /// let problem = r#"{"type": "about:blank", "title": "Too Many Requests", "status": 429, "retry_after": 2}"#;
 /// assert_eq!(stated(problem).status, Some(429));
