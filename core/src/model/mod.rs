@@ -287,7 +287,8 @@ impl ToolModel {
     }
 
     /// Reads a schema that arrives at run time: a tool definition of OpenAI (`parameters`),
-    /// MCP (`inputSchema`) or Anthropic (`input_schema`), or a bare schema; JSON Schema
+    /// MCP (`inputSchema`), Anthropic (`input_schema`) or Gemini (`parameters`,
+    /// `parametersJsonSchema`), or a bare schema; JSON Schema
     /// 2020-12, draft-07 or BFCL's dialect (see [`read::normalize`] for what is accepted).
     ///
     /// ```

@@ -293,7 +293,17 @@ pub fn unwrap_definition(json: Json) -> Unwrapped {
             return inner;
         }
     }
-    for key in ["parameters", "inputSchema", "input_schema"] {
+    // Every envelope `FlavouredSchema::definition` writes is read back here (its
+    // round trip is tested in `core/tests/definition_round_trip.rs`): OpenAI's and Gemini's
+    // `parameters`, MCP's `inputSchema`, Anthropic's `input_schema`, Gemini's
+    // `parametersJsonSchema`. A definition's `strict` is the provider's business: the gate
+    // enforces the whole schema either way.
+    for key in [
+        "parameters",
+        "inputSchema",
+        "input_schema",
+        "parametersJsonSchema",
+    ] {
         if let Some(schema) = take(&mut members, key) {
             let name = take(&mut members, "name").and_then(|n| n.as_str().map(str::to_owned));
             let description =

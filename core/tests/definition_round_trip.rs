@@ -1,0 +1,70 @@
+//! Issue 30 §6: every tool definition the flavours write reads back. For any tool name and
+//! description, any of a set of tool shapes and every flavour, the definition of the
+//! flavoured schema (`FlavouredSchema::definition`) is read by `ToolModel::from_definition`
+//! as that tool: the same name, the same description, and the arguments schema the flavour
+//! wrote, as if read bare.
+
+use proptest::prelude::*;
+use toolgate_core::flavour::Flavour;
+use toolgate_core::model::{Json, ToolModel};
+
+/// Tool shapes: flat, nested, optional and nullable fields, enums, arrays, maps, a union, a
+/// shared definition, constraints some flavours move into descriptions.
+const SHAPES: [&str; 6] = [
+    r##"{"type": "object", "properties": {"city": {"type": "string", "minLength": 1}}, "required": ["city"]}"##,
+    r##"{"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 10}, "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3}}}"##,
+    r##"{"type": "object", "properties": {"cabin": {"enum": ["economy", "business"]}, "note": {"type": ["string", "null"]}}, "required": ["cabin"], "additionalProperties": false}"##,
+    r##"{"type": "object", "properties": {"to": {"$ref": "#/$defs/Place"}, "from": {"$ref": "#/$defs/Place"}}, "required": ["to"], "$defs": {"Place": {"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["code"]}}}"##,
+    r##"{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "number"}}, "target": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}"##,
+    r##"{"type": "object", "properties": {"x": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5}}, "required": ["x"], "additionalProperties": {"type": "string", "maxLength": 8}}"##,
+];
+
+fn model(shape: usize, name: &str, description: &str) -> ToolModel {
+    let bare =
+        ToolModel::from_json_schema(SHAPES[shape]).unwrap_or_else(|e| panic!("{shape}: {e}"));
+    ToolModel::new(
+        name,
+        Some(description.to_owned()),
+        bare.input().clone(),
+        bare.definitions().clone(),
+    )
+}
+
+fn read(json: &Json) -> ToolModel {
+    ToolModel::from_definition(&json.to_value()).expect("a written definition reads")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_written_definition_reads_back(
+        shape in 0..SHAPES.len(),
+        name in "[a-zA-Z][a-zA-Z0-9_-]{0,40}",
+        description in "[ -~]{1,60}",
+    ) {
+        let description = description.trim().to_owned();
+        prop_assume!(!description.is_empty());
+        let tool = model(shape, &name, &description);
+        for flavour in Flavour::ALL {
+            let Ok(flavoured) = tool.schema_for(flavour) else {
+                continue; // the flavour cannot express this tool: it writes no definition
+            };
+            let definition = flavoured.definition(tool.name(), tool.description());
+            let read_back = read(&definition);
+            prop_assert_eq!(read_back.name(), tool.name(), "{}", flavour);
+            prop_assert_eq!(read_back.description(), tool.description(), "{}", flavour);
+            // The arguments: what the flavour wrote, read bare (the envelope adds nothing to
+            // them and takes nothing from them but the name and description it carries).
+            let bare = read(&flavoured.schema);
+            prop_assert!(
+                read_back.input() == bare.input(),
+                "{}: {} against {}",
+                flavour,
+                read_back.json_schema(),
+                bare.json_schema()
+            );
+            prop_assert!(read_back.definitions() == bare.definitions(), "{}", flavour);
+        }
+    }
+}
