@@ -37,9 +37,11 @@ use crate::boundary::correction::{
     Correction, CorrectionRequest, Corrector, Resolution, ResolutionRequest, Resolver,
 };
 use crate::boundary::messages::{tool_calls, tool_results, MessageError, Provider};
-use crate::boundary::{async_trait, Envelope, ToolDefinition, Toolbox};
+use crate::boundary::{async_trait, Envelope, Toolbox};
+use crate::flavour::{request_definitions, Flavour, FlavourError};
 use crate::prompt::DEFAULT_PROMPT_BUDGET;
 use toolgate_core::issue::shorten_text;
+use toolgate_core::model::ToolModel;
 
 /// The base URL used when `OPENAI_BASE_URL` is not set.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -181,18 +183,11 @@ impl OpenAiClient {
     }
 }
 
-/// A toolbox's tools as Chat Completions `tools` (`{"type": "function", "function":
-/// {name, description, parameters}}`).
-pub fn tool_definitions(toolbox: &Toolbox) -> Vec<Value> {
-    toolbox.definitions().iter().map(function).collect()
-}
-
-fn function(definition: &ToolDefinition) -> Value {
-    let mut function = json!({"name": definition.name, "parameters": definition.input_schema});
-    if let Some(description) = &definition.description {
-        function["description"] = Value::from(description.as_str());
-    }
-    json!({"type": "function", "function": function})
+/// One tool as Chat Completions `tools` take it, written by the OpenAI flavour (as
+/// `Toolbox::definitions_for` writes a toolbox's), for a correction or a resolution.
+fn function(model: &ToolModel) -> Result<Value, FlavourError> {
+    let mut definitions = request_definitions(Flavour::OpenAi, [model])?;
+    Ok(definitions.remove(0).to_value())
 }
 
 /// How an agent turn is run.
@@ -205,7 +200,7 @@ pub struct TurnOptions {
     /// The budget of the type rules in the system prompt, in characters.
     pub rules_budget: usize,
     /// Sends the tools in OpenAI's strict mode (`strict: true`; see
-    /// [`Flavour::OpenAiStrict`](crate::flavour::Flavour::OpenAiStrict)): the model's
+    /// [`Flavour::OpenAiStrict`]): the model's
     /// arguments follow the strict schema, every constraint strict mode drops is still
     /// enforced by the gate, and a `null` strict mode sends for an optional field reads as
     /// absent. A tool strict mode cannot express ends the turn before the first request
@@ -269,10 +264,11 @@ pub async fn agent_turn(
     user_request: &str,
     options: &TurnOptions,
 ) -> Result<Turn, TurnError> {
-    let tools = match options.strict {
-        true => toolbox.definitions_for(crate::flavour::Flavour::OpenAiStrict)?,
-        false => tool_definitions(toolbox),
+    let flavour = match options.strict {
+        true => Flavour::OpenAiStrict,
+        false => Flavour::OpenAi,
     };
+    let tools = toolbox.definitions_for(flavour)?;
     let rules = toolbox.prompt_rules(options.rules_budget);
     let mut messages = vec![
         json!({"role": "system", "content": format!("{}\n\n{}", options.system, rules.text)}),
@@ -341,10 +337,11 @@ impl Corrector for OpenAiClient {
             json!({"role": "user", "content": asked.to_string()}),
         ];
         let choice = json!({"type": "function", "function": {"name": request.tool.name}});
-        match self
-            .chat(&messages, &[function(request.tool)], Some(choice))
-            .await
-        {
+        let tool = match function(request.model) {
+            Ok(tool) => tool,
+            Err(error) => return Correction::CannotFix(error.to_string()),
+        };
+        match self.chat(&messages, &[tool], Some(choice)).await {
             Ok(message) => match first_call_arguments(&message) {
                 Some(arguments) => Correction::Arguments(arguments),
                 None => Correction::CannotFix(text_of(&message)),
@@ -368,7 +365,11 @@ impl Resolver for OpenAiClient {
             json!({"role": "system", "content": RESOLVE_SYSTEM}),
             json!({"role": "user", "content": asked.to_string()}),
         ];
-        match self.chat(&messages, &[function(request.tool)], None).await {
+        let tool = match function(request.model) {
+            Ok(tool) => tool,
+            Err(error) => return Resolution::CannotFix(error.to_string()),
+        };
+        match self.chat(&messages, &[tool], None).await {
             Ok(message) => match first_call_arguments(&message) {
                 Some(arguments) => Resolution::Arguments(arguments),
                 None if text_of(&message) == "TRANSIENT" => Resolution::Transient,

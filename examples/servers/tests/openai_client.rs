@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 use toolgate::boundary::correction::{CorrectionBudgets, CorrectionLoop, Stop};
 use toolgate::boundary::Reason;
+use toolgate::flavour::Flavour;
 use toolgate::openai::{agent_turn, OpenAiClient, OpenAiError, TurnError, TurnOptions};
 use toolgate_example_servers::agent::{
     agent_toolbox, calls, fake_openai, fake_openai_texts, says, ACME_PRICE,
@@ -124,6 +125,19 @@ async fn the_client_corrects_and_re_resolves_as_the_repair_loops_model() {
     assert_eq!(
         correction["tool_choice"]["function"]["name"],
         "convert_currency"
+    );
+    // The tool goes out as the OpenAI flavour writes it (`Toolbox::definitions_for`'s
+    // writer): the name and description beside the schema, not repeated inside it.
+    let sent_tool = &correction["tools"][0];
+    let written = agent_toolbox(0).definitions_for(Flavour::OpenAi).unwrap();
+    let expected = written
+        .iter()
+        .find(|tool| tool["function"]["name"] == "convert_currency")
+        .unwrap();
+    assert_eq!(sent_tool, expected);
+    assert!(
+        sent_tool["function"]["parameters"].get("title").is_none(),
+        "{sent_tool}"
     );
     let asked: Value =
         serde_json::from_str(correction["messages"][1]["content"].as_str().unwrap()).unwrap();

@@ -301,10 +301,11 @@ impl<'t, C: Corrector, R: Resolver> CorrectionLoop<'t, C, R> {
             return Step::Stop(Stop::AttemptsTotal);
         }
         counts.feedback += 1;
-        let (Some(error), Some(hint), Some(definition)) = (
+        let (Some(error), Some(hint), Some(definition), Some(model)) = (
             envelope.error.as_deref(),
             envelope.hint.as_deref(),
             self.toolbox.definition(tool),
+            self.toolbox.model(tool),
         ) else {
             return Step::Stop(Stop::NotRefused);
         };
@@ -312,6 +313,7 @@ impl<'t, C: Corrector, R: Resolver> CorrectionLoop<'t, C, R> {
             feedback(&error.issues, hint, self.budgets.feedback_bytes);
         let request = CorrectionRequest {
             tool: definition,
+            model,
             arguments,
             issues: &error.issues[..sent],
             hint,
@@ -350,7 +352,9 @@ impl<'t, C: Corrector, R: Resolver> CorrectionLoop<'t, C, R> {
             if counts.resolutions >= self.budgets.resolutions_per_call {
                 return Step::Stop(Stop::ResolutionsPerCall);
             }
-            let Some(definition) = self.toolbox.definition(tool) else {
+            let (Some(definition), Some(model)) =
+                (self.toolbox.definition(tool), self.toolbox.model(tool))
+            else {
                 return Step::Stop(Stop::NotRefused);
             };
             counts.resolutions += 1;
@@ -359,6 +363,7 @@ impl<'t, C: Corrector, R: Resolver> CorrectionLoop<'t, C, R> {
                 user_request: &user_request,
                 source_data: &sources,
                 tool: definition,
+                model,
                 arguments,
                 error,
                 classified,

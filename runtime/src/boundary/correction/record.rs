@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use toolgate_core::model::ToolModel;
 use toolgate_core::{Issue, RetryHint};
 
 use super::classify::Classified;
@@ -57,6 +58,9 @@ impl Default for CorrectionBudgets {
 pub struct CorrectionRequest<'a> {
     /// The tool's definition (name, description, input schema).
     pub tool: &'a ToolDefinition,
+    /// The tool's model: what a corrector writes the tool from for its provider
+    /// ([`crate::flavour::request_definitions`]), as the agent sent it.
+    pub model: &'a ToolModel,
     /// The argument text of the refused attempt, as sent.
     pub arguments: &'a str,
     /// The issues sent back (as many as fit the feedback budget, in order).
@@ -110,6 +114,8 @@ pub struct ResolutionRequest<'a> {
     pub source_data: &'a [Value],
     /// The tool's definition (name, description, input schema).
     pub tool: &'a ToolDefinition,
+    /// The tool's model (see [`CorrectionRequest::model`]).
+    pub model: &'a ToolModel,
     /// The argument text of the failed call, as sent.
     pub arguments: &'a str,
     /// The tool's error: its message, and the issues read from it.
