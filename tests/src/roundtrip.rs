@@ -129,11 +129,8 @@ impl Walk<'_> {
                     self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
                 }
                 // A width the schema names (`format`) is named by the generated type too.
-                let named = |schema: &toolgate::model::IntegerSchema| {
-                    schema.width.filter(|_| schema.width_format)
-                };
-                if named(a).is_some() && named(a) != named(b) {
-                    self.differ(at, "format", named(a), named(b));
+                if a.written_width().is_some() && a.written_width() != b.written_width() {
+                    self.differ(at, "format", a.written_width(), b.written_width());
                 }
             }
             (Kind::Number(a), Kind::Number(b)) => {
@@ -141,11 +138,8 @@ impl Walk<'_> {
                 if a.multiple_of.is_some() && a.multiple_of != b.multiple_of {
                     self.differ(at, "multipleOf", a.multiple_of, b.multiple_of);
                 }
-                let named = |schema: &toolgate::model::NumberSchema| {
-                    schema.width.filter(|_| schema.width_format)
-                };
-                if named(a).is_some() && named(a) != named(b) {
-                    self.differ(at, "format", named(a), named(b));
+                if a.written_width().is_some() && a.written_width() != b.written_width() {
+                    self.differ(at, "format", a.written_width(), b.written_width());
                 }
             }
             (Kind::String(a), Kind::String(b)) => {

@@ -207,10 +207,25 @@ pub struct NumberSchema {
     pub multiple_of: Option<Num>,
 }
 
+impl IntegerSchema {
+    /// The width the written schema names as its `format`: the width when
+    /// [`IntegerSchema::width_format`] asks for it, `None` otherwise.
+    pub fn written_width(&self) -> Option<IntWidth> {
+        self.width.filter(|_| self.width_format)
+    }
+}
+
+impl NumberSchema {
+    /// The width the written schema names as its `format` (see
+    /// [`IntegerSchema::written_width`]).
+    pub fn written_width(&self) -> Option<FloatWidth> {
+        self.width.filter(|_| self.width_format)
+    }
+}
+
 impl PartialEq for IntegerSchema {
     fn eq(&self, other: &Self) -> bool {
-        let written = |schema: &Self| schema.width.filter(|_| schema.width_format);
-        written(self) == written(other)
+        self.written_width() == other.written_width()
             && self.bounds == other.bounds
             && self.multiple_of == other.multiple_of
     }
@@ -218,8 +233,7 @@ impl PartialEq for IntegerSchema {
 
 impl PartialEq for NumberSchema {
     fn eq(&self, other: &Self) -> bool {
-        let written = |schema: &Self| schema.width.filter(|_| schema.width_format);
-        written(self) == written(other)
+        self.written_width() == other.written_width()
             && self.bounds == other.bounds
             && self.multiple_of == other.multiple_of
     }

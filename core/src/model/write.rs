@@ -154,8 +154,8 @@ fn write_schema_entries<M: SerializeMap>(
 /// Whether the kind writes a `format` of its own (a width, or a known string format).
 fn writes_format(kind: &Kind) -> bool {
     match kind {
-        Kind::Integer(integer) => integer.width.is_some() && integer.width_format,
-        Kind::Number(number) => number.width.is_some() && number.width_format,
+        Kind::Integer(integer) => integer.written_width().is_some(),
+        Kind::Number(number) => number.written_width().is_some(),
         Kind::String(string) => string.format.is_some(),
         _ => false,
     }
@@ -214,7 +214,7 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
         Kind::Boolean => type_entry(map, "boolean", nullable)?,
         Kind::Integer(integer) => {
             type_entry(map, "integer", nullable)?;
-            if let Some(width) = integer.width.filter(|_| integer.width_format) {
+            if let Some(width) = integer.written_width() {
                 map.serialize_entry("format", &width.format_name())?;
             }
             write_bounds(map, &integer.bounds)?;
@@ -224,7 +224,7 @@ fn write_kind<M: SerializeMap>(map: &mut M, kind: &Kind, nullable: bool) -> Resu
         }
         Kind::Number(number) => {
             type_entry(map, "number", nullable)?;
-            if let Some(width) = number.width.filter(|_| number.width_format) {
+            if let Some(width) = number.written_width() {
                 map.serialize_entry("format", width.format_name())?;
             }
             write_bounds(map, &number.bounds)?;

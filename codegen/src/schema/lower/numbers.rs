@@ -111,7 +111,7 @@ pub(super) fn integer(
         constraints.push(quote!(multiple_of = #divisor));
     }
     // The schema named the width: the type's model names it too.
-    if integer.width.is_some() && integer.width_format {
+    if integer.written_width().is_some() {
         let name = width.format_name();
         constraints.push(quote!(format = #name));
     }
@@ -168,7 +168,7 @@ pub(super) fn float(float: &NumberSchema, pointer: &str, errors: &mut Vec<LowerE
         let divisor = number(divisor);
         constraints.push(quote!(multiple_of = #divisor));
     }
-    if let Some(width) = float.width.filter(|_| float.width_format) {
+    if let Some(width) = float.written_width() {
         let name = width.format_name();
         constraints.push(quote!(format = #name));
     }
