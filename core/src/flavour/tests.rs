@@ -58,6 +58,29 @@ fn a_root_union_of_objects_is_an_mcp_input_schema_but_not_a_strict_one() {
 }
 
 #[test]
+fn the_schema_true_is_an_object_for_the_flavours_that_want_one_and_false_is_refused() {
+    for flavour in [Flavour::Mcp, Flavour::OpenAi, Flavour::Anthropic] {
+        let flavoured = flavoured("t", flavour, Json::Bool(true), true).unwrap();
+        assert_eq!(flavoured.schema.to_value(), json!({"type": "object"}));
+        assert_eq!(flavoured.dropped.len(), 1);
+        assert_eq!(flavoured.dropped[0].to_string(), "/ type rewritten");
+        let error = flavoured_error("t", flavour, Json::Bool(false));
+        assert!(
+            error.contains("arguments that are not an object"),
+            "{error}"
+        );
+    }
+    let plain = flavoured("t", Flavour::JsonSchema, Json::Bool(true), true).unwrap();
+    assert_eq!(plain.schema, Json::Bool(true));
+}
+
+fn flavoured_error(name: &str, flavour: Flavour, schema: Json) -> String {
+    flavoured(name, flavour, schema, true)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
 fn strict_mode_closes_objects_requires_every_property_and_reports_each_change() {
     let tool = model(json!({
         "title": "t", "type": "object",

@@ -90,8 +90,13 @@ impl<'a> Walk<'a> {
     }
 
     /// `type: object` at the root, which every provider wants: a union of objects is one,
-    /// and says so (reported as rewritten); anything else cannot be a tool's arguments.
+    /// and says so (reported as rewritten); so is the schema `true` (any value), written as
+    /// `{"type": "object"}`, which loses nothing: a provider's arguments are an object
+    /// whatever the schema says. Anything else cannot be a tool's arguments.
     pub fn object_root(&mut self, schema: &mut Json) -> Result<(), FlavourError> {
+        if *schema == Json::Bool(true) {
+            *schema = Json::Object(Vec::new());
+        }
         if let Json::Object(root) = schema {
             if get(root, "type").is_none() {
                 root.insert(0, ("type".to_owned(), Json::String("object".to_owned())));

@@ -33,6 +33,11 @@ async fn rmcps_client_lists_and_calls_the_tools_through_the_gate() {
     let weather = &tools[1];
     assert!(weather.output_schema.is_some());
     assert_eq!(weather.input_schema["required"], json!(["lat", "lon"]));
+    // Listed through the MCP flavour: the name and description said once, beside the schema.
+    assert_eq!(weather.input_schema["type"], "object");
+    assert_eq!(weather.input_schema.get("title"), None);
+    assert!(weather.description.is_some());
+    assert_eq!(weather.input_schema.get("description"), None);
 
     let flight = json!({"origin": "CDG", "destination": "JFK", "date": "2026-12-01",
         "passengers": 2, "cabin": "business"});

@@ -111,6 +111,9 @@ pub(crate) trait Registered: Send + Sync {
     fn name(&self) -> &Arc<str>;
     /// The model of the arguments.
     fn model(&self) -> &ToolModel;
+    /// The model of the result, when the tool declares one (what the MCP server lists).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    fn output_model(&self) -> Option<&ToolModel>;
     /// The gate: the arguments decoded, or refused.
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected>;
     /// The tool run on accepted arguments: its result checked against the output schema, or
@@ -196,6 +199,8 @@ pub(crate) struct TypedTool<T, F> {
     name: Arc<str>,
     handler: Arc<F>,
     check: OutputCheck,
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    output_model: Option<&'static ToolModel>,
     arguments: PhantomData<fn(T)>,
 }
 
@@ -237,6 +242,7 @@ where
             name: Arc::from(T::name()),
             handler: Arc::new(handler),
             check: unchecked,
+            output_model: None,
             arguments: PhantomData,
         }
     }
@@ -275,6 +281,7 @@ where
             name: Arc::from(T::name()),
             handler: Arc::new(handler),
             check: checked_by::<T::Output>,
+            output_model: Some(T::Output::model()),
             arguments: PhantomData,
         }
     }
@@ -298,6 +305,10 @@ where
 
     fn model(&self) -> &ToolModel {
         T::model()
+    }
+
+    fn output_model(&self) -> Option<&ToolModel> {
+        self.output_model
     }
 
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected> {
@@ -412,6 +423,10 @@ where
 
     fn model(&self) -> &ToolModel {
         self.input.model()
+    }
+
+    fn output_model(&self) -> Option<&ToolModel> {
+        self.output.as_ref().map(DynamicTool::model)
     }
 
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected> {

@@ -22,6 +22,7 @@ use super::run::Ran;
 use super::stopped::{budget_exceeded, denied, invalid_arguments, MAX_ECHOED_NAME_CHARS};
 use super::{run, telemetry};
 use toolgate_core::issue::shorten_text;
+use toolgate_core::model::ToolModel;
 
 /// One call: a tool's name, its argument text, and the model's id for the call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -300,8 +301,20 @@ impl Toolbox {
         self.tools.get(name).map(|entry| entry.tool.definition())
     }
 
+    /// Each tool's definition with the models of its arguments and of its result (when it
+    /// declares one), in name order: what a server lists through a flavour.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn listed(
+        &self,
+    ) -> impl Iterator<Item = (&ToolDefinition, &ToolModel, Option<&ToolModel>)> {
+        self.tools.values().map(|entry| {
+            let tool = &entry.tool;
+            (tool.definition(), tool.model(), tool.output_model())
+        })
+    }
+
     /// The model of the tool `name`, if there is one (the repair loop's merge finds fields by it).
-    pub(crate) fn model(&self, name: &str) -> Option<&toolgate_core::model::ToolModel> {
+    pub(crate) fn model(&self, name: &str) -> Option<&ToolModel> {
         self.tools.get(name).map(|entry| entry.tool.model())
     }
 

@@ -1,7 +1,9 @@
 //! A [`Toolbox`] served as an MCP server (feature `mcp`, rmcp 3).
 //!
 //! [`McpServer`] implements rmcp's `ServerHandler`:
-//! - `tools/list` gives each tool's `inputSchema`, and its `outputSchema` when it declares one;
+//! - `tools/list` gives each tool's `inputSchema`, and its `outputSchema` when it declares one,
+//!   in the MCP flavour (see [`crate::flavour::Flavour::Mcp`]: `type: object` at the root, the
+//!   tool's name and description said once);
 //! - `tools/call` goes through the gate. A refused call, an unknown tool, a spent budget, a
 //!   denial or a tool's failure comes back as a tool result with `isError: true` whose first
 //!   text content is the [`Envelope`]'s JSON — never a JSON-RPC protocol error. The
@@ -48,7 +50,6 @@
 //! this feature). A refusal is then rmcp's: a tool result with `isError: true` whose text is
 //! the full report. `examples/servers/mcp_rmcp_macros.rs` shows it.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -60,13 +61,14 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::boundary::{Call, Envelope, Failure, Reason, ToolDefinition, Toolbox, MAX_RESULT_DEPTH};
+use crate::boundary::{Call, Envelope, Failure, Reason, Toolbox, MAX_RESULT_DEPTH};
 
 #[cfg(feature = "axum")]
 mod http;
 mod incoming;
 use incoming::ArgumentsText;
 mod lines;
+mod listing;
 mod message;
 #[cfg(feature = "mcp-proxy")]
 mod proxy;
@@ -82,6 +84,8 @@ pub use transport::{stdio, TextTransport, MAX_LINE_BYTES};
 #[derive(Clone, Debug)]
 pub struct McpServer {
     toolbox: Arc<Toolbox>,
+    /// The tools as `tools/list` gives them, written once (see [`listing::listing`]).
+    listing: Arc<[McpTool]>,
     name: String,
     version: String,
     instructions: Option<String>,
@@ -91,6 +95,7 @@ impl McpServer {
     /// A server named `name` (version: toolgate's) serving `toolbox`.
     pub fn new(toolbox: Toolbox, name: impl Into<String>) -> Self {
         McpServer {
+            listing: listing::listing(&toolbox).into(),
             toolbox: Arc::new(toolbox),
             name: name.into(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -164,25 +169,6 @@ fn to_json(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// A tool definition as MCP lists it.
-fn listed(definition: ToolDefinition) -> McpTool {
-    let object = |schema: Value| match schema {
-        Value::Object(members) => members,
-        // A tool's schema is an object; a run-time schema of `true` allows anything.
-        _ => JsonObject::new(),
-    };
-    let description = definition.description.map(Cow::Owned);
-    let tool = McpTool::new_with_raw(
-        definition.name,
-        description,
-        Arc::new(object(definition.input_schema)),
-    );
-    match definition.output_schema {
-        Some(output) => tool.with_raw_output_schema(Arc::new(object(output))),
-        None => tool,
-    }
-}
-
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -198,16 +184,12 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self.toolbox.definitions().into_iter().map(listed).collect();
-        Ok(ListToolsResult::with_all_items(tools))
+        Ok(ListToolsResult::with_all_items(self.listing.to_vec()))
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
-        self.toolbox
-            .definitions()
-            .into_iter()
-            .find(|definition| definition.name == name)
-            .map(listed)
+        let found = self.listing.iter().find(|tool| tool.name == name);
+        found.cloned()
     }
 
     async fn call_tool(
