@@ -1,7 +1,8 @@
 //! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
 
-use super::walk::{each_child, each_schema, is_object, recursive_definition, token, Walk};
-use super::{contains, describe, get, FlavourError};
+use super::node::{rewrite_node, Close, Entered, Hook};
+use super::walk::{each_schema, recursive_definition, token, Walk};
+use super::{contains, get, FlavourError, Members};
 use crate::model::Json;
 
 /// The string formats strict tool use accepts.
@@ -56,7 +57,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
         ));
     }
     walk.no_free_form_anywhere(schema)?;
-    node(walk, schema, "", 0)?;
+    rewrite_node::<AnthropicStrict>(walk, schema, "", 0)?;
     let (optional, unions) = limited_counts(schema);
     walk.over(OPTIONAL, MAX_OPTIONAL, optional)?;
     walk.over(UNIONS, MAX_UNIONS, unions)
@@ -88,43 +89,54 @@ pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
     (optional, unions)
 }
 
-/// One node, and (by the shared walk) every subschema below it.
-fn node(
-    walk: &mut Walk<'_>,
-    value: &mut Json,
-    path: &str,
-    depth: usize,
-) -> Result<(), FlavourError> {
-    let Json::Object(map) = value else {
-        return Err(walk.cannot(path, "a boolean schema"));
-    };
-    walk.one_of_to_any_of(map, path);
-    if let Some(Json::Array(branches)) = get(map, "allOf") {
-        if branches.iter().any(|branch| branch.get("$ref").is_some()) {
-            return Err(walk.cannot(path, "`allOf` with a `$ref`"));
+/// Anthropic's strict tool use at each node of the shared rewrite.
+pub(super) struct AnthropicStrict;
+
+impl Hook for AnthropicStrict {
+    type Node = ();
+
+    /// Strict tool use wants every object closed.
+    const CLOSE: Close = Close::BeforeChildren;
+
+    fn boolean(walk: &Walk<'_>, path: &str) -> Result<(), FlavourError> {
+        Err(walk.cannot(path, "a boolean schema"))
+    }
+
+    fn enter(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        _: &mut (),
+        _: &mut Vec<(String, serde_json::Value)>,
+    ) -> Result<Entered, FlavourError> {
+        if let Some(Json::Array(branches)) = get(map, "allOf") {
+            if branches.iter().any(|branch| branch.get("$ref").is_some()) {
+                return Err(walk.cannot(path, "`allOf` with a `$ref`"));
+            }
+        }
+        if let Some(Json::Array(values)) = get(map, "enum") {
+            if values
+                .iter()
+                .any(|v| matches!(v, Json::Array(_) | Json::Object(_)))
+            {
+                return Err(walk.cannot(path, "an enum of arrays or objects"));
+            }
+        }
+        walk.needs_type(
+            map,
+            path,
+            &["type", "enum", "const", "anyOf", "allOf", "$ref"],
+            "strict tool use wants a type, an enum or a union on every schema",
+        )?;
+        // As the SDK sends it: the reference alone.
+        match walk.reference_alone(map, path, |_| false) {
+            true => Ok(Entered::Done),
+            false => Ok(Entered::Go),
         }
     }
-    if let Some(Json::Array(values)) = get(map, "enum") {
-        if values
-            .iter()
-            .any(|v| matches!(v, Json::Array(_) | Json::Object(_)))
-        {
-            return Err(walk.cannot(path, "an enum of arrays or objects"));
-        }
-    }
-    walk.needs_type(
-        map,
-        path,
-        &["type", "enum", "const", "anyOf", "allOf", "$ref"],
-        "strict tool use wants a type, an enum or a union on every schema",
-    )?;
-    // As the SDK sends it: the reference alone.
-    if walk.reference_alone(map, path, |_| false) {
-        return Ok(());
-    }
-    let mut moved = Vec::new();
-    for (keyword, value) in std::mem::take(map) {
-        let kept = match keyword.as_str() {
+
+    fn keeps(_: &mut Walk<'_>, _: &str, keyword: &str, value: &Json, _: &mut ()) -> Option<bool> {
+        Some(match keyword {
             "format" => value.as_str().is_some_and(|name| FORMATS.contains(&name)),
             "pattern" => value.as_str().is_some_and(simple_pattern),
             "minItems" => value.to_value().as_u64().is_some_and(|n| n <= 1),
@@ -132,19 +144,16 @@ fn node(
             // take (they go to the description): kept alone, it would say "an empty array".
             "items" => matches!(value, Json::Object(_)),
             other => KEPT.contains(&other),
-        };
-        if kept {
-            map.push((keyword, value));
-        } else {
-            walk.take_out(path, &keyword, &value, &mut moved);
-        }
+        })
     }
-    describe(map, &moved);
-    if is_object(map) {
-        // Strict tool use wants every object closed.
-        walk.close_object(map, path)?;
+
+    fn written(_: &mut Walk<'_>, _: &mut Members, _: &str, _: usize) -> Result<(), FlavourError> {
+        Ok(())
     }
-    each_child(walk, map, path, depth, node)
+
+    fn close(walk: &mut Walk<'_>, map: &mut Members, path: &str) -> Result<(), FlavourError> {
+        walk.close_object(map, path)
+    }
 }
 
 /// The largest bound of a `{n,m}` quantifier kept in a pattern. Anthropic refuses "complex

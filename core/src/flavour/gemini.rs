@@ -2,8 +2,9 @@
 //! [`Flavour::GeminiJson`](super::Flavour::GeminiJson) (`parametersJsonSchema`): the rules
 //! are in the module above.
 
-use super::walk::{definition_name, each_child, token, Walk};
-use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError};
+use super::node::{rewrite_node, Entered, Hook};
+use super::walk::{definition_name, token, Walk};
+use super::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
 use std::collections::BTreeMap;
 
 use crate::model::Json;
@@ -77,7 +78,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     walk.no_root_union(schema)?;
     walk.object_root(schema)?;
     inline_definitions(walk, schema)?;
-    node(walk, schema, "", 1)
+    rewrite_node::<Parameters>(walk, schema, "", 1)
 }
 
 /// Rewrites a tool's schema for `parametersJsonSchema`.
@@ -86,7 +87,7 @@ pub(super) fn rewrite_json_schema(
     schema: &mut Json,
 ) -> Result<(), FlavourError> {
     walk.object_root(schema)?;
-    json_schema_node(walk, schema, "", 1)
+    rewrite_node::<ParametersJsonSchema>(walk, schema, "", 1)
 }
 
 /// Replaces every `$ref` with the definition it names (the use site's own keywords, such as
@@ -208,7 +209,7 @@ impl Inliner {
     fn children(
         &mut self,
         walk: &mut Walk<'_>,
-        members: &mut super::Members,
+        members: &mut Members,
         path: &str,
     ) -> Result<(), FlavourError> {
         for (key, value) in members.iter_mut() {
@@ -239,73 +240,88 @@ fn is_null_schema(schema: &Json) -> bool {
         && schema.get("type").and_then(Json::as_str) == Some("null")
 }
 
-/// One node of a `parameters` schema.
-fn node(
-    walk: &mut Walk<'_>,
-    value: &mut Json,
-    path: &str,
-    depth: usize,
-) -> Result<(), FlavourError> {
-    let Json::Object(map) = value else {
-        return Err(walk.cannot(path, "a boolean schema"));
-    };
-    walk.one_of_to_any_of(map, path);
-    let mut nullable = false;
-    // The union first: a branch left alone is merged into the node, list of types and all.
-    if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
-        let before = branches.len();
-        branches.retain(|branch| !is_null_schema(branch));
-        if branches.len() < before {
-            nullable = true;
-            walk.drop(path, "anyOf", &Json::Null, Action::Rewritten);
-        }
-        if let [Json::Object(_)] = branches.as_slice() {
-            // One branch left: its keywords are the node's (the node's own win).
-            let Some(Json::Object(only)) = branches.pop() else {
-                unreachable!("one object branch")
-            };
-            remove(map, "anyOf");
-            for (key, value) in only {
-                if !contains(map, &key) {
-                    map.push((key, value));
+/// Gemini's `parameters` (an OpenAPI 3.0 `Schema`) at each node of the shared rewrite.
+pub(super) struct Parameters;
+
+impl Hook for Parameters {
+    /// The node's `type`, which says which `format`s it keeps.
+    type Node = String;
+
+    fn boolean(walk: &Walk<'_>, path: &str) -> Result<(), FlavourError> {
+        Err(walk.cannot(path, "a boolean schema"))
+    }
+
+    fn enter(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        type_name: &mut String,
+        moved: &mut Vec<(String, serde_json::Value)>,
+    ) -> Result<Entered, FlavourError> {
+        let mut nullable = false;
+        // The union first: a branch left alone is merged into the node, list of types and all.
+        if let Some(Json::Array(branches)) = get_mut(map, "anyOf") {
+            let before = branches.len();
+            branches.retain(|branch| !is_null_schema(branch));
+            if branches.len() < before {
+                nullable = true;
+                walk.drop(path, "anyOf", &Json::Null, Action::Rewritten);
+            }
+            if let [Json::Object(_)] = branches.as_slice() {
+                // One branch left: its keywords are the node's (the node's own win).
+                let Some(Json::Object(only)) = branches.pop() else {
+                    unreachable!("one object branch")
+                };
+                remove(map, "anyOf");
+                for (key, value) in only {
+                    if !contains(map, &key) {
+                        map.push((key, value));
+                    }
                 }
             }
         }
+        // What a merged branch brought.
+        walk.one_of_to_any_of(map, path);
+        if contains(map, "not") {
+            return Err(walk.cannot(path, "`not` (a value no schema takes)"));
+        }
+        if let Some(Json::Array(types)) = get(map, "type").cloned() {
+            let named: Vec<&Json> = types
+                .iter()
+                .filter(|t| t.as_str() != Some("null"))
+                .collect();
+            let [one] = named.as_slice() else {
+                return Err(walk.cannot(path, "a list of types"));
+            };
+            nullable |= named.len() < types.len();
+            insert(map, "type", (*one).clone());
+            walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
+        }
+        if let Some(constant) = remove(map, "const") {
+            walk.drop(path, "const", &constant, Action::Rewritten);
+            insert(map, "enum", Json::Array(vec![constant]));
+        }
+        if let Some(Json::Array(values)) = get(map, "enum").cloned() {
+            nullable |= enumeration(walk, map, path, values, moved)?;
+        }
+        if nullable {
+            insert(map, "nullable", Json::Bool(true));
+        }
+        get(map, "type")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .clone_into(type_name);
+        Ok(Entered::Go)
     }
-    // What a merged branch brought.
-    walk.one_of_to_any_of(map, path);
-    if contains(map, "not") {
-        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
-    }
-    if let Some(Json::Array(types)) = get(map, "type").cloned() {
-        let named: Vec<&Json> = types
-            .iter()
-            .filter(|t| t.as_str() != Some("null"))
-            .collect();
-        let [one] = named.as_slice() else {
-            return Err(walk.cannot(path, "a list of types"));
-        };
-        nullable |= named.len() < types.len();
-        insert(map, "type", (*one).clone());
-        walk.drop(path, "type", &Json::Array(types), Action::Rewritten);
-    }
-    if let Some(constant) = remove(map, "const") {
-        walk.drop(path, "const", &constant, Action::Rewritten);
-        insert(map, "enum", Json::Array(vec![constant]));
-    }
-    let mut moved = Vec::new();
-    if let Some(Json::Array(values)) = get(map, "enum").cloned() {
-        nullable |= enumeration(walk, map, path, values, &mut moved)?;
-    }
-    if nullable {
-        insert(map, "nullable", Json::Bool(true));
-    }
-    let type_name = get(map, "type")
-        .and_then(Json::as_str)
-        .unwrap_or("")
-        .to_owned();
-    for (keyword, value) in std::mem::take(map) {
-        let kept = match keyword.as_str() {
+
+    fn keeps(
+        _: &mut Walk<'_>,
+        _: &str,
+        keyword: &str,
+        value: &Json,
+        type_name: &mut String,
+    ) -> Option<bool> {
+        Some(match keyword {
             // The Schema's `items` is a schema: `items: false` (no element past a tuple's,
             // whose `prefixItems` go to the description) cannot be said in it.
             "items" => matches!(value, Json::Object(_)),
@@ -315,26 +331,28 @@ fn node(
                     | ("integer", Some("int32" | "int64"))
                     | ("number", Some("float" | "double"))
             ),
-            _ => SCHEMA_FIELDS.contains(&keyword.as_str()),
-        };
-        if kept {
-            map.push((keyword, value));
-        } else {
-            walk.take_out(path, &keyword, &value, &mut moved);
+            _ => SCHEMA_FIELDS.contains(&keyword),
+        })
+    }
+
+    fn written(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        depth: usize,
+    ) -> Result<(), FlavourError> {
+        walk.count_values(map);
+        walk.needs_type(
+            map,
+            path,
+            &["type", "anyOf"],
+            "the Schema wants a `type` on every value",
+        )?;
+        if let Some(Json::Object(properties)) = get(map, "properties") {
+            walk.count_properties(properties, depth);
         }
+        Ok(())
     }
-    describe(map, &moved);
-    walk.count_values(map);
-    walk.needs_type(
-        map,
-        path,
-        &["type", "anyOf"],
-        "the Schema wants a `type` on every value",
-    )?;
-    if let Some(Json::Object(properties)) = get(map, "properties") {
-        walk.count_properties(properties, depth);
-    }
-    each_child(walk, map, path, depth, node)
 }
 
 /// An `enum` as the `Schema` takes it: strings only. `null` among the values makes the node
@@ -343,7 +361,7 @@ fn node(
 /// would not read back as the same value, leave the enum for the description.
 fn enumeration(
     walk: &mut Walk<'_>,
-    map: &mut super::Members,
+    map: &mut Members,
     path: &str,
     values: Vec<Json>,
     moved: &mut Vec<(String, serde_json::Value)>,
@@ -400,38 +418,43 @@ fn enumeration(
     Ok(nullable)
 }
 
-/// One node of a `parametersJsonSchema` schema, and (by the shared walk) every subschema
-/// below it.
-fn json_schema_node(
-    walk: &mut Walk<'_>,
-    value: &mut Json,
-    path: &str,
-    depth: usize,
-) -> Result<(), FlavourError> {
-    let Json::Object(map) = value else {
-        return Ok(());
-    };
-    walk.one_of_to_any_of(map, path);
-    // "If `$ref` is set on a sub-schema, no other properties, except for those starting as
-    // a `$`, may be set."
-    walk.reference_alone(map, path, |sibling| sibling.starts_with('$'));
-    if let Some(constant) = remove(map, "const") {
-        walk.drop(path, "const", &constant, Action::Rewritten);
-        insert(map, "enum", Json::Array(vec![constant]));
+/// Gemini's `parametersJsonSchema` at each node of the shared rewrite.
+pub(super) struct ParametersJsonSchema;
+
+impl Hook for ParametersJsonSchema {
+    type Node = ();
+
+    /// A boolean schema is JSON Schema, and stays.
+    fn boolean(_: &Walk<'_>, _: &str) -> Result<(), FlavourError> {
+        Ok(())
     }
-    let mut moved = Vec::new();
-    for (keyword, value) in std::mem::take(map) {
-        let kept = match keyword.as_str() {
+
+    fn enter(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        _: &mut (),
+        _: &mut Vec<(String, serde_json::Value)>,
+    ) -> Result<Entered, FlavourError> {
+        // "If `$ref` is set on a sub-schema, no other properties, except for those starting
+        // as a `$`, may be set." The reference's `$` siblings go on being read.
+        walk.reference_alone(map, path, |sibling| sibling.starts_with('$'));
+        if let Some(constant) = remove(map, "const") {
+            walk.drop(path, "const", &constant, Action::Rewritten);
+            insert(map, "enum", Json::Array(vec![constant]));
+        }
+        Ok(Entered::Go)
+    }
+
+    fn keeps(_: &mut Walk<'_>, _: &str, keyword: &str, value: &Json, _: &mut ()) -> Option<bool> {
+        Some(match keyword {
             "format" => matches!(value.as_str(), Some("date-time" | "date" | "time")),
             // Ignored by Gemini, and harmless: annotations stay.
-            _ => JSON_SCHEMA_FIELDS.contains(&keyword.as_str()) || super::is_annotation(&keyword),
-        };
-        if kept {
-            map.push((keyword, value));
-        } else {
-            walk.take_out(path, &keyword, &value, &mut moved);
-        }
+            _ => JSON_SCHEMA_FIELDS.contains(&keyword) || super::is_annotation(keyword),
+        })
     }
-    describe(map, &moved);
-    each_child(walk, map, path, depth, json_schema_node)
+
+    fn written(_: &mut Walk<'_>, _: &mut Members, _: &str, _: usize) -> Result<(), FlavourError> {
+        Ok(())
+    }
 }

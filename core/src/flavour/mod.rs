@@ -118,6 +118,7 @@
 mod anthropic_strict;
 mod gemini;
 mod lint;
+mod node;
 mod openai_strict;
 mod request;
 mod walk;

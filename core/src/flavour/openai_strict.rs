@@ -1,7 +1,8 @@
 //! [`Flavour::OpenAiStrict`](super::Flavour::OpenAiStrict): the rules are in the module above.
 
-use super::walk::{each_child_where, has_type, is_object, Walk};
-use super::{contains, describe, get, get_mut, insert, remove, Action, FlavourError, Members};
+use super::node::{rewrite_node, Close, Entered, Hook};
+use super::walk::{has_type, Walk};
+use super::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
 use crate::model::{IntWidth, Json};
 
 /// The string formats strict mode accepts.
@@ -54,7 +55,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
     }
     walk.no_free_form_anywhere(schema)?;
-    node(walk, schema, "", 1)?;
+    rewrite_node::<OpenAiStrict>(walk, schema, "", 1)?;
     walk.over("properties", MAX_PROPERTIES, walk.properties)?;
     walk.over("levels of nesting", MAX_DEPTH, walk.depth)?;
     walk.over("enum values", MAX_ENUM_VALUES, walk.enum_values)?;
@@ -65,91 +66,109 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     )
 }
 
-/// One node, and (by the shared walk) every subschema below it.
-fn node(
-    walk: &mut Walk<'_>,
-    value: &mut Json,
-    path: &str,
-    depth: usize,
-) -> Result<(), FlavourError> {
-    let Json::Object(map) = value else {
-        return Err(walk.cannot(path, "a boolean schema"));
-    };
-    walk.one_of_to_any_of(map, path);
-    if contains(map, "allOf") {
-        return Err(walk.cannot(path, "allOf"));
+/// OpenAI's strict mode at each node of the shared rewrite.
+pub(super) struct OpenAiStrict;
+
+impl Hook for OpenAiStrict {
+    /// A width `format` (`uint8`...) seen, written as bounds once the keywords are kept.
+    type Node = Option<IntWidth>;
+
+    /// The properties are walked, then the object closed (its optional properties made
+    /// nullable), then the other subschemas.
+    const CLOSE: Close = Close::AfterProperties;
+
+    fn boolean(walk: &Walk<'_>, path: &str) -> Result<(), FlavourError> {
+        Err(walk.cannot(path, "a boolean schema"))
     }
-    if contains(map, "not") {
-        return Err(walk.cannot(path, "`not` (a value no schema takes)"));
-    }
-    walk.needs_type(
-        map,
-        path,
-        &["type", "enum", "const", "anyOf", "$ref"],
-        "strict mode wants a type on every schema",
-    )?;
-    if contains(map, "$ref") {
-        reference_with_description(walk, map, path);
-        return Ok(());
-    }
-    let mut moved = Vec::new();
-    let mut width = None;
-    for (keyword, value) in std::mem::take(map) {
-        if KEPT.contains(&keyword.as_str()) {
-            map.push((keyword, value));
-            continue;
+
+    fn enter(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        _: &mut Self::Node,
+        _: &mut Vec<(String, serde_json::Value)>,
+    ) -> Result<Entered, FlavourError> {
+        if contains(map, "allOf") {
+            return Err(walk.cannot(path, "allOf"));
         }
-        if keyword == "format" {
-            if let Some(name) = value.as_str() {
-                if FORMATS.contains(&name) {
-                    map.push((keyword, value));
-                    continue;
-                }
-                if let Some(found) = IntWidth::from_format_name(name) {
-                    walk.drop(path, &keyword, &value, Action::Rewritten);
-                    width = Some(found);
-                    continue;
-                }
-                if name == "float" || name == "double" {
-                    walk.drop(path, &keyword, &value, Action::Removed);
-                    continue;
-                }
+        if contains(map, "not") {
+            return Err(walk.cannot(path, "`not` (a value no schema takes)"));
+        }
+        walk.needs_type(
+            map,
+            path,
+            &["type", "enum", "const", "anyOf", "$ref"],
+            "strict mode wants a type on every schema",
+        )?;
+        if contains(map, "$ref") {
+            reference_with_description(walk, map, path);
+            return Ok(Entered::Done);
+        }
+        Ok(Entered::Go)
+    }
+
+    fn keeps(
+        walk: &mut Walk<'_>,
+        path: &str,
+        keyword: &str,
+        value: &Json,
+        width: &mut Self::Node,
+    ) -> Option<bool> {
+        if KEPT.contains(&keyword) {
+            return Some(true);
+        }
+        if let ("format", Some(name)) = (keyword, value.as_str()) {
+            if FORMATS.contains(&name) {
+                return Some(true);
+            }
+            if let Some(found) = IntWidth::from_format_name(name) {
+                walk.drop(path, keyword, value, Action::Rewritten);
+                *width = Some(found);
+                return None;
+            }
+            if name == "float" || name == "double" {
+                walk.drop(path, keyword, value, Action::Removed);
+                return None;
             }
         }
         // Annotations (`title`, `examples`, `default`, `x-...`) are removed, constraints
         // moved into the description.
-        walk.take_out(path, &keyword, &value, &mut moved);
+        Some(false)
     }
-    if let Some(width) = width {
-        width_to_bounds(map, width);
-    }
-    describe(map, &moved);
-    walk.count_values(map);
-    if let Some(Json::Object(properties)) = get(map, "properties") {
-        walk.count_properties(properties, depth);
-    }
-    if let Some(Json::Object(definitions)) = get(map, "$defs") {
-        walk.chars += definitions
-            .iter()
-            .map(|(name, _)| name.chars().count())
-            .sum::<usize>();
-    }
-    if let Some(items) = get(map, "items") {
-        if !matches!(items, Json::Object(_) | Json::Bool(false)) {
-            return Err(walk.cannot(&format!("{path}/items"), "`items` of that form"));
+
+    fn kept(map: &mut Members, width: Self::Node) {
+        if let Some(width) = width {
+            width_to_bounds(map, width);
         }
     }
-    // The properties, then the object closed (its optional properties made nullable), then
-    // the other subschemas.
-    each_child_where(walk, map, path, depth, node, |keyword| {
-        keyword == "properties"
-    })?;
-    if is_object(map) {
-        close_object(walk, map, path)?;
+
+    fn written(
+        walk: &mut Walk<'_>,
+        map: &mut Members,
+        path: &str,
+        depth: usize,
+    ) -> Result<(), FlavourError> {
+        walk.count_values(map);
+        if let Some(Json::Object(properties)) = get(map, "properties") {
+            walk.count_properties(properties, depth);
+        }
+        if let Some(Json::Object(definitions)) = get(map, "$defs") {
+            walk.chars += definitions
+                .iter()
+                .map(|(name, _)| name.chars().count())
+                .sum::<usize>();
+        }
+        if let Some(items) = get(map, "items") {
+            if !matches!(items, Json::Object(_) | Json::Bool(false)) {
+                return Err(walk.cannot(&format!("{path}/items"), "`items` of that form"));
+            }
+        }
+        Ok(())
     }
-    each_child_where(walk, map, path, depth, node, |keyword| {
-        keyword != "properties"
-    })
+
+    fn close(walk: &mut Walk<'_>, map: &mut Members, path: &str) -> Result<(), FlavourError> {
+        close_object(walk, map, path)
+    }
 }
 
 /// A `$ref` takes no sibling keywords in strict mode (OpenAI answers "`$ref` cannot have
