@@ -47,6 +47,7 @@ mod nullable;
 pub mod num;
 pub mod path;
 pub mod plan;
+pub mod provider;
 mod read;
 pub mod suggest;
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! Issue 30 §6: every tool definition the flavours write reads back. For any tool name and
-//! description, any of a set of tool shapes and every flavour, the definition of the
-//! flavoured schema (`FlavouredSchema::definition`) is read by `ToolModel::from_definition`
+//! description, any of a set of tool shapes, every flavour and every provider that takes
+//! it, the definition of the flavoured schema (`FlavouredSchema::definition`,
+//! `Provider::definition`) is read by `ToolModel::from_definition`
 //! as that tool: the same name, the same description, and the arguments schema the flavour
 //! wrote, as if read bare.
 
 use proptest::prelude::*;
 use toolgate_core::flavour::Flavour;
 use toolgate_core::model::{Json, ToolModel};
+use toolgate_core::provider::Provider;
 
 /// Tool shapes: flat, nested, optional and nullable fields, enums, arrays, maps, a union, a
 /// shared definition, constraints some flavours move into descriptions.
@@ -50,8 +52,15 @@ proptest! {
             let Ok(flavoured) = tool.schema_for(flavour) else {
                 continue; // the flavour cannot express this tool: it writes no definition
             };
-            let definition = flavoured.definition(tool.name(), tool.description());
-            let read_back = read(&definition);
+            // The flavour's own envelope, and every provider's that takes the flavour
+            // (OpenAI Chat Completions' and Responses').
+            let mut definitions = vec![flavoured.definition(tool.name(), tool.description())];
+            for provider in flavour.providers() {
+                let written = provider.definition(&flavoured, tool.name(), tool.description());
+                definitions.push(written.expect("the provider takes its flavour"));
+            }
+            for definition in &definitions {
+            let read_back = read(definition);
             prop_assert_eq!(read_back.name(), tool.name(), "{}", flavour);
             prop_assert_eq!(read_back.description(), tool.description(), "{}", flavour);
             // The arguments: what the flavour wrote, read bare (the envelope adds nothing to
@@ -65,6 +74,20 @@ proptest! {
                 bare.json_schema()
             );
             prop_assert!(read_back.definitions() == bare.definitions(), "{}", flavour);
+            }
+        }
+    }
+
+    /// A provider writes no definition for a flavour it does not take.
+    #[test]
+    fn a_provider_writes_only_its_own_flavours(shape in 0..SHAPES.len()) {
+        let tool = model(shape, "t", "d");
+        for flavour in Flavour::ALL {
+            let Ok(flavoured) = tool.schema_for(flavour) else { continue };
+            for provider in Provider::ALL {
+                let written = provider.definition(&flavoured, "t", Some("d"));
+                prop_assert_eq!(written.is_some(), provider.flavours().contains(&flavour));
+            }
         }
     }
 }

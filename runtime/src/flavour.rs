@@ -1,13 +1,20 @@
 //! Provider schema flavours: a tool's JSON Schema as one provider accepts it
 //! ([`ToolModel::schema_for`](crate::model::ToolModel::schema_for)), with a report of every
 //! keyword the flavour removed, moved into a description or rewrote, and the definitions of
-//! one request ([`request_definitions`]).
+//! one request ([`request_definitions`]); the providers that take each flavour
+//! ([`Flavour::providers`], [`Provider::flavours`]) and their envelopes
+//! ([`Provider::definition`]).
 
 #[doc(inline)]
 pub use toolgate_core::flavour::{
     request_definitions, Action, Dropped, Flavour, FlavourError, FlavouredSchema, Lint, Loss,
     SchemaSize, MAX_DESCRIBED_CHARS, MAX_FLAVOURED_BYTES, MAX_INLINED_DEPTH, MAX_INLINED_NODES,
 };
+
+/// A provider's API (its definition envelope and its message shapes) and the flavours it
+/// takes: see `toolgate_core::provider` for where each provider lives.
+#[doc(inline)]
+pub use toolgate_core::provider::Provider;
 
 use crate::Tool;
 

@@ -115,15 +115,12 @@
 //! assert!(schema["properties"]["text"]["description"].as_str().unwrap().contains("maxLength: 500"));
 //! ```
 
-mod anthropic_strict;
-mod gemini;
 mod lint;
-mod node;
-mod openai_strict;
+pub(crate) mod node;
 mod request;
-mod walk;
+pub(crate) mod walk;
 
-pub use gemini::{MAX_INLINED_DEPTH, MAX_INLINED_NODES};
+pub use crate::provider::gemini::{MAX_INLINED_DEPTH, MAX_INLINED_NODES};
 pub use lint::{Lint, Loss};
 pub use request::request_definitions;
 
@@ -134,6 +131,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::{Json, ToolModel};
+use crate::provider;
 
 /// A provider's dialect of JSON Schema for tool parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -417,10 +415,12 @@ pub(crate) fn flavoured(
             walk.no_root_union(&schema)?;
             walk.object_root(&mut schema)?;
         }
-        Flavour::OpenAiStrict => openai_strict::rewrite(&mut walk, &mut schema)?,
-        Flavour::AnthropicStrict => anthropic_strict::rewrite(&mut walk, &mut schema)?,
-        Flavour::Gemini => gemini::rewrite(&mut walk, &mut schema)?,
-        Flavour::GeminiJson => gemini::rewrite_json_schema(&mut walk, &mut schema)?,
+        Flavour::OpenAiStrict => provider::openai::strict::rewrite(&mut walk, &mut schema)?,
+        Flavour::AnthropicStrict => provider::anthropic::strict::rewrite(&mut walk, &mut schema)?,
+        Flavour::Gemini => provider::gemini::schema::rewrite(&mut walk, &mut schema)?,
+        Flavour::GeminiJson => {
+            provider::gemini::schema::rewrite_json_schema(&mut walk, &mut schema)?
+        }
     }
     let bytes = json_bytes(&schema);
     walk.over(FLAVOURED_BYTES, MAX_FLAVOURED_BYTES, bytes)?;

@@ -1,13 +1,16 @@
 //! The tools of one request together: each tool's definition in the provider's shape, and
 //! the limits a flavour sets over all the tools sent at once.
 
-use super::{anthropic_strict, Flavour, FlavourError, FlavouredSchema};
+use super::{Flavour, FlavourError, FlavouredSchema};
 use crate::model::{Json, ToolModel};
+use crate::provider::anthropic::strict as anthropic_strict;
 
 impl FlavouredSchema {
-    /// The tool's definition as the provider's API takes it, around this schema:
-    /// - OpenAI: `{"type": "function", "function": {name, description, parameters}}`, with
-    ///   `"strict": true` in strict mode;
+    /// The tool's definition as the flavour's first provider (see [`Flavour::providers`])
+    /// takes it, around this schema; [`Provider::definition`](crate::provider::Provider::definition)
+    /// writes it for another (OpenAI Responses' flat function):
+    /// - OpenAI Chat Completions: `{"type": "function", "function": {name, description,
+    ///   parameters}}`, with `"strict": true` in strict mode;
     /// - Anthropic: `{name, description, input_schema}`, with `"strict": true` for strict tool
     ///   use;
     /// - Gemini: a function declaration `{name, description, parameters}`, or
@@ -34,48 +37,18 @@ impl FlavouredSchema {
     /// assert_eq!(definition["input_schema"]["additionalProperties"], false);
     /// ```
     pub fn definition(&self, name: &str, description: Option<&str>) -> Json {
-        let text = |text: &str| Json::String(text.to_owned());
-        let mut named = vec![("name".to_owned(), text(name))];
-        if let Some(description) = description {
-            named.push(("description".to_owned(), text(description)));
+        match self.flavour.providers().first() {
+            Some(provider) => provider
+                .definition(self, name, description)
+                .unwrap_or(Json::Null),
+            None => self.schema.clone(),
         }
-        let schema = match self.flavour {
-            Flavour::JsonSchema => self.schema.clone(),
-            _ => without_repeats(&self.schema, name, description),
-        };
-        let strict = ("strict".to_owned(), Json::Bool(true));
-        match self.flavour {
-            Flavour::OpenAiStrict | Flavour::OpenAi => {
-                named.push(("parameters".to_owned(), schema));
-                if self.flavour == Flavour::OpenAiStrict {
-                    named.push(strict);
-                }
-                Json::Object(vec![
-                    ("type".to_owned(), text("function")),
-                    ("function".to_owned(), Json::Object(named)),
-                ])
-            }
-            Flavour::Anthropic | Flavour::AnthropicStrict => {
-                named.push(("input_schema".to_owned(), schema));
-                if self.flavour == Flavour::AnthropicStrict {
-                    named.push(strict);
-                }
-                Json::Object(named)
-            }
-            Flavour::Gemini => {
-                named.push(("parameters".to_owned(), schema));
-                Json::Object(named)
-            }
-            Flavour::GeminiJson => {
-                named.push(("parametersJsonSchema".to_owned(), schema));
-                Json::Object(named)
-            }
-            Flavour::Mcp => {
-                named.push(("inputSchema".to_owned(), schema));
-                Json::Object(named)
-            }
-            Flavour::JsonSchema => schema,
-        }
+    }
+
+    /// The schema without the root's copies of the tool's name and description (see
+    /// [`FlavouredSchema::definition`]).
+    pub(crate) fn schema_without_repeats(&self, name: &str, description: Option<&str>) -> Json {
+        without_repeats(&self.schema, name, description)
     }
 }
 

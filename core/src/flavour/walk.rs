@@ -7,7 +7,7 @@ use super::{get, Action, Dropped, Flavour, FlavourError, Members};
 use crate::model::Json;
 
 /// The state of one rewrite: the tool, the report so far, and the counts for the limits.
-pub(super) struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     pub tool: &'a str,
     pub flavour: Flavour,
     pub dropped: &'a mut Vec<Dropped>,
@@ -261,7 +261,7 @@ impl<'a> Walk<'a> {
 /// Calls `visit` on every schema node of `schema` with its pointer, wherever it sits (every
 /// keyword whose value is a schema, a list or a map of them: the positions [`each_child`]
 /// walks), without changing it.
-pub(super) fn each_schema(schema: &Json, path: &str, visit: &mut impl FnMut(&Members, &str)) {
+pub(crate) fn each_schema(schema: &Json, path: &str, visit: &mut impl FnMut(&Members, &str)) {
     let Json::Object(node) = schema else {
         return;
     };
@@ -287,7 +287,7 @@ pub(super) fn each_schema(schema: &Json, path: &str, visit: &mut impl FnMut(&Mem
 
 /// Whether a node describes objects: its `type` is or lists `object`, or it has a keyword
 /// only objects have.
-pub(super) fn is_object(node: &Members) -> bool {
+pub(crate) fn is_object(node: &Members) -> bool {
     has_type(node, "object")
         || OBJECT_KEYWORDS
             .iter()
@@ -295,7 +295,7 @@ pub(super) fn is_object(node: &Members) -> bool {
 }
 
 /// Whether a node's `type` is `name` or lists it.
-pub(super) fn has_type(node: &Members, name: &str) -> bool {
+pub(crate) fn has_type(node: &Members, name: &str) -> bool {
     match get(node, "type") {
         Some(Json::String(one)) => one == name,
         Some(Json::Array(names)) => names.iter().any(|one| one.as_str() == Some(name)),
@@ -348,7 +348,7 @@ const SCHEMA_ONE: [&str; 11] = [
 const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
 
 /// How a flavour writes one node: the walk, the node, its pointer and its object depth.
-pub(super) type Visit = fn(&mut Walk<'_>, &mut Json, &str, usize) -> Result<(), FlavourError>;
+pub(crate) type Visit = fn(&mut Walk<'_>, &mut Json, &str, usize) -> Result<(), FlavourError>;
 
 /// Calls `visit` on every subschema of `node`, in the node's order, wherever it sits: each
 /// property (one object level deeper), each definition, `items`, each `prefixItems`
@@ -359,7 +359,7 @@ pub(super) type Visit = fn(&mut Walk<'_>, &mut Json, &str, usize) -> Result<(), 
 /// `false` below `items`, `additionalProperties` and the other keywords where it means
 /// "nothing more" is not a node (a flavour that refuses boolean schemas sees every other
 /// one).
-pub(super) fn each_child(
+pub(crate) fn each_child(
     walk: &mut Walk<'_>,
     node: &mut Members,
     path: &str,
@@ -371,7 +371,7 @@ pub(super) fn each_child(
 
 /// [`each_child`] for the keywords `which` takes only (a flavour that rewrites a node
 /// between its properties and its other subschemas walks it in two parts).
-pub(super) fn each_child_where(
+pub(crate) fn each_child_where(
     walk: &mut Walk<'_>,
     node: &mut Members,
     path: &str,
@@ -409,12 +409,12 @@ pub(super) fn each_child_where(
 }
 
 /// A JSON pointer token.
-pub(super) fn token(key: &str) -> String {
+pub(crate) fn token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
 /// The definition name a `$ref` the model wrote points to (`#/$defs/<token>`).
-pub(super) fn definition_name(reference: &str) -> Option<String> {
+pub(crate) fn definition_name(reference: &str) -> Option<String> {
     let token = reference.strip_prefix(crate::model::DEFS_PREFIX)?;
     Some(
         token
@@ -427,13 +427,13 @@ pub(super) fn definition_name(reference: &str) -> Option<String> {
 /// A definition of the root's that reaches itself through `$ref`s, if there is one: found
 /// by one depth-first walk over the definitions (each visited once, so the work is linear in
 /// the schema, however many definitions a hostile one has).
-pub(super) fn recursive_definition(schema: &Json) -> Option<String> {
+pub(crate) fn recursive_definition(schema: &Json) -> Option<String> {
     first_cycle(schema).0
 }
 
 /// [`recursive_definition`], and how many times the walk entered a definition (each at
 /// most once).
-pub(super) fn first_cycle(schema: &Json) -> (Option<String>, usize) {
+pub(crate) fn first_cycle(schema: &Json) -> (Option<String>, usize) {
     let Some(Json::Object(definitions)) = schema.get("$defs") else {
         return (None, 0);
     };

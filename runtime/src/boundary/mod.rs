@@ -118,7 +118,6 @@ pub use budget::{Budgets, ToolUsage};
 pub use call::CallFuture;
 pub use envelope::{Envelope, Failure, Limit, Reason, MAX_LISTED_TOOLS};
 pub use finalizer::{Finalized, Finalizer, DEFAULT_FINAL_RETRIES};
-#[cfg(feature = "mcp")]
 pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 #[cfg(any(feature = "mcp", feature = "axum"))]

@@ -243,6 +243,35 @@ mod tests {
         assert_eq!(result.structured_content, Some(object));
     }
 
+    /// `boundary::messages` writes MCP results (`Provider::Mcp`) as JSON, without rmcp: the
+    /// same result as the server's, for every kind of envelope.
+    #[test]
+    fn the_messages_write_the_results_the_server_sends() {
+        let tool = toolgate_core::DynamicTool::from_definition(&serde_json::json!({"name": "n",
+            "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}))
+        .unwrap();
+        let decoded = tool.decode(r#"{"n": "2"}"#).unwrap();
+        let rejected = tool.decode(r#"{"n": "two"}"#).unwrap_err();
+        let envelopes = [
+            Envelope::success("n", decoded.value.clone(), decoded.repairs.clone()),
+            Envelope::success("n", Value::from(5), decoded.repairs),
+            Envelope::success("n", Value::Null, Vec::new()),
+            Envelope::failure(
+                "n",
+                Failure::new(Reason::InvalidArguments, "refused")
+                    .with_issues(rejected.report.issues().to_vec()),
+                Some(rejected.hint().clone()),
+            ),
+        ];
+        for envelope in &envelopes {
+            let mut server = serde_json::to_value(McpServer::result_of(envelope)).unwrap();
+            // rmcp's own marker of a result that is not a task's.
+            server.as_object_mut().unwrap().remove("resultType");
+            let written = crate::boundary::messages::mcp_tool_result(envelope);
+            assert_eq!(server, written, "{}", envelope.to_json());
+        }
+    }
+
     #[test]
     fn a_hand_built_result_nested_too_deep_is_malformed_not_copied() {
         let mut deep = Value::Null;

@@ -293,23 +293,19 @@ pub fn unwrap_definition(json: Json) -> Unwrapped {
             return inner;
         }
     }
-    // Every envelope `FlavouredSchema::definition` writes is read back here (its
-    // round trip is tested in `core/tests/definition_round_trip.rs`): OpenAI's and Gemini's
-    // `parameters`, MCP's `inputSchema`, Anthropic's `input_schema`, Gemini's
-    // `parametersJsonSchema`. A definition's `strict` is the provider's business: the gate
+    // Every envelope `Provider::definition` writes is read back here, by the keys the
+    // providers' modules name (its round trip is tested in
+    // `core/tests/definition_round_trip.rs`): OpenAI's and Gemini's `parameters` (Chat's
+    // inside `function`, Responses' flat), MCP's `inputSchema`, Anthropic's
+    // `input_schema`, Gemini's `parametersJsonSchema`. A definition's `strict` is the provider's business: the gate
     // enforces the whole schema either way.
-    for key in [
-        "parameters",
-        "inputSchema",
-        "input_schema",
-        "parametersJsonSchema",
-    ] {
+    for key in crate::provider::ARGUMENTS_KEYS {
         if let Some(schema) = take(&mut members, key) {
             let name = take(&mut members, "name").and_then(|n| n.as_str().map(str::to_owned));
             let description =
                 take(&mut members, "description").and_then(|d| d.as_str().map(str::to_owned));
-            let output_schema =
-                take(&mut members, "outputSchema").map(|o| ("/outputSchema".to_owned(), o));
+            let output_schema = take(&mut members, crate::provider::mcp::OUTPUT_SCHEMA)
+                .map(|o| (format!("/{}", crate::provider::mcp::OUTPUT_SCHEMA), o));
             return Unwrapped {
                 name,
                 description,

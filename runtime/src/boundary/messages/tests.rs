@@ -42,6 +42,12 @@ fn answer(provider: Provider, arguments: &str) -> String {
         Provider::Anthropic => format!(
             r#"{{"role": "assistant", "content": [{{"type": "text", "text": "ok"}}, {{"type": "tool_use", "id": "c1", "name": "get", "input": {arguments}}}]}}"#
         ),
+        Provider::Gemini => format!(
+            r#"{{"candidates": [{{"content": {{"role": "model", "parts": [{{"text": "ok"}}, {{"functionCall": {{"id": "c1", "name": "get", "args": {arguments}}}}}]}}}}]}}"#
+        ),
+        _ => format!(
+            r#"{{"jsonrpc": "2.0", "id": "c1", "method": "tools/call", "params": {{"name": "get", "arguments": {arguments}}}}}"#
+        ),
     }
 }
 
@@ -49,7 +55,9 @@ fn provider() -> impl Strategy<Value = Provider> {
     prop_oneof![
         Just(Provider::OpenAiChat),
         Just(Provider::OpenAiResponses),
-        Just(Provider::Anthropic)
+        Just(Provider::Anthropic),
+        Just(Provider::Gemini),
+        Just(Provider::Mcp)
     ]
 }
 
@@ -78,4 +86,52 @@ fn text_that_is_not_json_is_an_error_and_other_shapes_have_no_calls() {
         r#"{"content": "hi", "tool_calls": null}"#,
     );
     assert_eq!(calls.unwrap(), Vec::new());
+}
+
+proptest! {
+    /// Every provider reads back the calls it writes: the names, the ids and the arguments
+    /// (an object, as each provider carries one; Chat's and Responses' strings as written).
+    #[test]
+    fn the_calls_a_provider_writes_read_back(
+        provider in provider(),
+        calls in prop::collection::vec(("[a-z_]{1,12}", "c[0-9]{1,4}", "[a-z]{1,6}", -1000i64..1000), 1..4),
+    ) {
+        let calls: Vec<Call> = calls
+            .into_iter()
+            .map(|(tool, id, key, number)| {
+                Call::new(tool, format!(r#"{{"{key}":{number}}}"#)).with_id(id)
+            })
+            .collect();
+        let turn = calls_turn(provider, &calls);
+        let read: Vec<Call> = match provider {
+            // One item or request per call.
+            Provider::OpenAiResponses => tool_calls(provider, &Value::from(turn.clone())).unwrap(),
+            Provider::Mcp => turn
+                .iter()
+                .flat_map(|request| tool_calls(provider, request).unwrap())
+                .collect(),
+            _ => tool_calls(provider, &turn[0]).unwrap(),
+        };
+        prop_assert_eq!(read.len(), calls.len());
+        for (read, sent) in read.iter().zip(&calls) {
+            prop_assert_eq!(&read.tool, &sent.tool);
+            prop_assert_eq!(&read.call_id, &sent.call_id);
+            let read_arguments: Value = serde_json::from_str(&read.arguments).unwrap();
+            let sent_arguments: Value = serde_json::from_str(&sent.arguments).unwrap();
+            prop_assert_eq!(read_arguments, sent_arguments);
+        }
+    }
+}
+
+#[test]
+fn gemini_results_are_function_responses_named_by_the_tool() {
+    let envelope = Envelope::success("get", serde_json::json!({"celsius": 12}), Vec::new())
+        .with_call_id(Some("c1".into()));
+    let results = tool_results(Provider::Gemini, std::slice::from_ref(&envelope));
+    let response = &results[0]["parts"][0]["functionResponse"];
+    assert_eq!(response["name"], "get");
+    assert_eq!(response["id"], "c1");
+    assert_eq!(response["response"]["value"]["celsius"], 12);
+    let turn = correction_turn(Provider::Gemini, &[envelope], CORRECTION_INSTRUCTION);
+    assert_eq!(turn[0]["parts"][1]["text"], CORRECTION_INSTRUCTION);
 }

@@ -1,8 +1,8 @@
-//! [`Flavour::OpenAiStrict`](super::Flavour::OpenAiStrict): the rules are in the module above.
+//! [`Flavour::OpenAiStrict`](crate::flavour::Flavour::OpenAiStrict)'s rewrite: the rules are in [`crate::flavour`]'s notes.
 
-use super::node::{rewrite_node, Close, Entered, Hook};
-use super::walk::{has_type, Walk};
-use super::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
+use crate::flavour::node::{rewrite_node, Close, Entered, Hook};
+use crate::flavour::walk::{has_type, Walk};
+use crate::flavour::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
 use crate::model::{IntWidth, Json};
 
 /// The string formats strict mode accepts.
@@ -49,7 +49,7 @@ const MAX_ENUM_VALUES: usize = 1000;
 const MAX_CHARS: usize = 120_000;
 
 /// Rewrites a tool's schema for strict mode.
-pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+pub(crate) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     let is_object = schema.get("type").and_then(Json::as_str) == Some("object");
     if !is_object || schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
         return Err(walk.cannot("", "arguments that are not one object (no root anyOf)"));
@@ -67,7 +67,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
 }
 
 /// OpenAI's strict mode at each node of the shared rewrite.
-pub(super) struct OpenAiStrict;
+pub(crate) struct OpenAiStrict;
 
 impl Hook for OpenAiStrict {
     /// A width `format` (`uint8`...) seen, written as bounds once the keywords are kept.

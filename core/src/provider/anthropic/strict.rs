@@ -1,8 +1,8 @@
-//! [`Flavour::AnthropicStrict`](super::Flavour::AnthropicStrict): the rules are in the module above.
+//! [`Flavour::AnthropicStrict`](crate::flavour::Flavour::AnthropicStrict)'s rewrite and request limits: the rules are in [`crate::flavour`]'s notes.
 
-use super::node::{rewrite_node, Close, Entered, Hook};
-use super::walk::{each_schema, recursive_definition, token, Walk};
-use super::{contains, get, FlavourError, Members};
+use crate::flavour::node::{rewrite_node, Close, Entered, Hook};
+use crate::flavour::walk::{each_schema, recursive_definition, token, Walk};
+use crate::flavour::{contains, get, FlavourError, Members};
 use crate::model::Json;
 
 /// The string formats strict tool use accepts.
@@ -42,12 +42,12 @@ const KEPT: [&str; 18] = [
 ];
 
 /// Limits over all strict tools of a request (one tool cannot pass them either).
-pub(super) const MAX_OPTIONAL: usize = 24;
-pub(super) const MAX_UNIONS: usize = 16;
-pub(super) const MAX_TOOLS: usize = 20;
+pub(crate) const MAX_OPTIONAL: usize = 24;
+pub(crate) const MAX_UNIONS: usize = 16;
+pub(crate) const MAX_TOOLS: usize = 20;
 
 /// Rewrites a tool's schema for strict tool use.
-pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+pub(crate) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     walk.no_root_union(schema)?;
     walk.object_root(schema)?;
     if let Some(name) = recursive_definition(schema) {
@@ -64,12 +64,12 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
 }
 
 /// What the limits count.
-pub(super) const OPTIONAL: &str = "optional properties";
-pub(super) const UNIONS: &str = "properties with a union type (anyOf or a list of types)";
+pub(crate) const OPTIONAL: &str = "optional properties";
+pub(crate) const UNIONS: &str = "properties with a union type (anyOf or a list of types)";
 
 /// The optional properties and the unions (`anyOf` or a list of types) of a strict schema,
 /// which Anthropic limits over all the strict tools of a request.
-pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
+pub(crate) fn limited_counts(schema: &Json) -> (usize, usize) {
     let (mut optional, mut unions) = (0, 0);
     each_schema(schema, "", &mut |node, _| {
         if contains(node, "anyOf") || matches!(get(node, "type"), Some(Json::Array(_))) {
@@ -90,7 +90,7 @@ pub(super) fn limited_counts(schema: &Json) -> (usize, usize) {
 }
 
 /// Anthropic's strict tool use at each node of the shared rewrite.
-pub(super) struct AnthropicStrict;
+pub(crate) struct AnthropicStrict;
 
 impl Hook for AnthropicStrict {
     type Node = ();

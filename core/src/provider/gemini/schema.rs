@@ -1,10 +1,10 @@
-//! [`Flavour::Gemini`](super::Flavour::Gemini) (`parameters`, an OpenAPI 3.0 `Schema`) and
-//! [`Flavour::GeminiJson`](super::Flavour::GeminiJson) (`parametersJsonSchema`): the rules
-//! are in the module above.
+//! [`Flavour::Gemini`](crate::flavour::Flavour::Gemini) (`parameters`, an OpenAPI 3.0 `Schema`) and
+//! [`Flavour::GeminiJson`](crate::flavour::Flavour::GeminiJson) (`parametersJsonSchema`): the rewrites;
+//! the rules are in [`crate::flavour`]'s notes.
 
-use super::node::{rewrite_node, Entered, Hook};
-use super::walk::{definition_name, token, Walk};
-use super::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
+use crate::flavour::node::{rewrite_node, Entered, Hook};
+use crate::flavour::walk::{definition_name, token, Walk};
+use crate::flavour::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
 use std::collections::BTreeMap;
 
 use crate::model::Json;
@@ -74,7 +74,7 @@ pub const MAX_INLINED_DEPTH: usize = 128;
 const INLINED_BYTES: &str = "bytes of schema once definitions are inlined";
 
 /// Rewrites a tool's schema for `parameters`.
-pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
+pub(crate) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     walk.no_root_union(schema)?;
     walk.object_root(schema)?;
     inline_definitions(walk, schema)?;
@@ -82,7 +82,7 @@ pub(super) fn rewrite(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
 }
 
 /// Rewrites a tool's schema for `parametersJsonSchema`.
-pub(super) fn rewrite_json_schema(
+pub(crate) fn rewrite_json_schema(
     walk: &mut Walk<'_>,
     schema: &mut Json,
 ) -> Result<(), FlavourError> {
@@ -111,14 +111,14 @@ fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), Flav
     let sizes = match &definitions {
         Json::Object(members) => members
             .iter()
-            .map(|(name, definition)| (name.clone(), super::json_bytes(definition)))
+            .map(|(name, definition)| (name.clone(), crate::flavour::json_bytes(definition)))
             .collect(),
         _ => BTreeMap::new(),
     };
     let mut inliner = Inliner {
         definitions,
         sizes,
-        bytes: super::json_bytes(schema),
+        bytes: crate::flavour::json_bytes(schema),
         open: Vec::new(),
         nodes: 0,
         depth: 0,
@@ -132,7 +132,7 @@ struct Inliner {
     sizes: BTreeMap<String, usize>,
     /// The bytes written so far: the schema without its definitions, and each definition
     /// once per copy inlined (counted before the copy is made, so a schema that would grow
-    /// past [`MAX_FLAVOURED_BYTES`](super::MAX_FLAVOURED_BYTES) is refused with no more than
+    /// past [`MAX_FLAVOURED_BYTES`](crate::flavour::MAX_FLAVOURED_BYTES) is refused with no more than
     /// that built).
     bytes: usize,
     /// The definitions being inlined, outermost first.
@@ -190,7 +190,11 @@ impl Inliner {
         self.bytes = self
             .bytes
             .saturating_add(self.sizes.get(&name).copied().unwrap_or(0));
-        walk.over(INLINED_BYTES, super::MAX_FLAVOURED_BYTES, self.bytes)?;
+        walk.over(
+            INLINED_BYTES,
+            crate::flavour::MAX_FLAVOURED_BYTES,
+            self.bytes,
+        )?;
         let Some(Json::Object(definition)) = self.definitions.get(&name).cloned() else {
             return Err(walk.cannot(path, format!("the reference {reference:?}")));
         };
@@ -241,7 +245,7 @@ fn is_null_schema(schema: &Json) -> bool {
 }
 
 /// Gemini's `parameters` (an OpenAPI 3.0 `Schema`) at each node of the shared rewrite.
-pub(super) struct Parameters;
+pub(crate) struct Parameters;
 
 impl Hook for Parameters {
     /// The node's `type`, which says which `format`s it keeps.
@@ -419,7 +423,7 @@ fn enumeration(
 }
 
 /// Gemini's `parametersJsonSchema` at each node of the shared rewrite.
-pub(super) struct ParametersJsonSchema;
+pub(crate) struct ParametersJsonSchema;
 
 impl Hook for ParametersJsonSchema {
     type Node = ();
@@ -450,7 +454,7 @@ impl Hook for ParametersJsonSchema {
         Some(match keyword {
             "format" => matches!(value.as_str(), Some("date-time" | "date" | "time")),
             // Ignored by Gemini, and harmless: annotations stay.
-            _ => JSON_SCHEMA_FIELDS.contains(&keyword) || super::is_annotation(keyword),
+            _ => JSON_SCHEMA_FIELDS.contains(&keyword) || crate::flavour::is_annotation(keyword),
         })
     }
 
