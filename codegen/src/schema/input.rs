@@ -105,16 +105,11 @@ pub(crate) fn read_text(
         .collect())
 }
 
-/// Keywords whose value is a schema, a list of schemas, or an object of schemas.
-const ONE_SCHEMA: [&str; 5] = [
-    "items",
-    "additionalProperties",
-    "not",
-    "contains",
-    "propertyNames",
-];
-const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
-const SCHEMA_OBJECTS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
+// Keywords whose value is a schema, a list of schemas, or an object of schemas: the
+// shared table's.
+use toolgate_core::model::positions::{
+    LISTS as SCHEMA_LISTS, MAPS as SCHEMA_OBJECTS, ONE as ONE_SCHEMA,
+};
 
 /// Removes the keywords named in `ignored` from `schema` and every subschema (property
 /// names are not keywords: a property called like an ignored keyword stays).

@@ -607,3 +607,53 @@ fn inlining_a_long_chain_of_definitions_stops_at_the_depth_limit() {
     // The flavours that keep references send the chain as it is.
     assert!(model(schema).schema_for(Flavour::GeminiJson).is_ok());
 }
+
+/// A schema holding `inner` at `keyword`'s position of the shared table, as that position
+/// holds it (one schema, a list of them, a map of them).
+fn placed(keyword: &str, inner: Json) -> Json {
+    use crate::model::positions::{holds, Holds};
+    let value = match holds(keyword) {
+        Some(Holds::One) => inner,
+        Some(Holds::List) => Json::Array(vec![Json::Object(Vec::new()), inner]),
+        _ => Json::Object(vec![("n".to_owned(), inner)]),
+    };
+    Json::Object(vec![(keyword.to_owned(), value)])
+}
+
+proptest::proptest! {
+    /// The walks over a schema's text agree on where subschemas sit: a reference placed at
+    /// any position of the shared table, nested any number of positions deep, is seen by the
+    /// recursion check (Anthropic strict) and inlined by Gemini's inliner.
+    #[test]
+    fn every_walk_finds_a_reference_at_every_position(
+        keywords in proptest::collection::vec(proptest::sample::select(
+            crate::model::positions::ONE.iter()
+                .chain(crate::model::positions::LISTS.iter())
+                .chain(crate::model::positions::MAPS.iter().filter(|k| **k != "$defs"))
+                .copied()
+                .collect::<Vec<&str>>()
+        ), 1..4),
+    ) {
+        let reference = Json::Object(vec![("$ref".to_owned(), Json::String("#/$defs/A".to_owned()))]);
+        let body = keywords.iter().rev().fold(reference, |inner, keyword| placed(keyword, inner));
+        let schema = Json::Object(vec![
+            ("type".to_owned(), Json::String("object".to_owned())),
+            ("$defs".to_owned(), Json::Object(vec![("A".to_owned(), body)])),
+        ]);
+        proptest::prop_assert_eq!(walk::recursive_definition(&schema), Some("A".to_owned()), "{}", schema);
+
+        // A reference to a definition that holds none: inlined wherever it sits.
+        let reference = Json::Object(vec![("$ref".to_owned(), Json::String("#/$defs/B".to_owned()))]);
+        let body = keywords.iter().rev().fold(reference, |inner, keyword| placed(keyword, inner));
+        let leaf = Json::Object(vec![("type".to_owned(), Json::String("string".to_owned()))]);
+        let mut schema = Json::Object(vec![
+            ("type".to_owned(), Json::String("object".to_owned())),
+            ("properties".to_owned(), Json::Object(vec![("p".to_owned(), body)])),
+            ("$defs".to_owned(), Json::Object(vec![("B".to_owned(), leaf)])),
+        ]);
+        let mut dropped = Vec::new();
+        let mut walk = walk::Walk::new("t", Flavour::Gemini, &mut dropped, true);
+        crate::provider::gemini::schema::inline_definitions_for_tests(&mut walk, &mut schema).unwrap();
+        proptest::prop_assert!(!schema.to_string().contains("$ref"), "{}", schema);
+    }
+}

@@ -322,30 +322,8 @@ fn declares_no_property(node: &Members) -> bool {
     }
 }
 
-/// Keywords whose value is a map of names to schemas.
-const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "$defs",
-    "definitions",
-    "patternProperties",
-    "dependentSchemas",
-];
-/// Keywords whose value is one schema.
-const SCHEMA_ONE: [&str; 11] = [
-    "items",
-    "additionalProperties",
-    "additionalItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "not",
-    "contains",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-];
-/// Keywords whose value is a list of schemas.
-const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
+// The positions of subschemas: the shared table.
+use crate::model::positions::{LISTS as SCHEMA_LISTS, MAPS as SCHEMA_MAPS, ONE as SCHEMA_ONE};
 
 /// How a flavour writes one node: the walk, the node, its pointer and its object depth.
 pub(crate) type Visit = fn(&mut Walk<'_>, &mut Json, &str, usize) -> Result<(), FlavourError>;
@@ -484,28 +462,11 @@ pub(crate) fn first_cycle(schema: &Json) -> (Option<String>, usize) {
     (None, entered)
 }
 
-/// The definitions `schema` refers to directly.
+/// The definitions `schema` refers to directly, at the positions of the shared table.
 fn references(schema: &Json, found: &mut BTreeSet<String>) {
-    match schema {
-        Json::Object(members) => {
-            for (key, value) in members {
-                match (key.as_str(), value) {
-                    ("$ref", Json::String(reference)) => {
-                        found.extend(definition_name(reference));
-                    }
-                    // Values, not schemas.
-                    ("enum" | "const" | "default" | "examples", _) => {}
-                    // Maps of names to schemas: a name is not a keyword.
-                    ("properties" | "$defs", Json::Object(named)) => {
-                        for (_, schema) in named {
-                            references(schema, found);
-                        }
-                    }
-                    _ => references(value, found),
-                }
-            }
+    each_schema(schema, "", &mut |node, _| {
+        if let Some(Json::String(reference)) = get(node, "$ref") {
+            found.extend(definition_name(reference));
         }
-        Json::Array(items) => items.iter().for_each(|item| references(item, found)),
-        _ => {}
-    }
+    });
 }

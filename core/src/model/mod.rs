@@ -20,6 +20,7 @@ mod build;
 mod definitions;
 mod json;
 mod pattern;
+pub mod positions;
 pub mod read;
 mod schema;
 mod warnings;

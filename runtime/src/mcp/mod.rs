@@ -54,14 +54,15 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool as McpTool,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::boundary::{Call, Envelope, Failure, Reason, Toolbox, MAX_RESULT_DEPTH};
+use crate::boundary::{Call, Envelope, Toolbox};
+#[cfg(test)]
+use crate::boundary::{Failure, Reason};
 
 #[cfg(feature = "axum")]
 mod http;
@@ -122,51 +123,17 @@ impl McpServer {
 
     /// The MCP result of an envelope (see the module's notes).
     ///
-    /// A value nested past [`MAX_RESULT_DEPTH`] (an envelope the toolbox made never holds
+    /// A value nested past [`MAX_RESULT_DEPTH`](crate::boundary::MAX_RESULT_DEPTH) (an envelope the toolbox made never holds
     /// one; one built by hand may) is not copied or written: the result is a
     /// `malformed_response` with a `limit` issue instead.
     pub fn result_of(envelope: &Envelope) -> CallToolResult {
-        let too_deep = envelope
-            .value
-            .as_ref()
-            .is_some_and(|value| !toolgate_core::model::depth_within(value, MAX_RESULT_DEPTH));
-        if too_deep {
-            let issue = crate::boundary::result_too_deep();
-            let failure = Failure::new(Reason::MalformedResponse, issue.message.clone())
-                .with_issues(vec![issue]);
-            let malformed = Envelope::failure(envelope.tool.clone(), failure, None);
-            return McpServer::result_of(&malformed);
-        }
-        if !envelope.ok {
-            return CallToolResult::error(vec![ContentBlock::text(envelope.to_json())]);
-        }
-        let value = envelope.value.clone().unwrap_or(Value::Null);
-        // MCP's `structuredContent` is an object: another result is sent as text only.
-        let mut result = if value.is_object() {
-            CallToolResult::structured(value)
-        } else {
-            CallToolResult::success(vec![ContentBlock::text(value.to_string())])
-        };
-        let mut meta = JsonObject::new();
-        if !envelope.repairs.is_empty() {
-            meta.insert("io.toolgate/repairs".into(), to_json(&envelope.repairs));
-        }
-        if !envelope.output_repairs.is_empty() {
-            meta.insert(
-                "io.toolgate/output_repairs".into(),
-                to_json(&envelope.output_repairs),
-            );
-        }
-        if !meta.is_empty() {
-            result = result.with_meta(Some(MetaObject(meta)));
-        }
-        result
+        // One writer of MCP results: the messages' (`Provider::Mcp`), read into rmcp's type.
+        let written = crate::boundary::messages::mcp_tool_result(envelope);
+        serde_json::from_value(written).unwrap_or_else(|error| {
+            let text = format!("the tool's result cannot be written as an MCP result: {error}");
+            CallToolResult::error(vec![ContentBlock::text(text)])
+        })
     }
-}
-
-fn to_json(value: &impl serde::Serialize) -> Value {
-    // Repairs hold JSON values and strings: writing them cannot fail.
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 impl ServerHandler for McpServer {
@@ -243,10 +210,10 @@ mod tests {
         assert_eq!(result.structured_content, Some(object));
     }
 
-    /// `boundary::messages` writes MCP results (`Provider::Mcp`) as JSON, without rmcp: the
-    /// same result as the server's, for every kind of envelope.
+    /// The server's results are the messages' MCP results (`Provider::Mcp`, JSON without
+    /// rmcp) read into rmcp's type: nothing is lost on the way, for every kind of envelope.
     #[test]
-    fn the_messages_write_the_results_the_server_sends() {
+    fn the_server_sends_the_results_the_messages_write() {
         let tool = toolgate_core::DynamicTool::from_definition(&serde_json::json!({"name": "n",
             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}))
         .unwrap();

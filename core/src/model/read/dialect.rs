@@ -199,7 +199,7 @@ fn rewrite(json: Json, declare_required: bool) -> Json {
                     *schema = rewrite(schema_json, declare_required);
                 }
             }
-        } else if SCHEMA_MAP_KEYWORDS.contains(&key.as_str()) {
+        } else if maps_schemas(key) {
             if let Json::Object(schemas) = sub {
                 for (_, schema) in schemas.iter_mut() {
                     // draft-07 `dependencies` also maps names to lists of names: no schema.
@@ -213,32 +213,17 @@ fn rewrite(json: Json, declare_required: bool) -> Json {
     Json::Object(members)
 }
 
-/// Keywords whose value is one schema (`items` also a list of them, in draft-07).
-const SCHEMA_KEYWORDS: [&str; 11] = [
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-];
+// Keywords whose value is one schema (`items` also a list of them, in draft-07), and
+// lists of schemas: the shared table's.
+use crate::model::positions::{LISTS as SCHEMA_LIST_KEYWORDS, ONE as SCHEMA_KEYWORDS};
 
-/// Keywords whose value is a list of schemas.
-const SCHEMA_LIST_KEYWORDS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
-
-/// Keywords whose value maps names to schemas (`properties` is rewritten above, with BFCL's
-/// `optional`).
-const SCHEMA_MAP_KEYWORDS: [&str; 4] = [
-    "$defs",
-    "patternProperties",
-    "dependentSchemas",
-    "dependencies",
-];
+/// Whether a keyword's value maps names to schemas: the shared table's maps but
+/// `properties` (rewritten above, with BFCL's `optional`) and `definitions` (moved to
+/// `$defs` above), and draft-07's `dependencies` (whose lists of names are left alone).
+fn maps_schemas(keyword: &str) -> bool {
+    use crate::model::positions::{DEPENDENCIES, MAPS};
+    keyword == DEPENDENCIES || (MAPS.contains(&keyword) && keyword != "properties")
+}
 
 /// A tool definition taken apart: see [`unwrap_definition`].
 #[derive(Clone, Debug, PartialEq)]

@@ -35,36 +35,35 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::uri::resolve_uri;
 use super::{percent_decode, Members, Reader, SchemaError};
 use crate::model::json::Json;
+use crate::model::positions;
 use crate::model::write::DEFS_PREFIX;
 use crate::path::escape_pointer_token;
 
-/// Keywords whose value is one schema.
-const ONE_SCHEMA: [&str; 12] = [
-    "items",
-    "additionalProperties",
-    "not",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "contentSchema",
-];
+/// Keywords whose value is one schema: the shared table's, and the annotation
+/// `contentSchema`, whose references are resolved too.
+const ONE_SCHEMA: [&str; 12] = {
+    let mut all = [positions::CONTENT_SCHEMA; 12];
+    let mut index = 0;
+    while index < positions::ONE.len() {
+        all[index] = positions::ONE[index];
+        index += 1;
+    }
+    all
+};
 
 /// Keywords whose value is an array of schemas (`items` too, in its draft-07 array form).
-const SCHEMA_ARRAYS: [&str; 5] = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
+const SCHEMA_ARRAYS: [&str; 5] = {
+    let mut all = ["items"; 5];
+    let mut index = 0;
+    while index < positions::LISTS.len() {
+        all[index] = positions::LISTS[index];
+        index += 1;
+    }
+    all
+};
 
-/// Keywords whose value maps names to schemas.
-const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
+// Keywords whose value maps names to schemas.
+use positions::MAPS as SCHEMA_MAPS;
 
 /// Most definitions made for references with sibling keywords in one schema.
 const MOST_SIBLING_DEFINITIONS: usize = 1_000;

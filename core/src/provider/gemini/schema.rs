@@ -7,6 +7,7 @@ use crate::flavour::walk::{definition_name, token, Walk};
 use crate::flavour::{contains, get, get_mut, insert, remove, Action, FlavourError, Members};
 use std::collections::BTreeMap;
 
+use crate::model::positions::{holds, Holds};
 use crate::model::Json;
 
 /// The fields of Gemini's `Schema` object (Vertex AI and the Gemini API): sent as they are,
@@ -93,6 +94,14 @@ pub(crate) fn rewrite_json_schema(
 /// Replaces every `$ref` with the definition it names (the use site's own keywords, such as
 /// its description, win), and takes `$defs` out: the Gemini API's `Schema` has no
 /// references. A recursive definition cannot be inlined and is refused.
+#[cfg(test)]
+pub(crate) fn inline_definitions_for_tests(
+    walk: &mut Walk<'_>,
+    schema: &mut Json,
+) -> Result<(), FlavourError> {
+    inline_definitions(walk, schema)
+}
+
 fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     let Json::Object(root) = schema else {
         return Ok(());
@@ -216,22 +225,21 @@ impl Inliner {
         members: &mut Members,
         path: &str,
     ) -> Result<(), FlavourError> {
+        // The subschemas at the positions of the shared table (every walk's).
         for (key, value) in members.iter_mut() {
             let at = format!("{path}/{}", token(key));
-            match (key.as_str(), value) {
-                // Values, not schemas.
-                ("enum" | "const" | "default" | "examples", _) => {}
-                ("properties", Json::Object(named)) => {
+            match (holds(key), value) {
+                (Some(Holds::Map), Json::Object(named)) => {
                     for (name, schema) in named.iter_mut() {
                         self.inline(walk, schema, &format!("{at}/{}", token(name)))?;
                     }
                 }
-                (_, Json::Array(items)) => {
+                (Some(Holds::List), Json::Array(items)) => {
                     for (index, item) in items.iter_mut().enumerate() {
                         self.inline(walk, item, &format!("{at}/{index}"))?;
                     }
                 }
-                (_, schema @ Json::Object(_)) => self.inline(walk, schema, &at)?,
+                (Some(Holds::One), schema) => self.inline(walk, schema, &at)?,
                 _ => {}
             }
         }

@@ -56,8 +56,8 @@ mod openai_chat;
 mod openai_responses;
 
 pub(crate) use answer::read_answer;
-/// The server's results are checked against these (`mcp`'s tests).
-#[cfg(all(feature = "mcp", test))]
+/// What the MCP server sends (`McpServer::result_of`).
+#[cfg(feature = "mcp")]
 pub(crate) use mcp::tool_result as mcp_tool_result;
 
 #[doc(no_inline)]
