@@ -9,8 +9,8 @@
 //!
 //! What the providers share is written once beside them: the flavours' walk and their one
 //! node rewrite ([`crate::flavour`], where each flavour's rules are listed side by side),
-//! and the definition reader ([`crate::model::read::unwrap_definition`]), which reads every
-//! envelope written here by the keys these modules name. The message shapes (tool calls
+//! and the definition reader ([`unwrap_definition`], here), which reads every envelope
+//! written here by the keys and shapes these modules name. The message shapes (tool calls
 //! read from an answer, results written back) are the boundary's, in
 //! `toolgate::boundary::messages`, one file per provider, each with room for the provider's
 //! streaming adapter.
@@ -153,12 +153,91 @@ impl Flavour {
 
 /// The keys a definition envelope holds its arguments schema under, as the providers'
 /// modules name them: what the definition reader looks for.
-pub(crate) const ARGUMENTS_KEYS: [&str; 4] = [
+const ARGUMENTS_KEYS: [&str; 4] = [
     openai::PARAMETERS,
     mcp::INPUT_SCHEMA,
     anthropic::INPUT_SCHEMA,
     gemini::PARAMETERS_JSON_SCHEMA,
 ];
+
+/// A tool definition taken apart: see [`unwrap_definition`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unwrapped {
+    /// The tool's `name`, if the definition has one.
+    pub name: Option<String>,
+    /// The tool's `description`, if the definition has one.
+    pub description: Option<String>,
+    /// The arguments schema (the whole input, for a bare schema).
+    pub schema: Json,
+    /// Where the arguments schema is in the definition: `""` (bare schema), `/parameters`,
+    /// `/function/parameters`, `/inputSchema` or `/input_schema`.
+    pub pointer: String,
+    /// An MCP definition's `outputSchema`, with its pointer.
+    pub output_schema: Option<(String, Json)>,
+}
+
+/// A tool definition's name, description and argument schema; a bare schema is its own
+/// arguments schema (named by its `title`, if any).
+///
+/// ```
+/// use toolgate_core::model::{read::unwrap_definition, Json};
+///
+/// let definition: Json = serde_json::from_str(
+///     r#"{"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}}"#,
+/// ).unwrap();
+/// let parts = unwrap_definition(definition);
+/// assert_eq!(parts.name.as_deref(), Some("ping"));
+/// assert_eq!(parts.pointer, "/function/parameters");
+/// ```
+pub fn unwrap_definition(json: Json) -> Unwrapped {
+    let bare = |json| Unwrapped {
+        name: None,
+        description: None,
+        schema: json,
+        pointer: String::new(),
+        output_schema: None,
+    };
+    let Json::Object(mut members) = json else {
+        return bare(json);
+    };
+    if let Some(function) = openai::chat_function(&mut members) {
+        let mut inner = unwrap_definition(function);
+        inner.pointer = format!("/{}{}", openai::FUNCTION, inner.pointer);
+        if let Some((pointer, _)) = &mut inner.output_schema {
+            *pointer = format!("/{}{pointer}", openai::FUNCTION);
+        }
+        return inner;
+    }
+    // Every envelope `Provider::definition` writes is read back here, by the keys the
+    // providers' modules name (its round trip is tested in
+    // `core/tests/definition_round_trip.rs`): OpenAI's and Gemini's `parameters` (Chat's
+    // inside `function`, Responses' flat), MCP's `inputSchema`, Anthropic's
+    // `input_schema`, Gemini's `parametersJsonSchema`. A definition's `strict` is the provider's business: the gate
+    // enforces the whole schema either way.
+    for key in ARGUMENTS_KEYS {
+        if let Some(schema) = take(&mut members, key) {
+            let name = take(&mut members, "name").and_then(|n| n.as_str().map(str::to_owned));
+            let description =
+                take(&mut members, "description").and_then(|d| d.as_str().map(str::to_owned));
+            let output_schema = take(&mut members, crate::provider::mcp::OUTPUT_SCHEMA)
+                .map(|o| (format!("/{}", crate::provider::mcp::OUTPUT_SCHEMA), o));
+            return Unwrapped {
+                name,
+                description,
+                schema,
+                pointer: format!("/{key}"),
+                output_schema,
+            };
+        }
+    }
+    bare(Json::Object(members))
+}
+
+/// A member of an object, taken out.
+fn take(members: &mut Vec<(String, Json)>, key: &str) -> Option<Json> {
+    let index = members.iter().position(|(k, _)| k == key)?;
+    Some(members.remove(index).1)
+}
 
 /// A definition's `name` and `description` members.
 fn named(name: &str, description: Option<&str>) -> Vec<(String, Json)> {

@@ -23,8 +23,9 @@ mod typed;
 mod union_siblings;
 mod uri;
 
+pub use crate::provider::{unwrap_definition, Unwrapped};
 pub(crate) use cycles::cycles_without_progress;
-pub use dialect::{normalize, unwrap_definition, Unwrapped};
+pub use dialect::normalize;
 pub(super) use errors::write_at_pointer;
 pub use errors::{SchemaError, SchemaErrors};
 pub use keywords::{read_parts_with, ReadOptions};
@@ -41,7 +42,7 @@ pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
         description,
         schema,
         ..
-    } = dialect::unwrap_definition(json);
+    } = unwrap_definition(json);
     read_parts(name, description, schema)
 }
 

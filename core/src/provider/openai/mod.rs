@@ -10,6 +10,21 @@ pub(crate) mod strict;
 /// The key of the arguments schema (Gemini's `parameters` too).
 pub(crate) const PARAMETERS: &str = "parameters";
 
+/// The key of Chat Completions' function inside its tool.
+pub(crate) const FUNCTION: &str = "function";
+
+/// Chat Completions' function, taken out of its tool `{"type": "function", "function":
+/// {...}}`; `None` for another shape (Responses' flat function is read as it is).
+pub(crate) fn chat_function(members: &mut Vec<(String, Json)>) -> Option<Json> {
+    let is_function = members
+        .iter()
+        .any(|(key, value)| key == "type" && value.as_str() == Some("function"));
+    let index = members
+        .iter()
+        .position(|(key, value)| key == FUNCTION && matches!(value, Json::Object(_)))?;
+    is_function.then(|| members.remove(index).1)
+}
+
 /// Chat Completions: `{"type": "function", "function": {name, description, parameters}}`,
 /// with `"strict": true` in strict mode.
 pub(crate) fn chat_definition(mut named: Vec<(String, Json)>, schema: Json, strict: bool) -> Json {
@@ -19,7 +34,7 @@ pub(crate) fn chat_definition(mut named: Vec<(String, Json)>, schema: Json, stri
     }
     Json::Object(vec![
         ("type".to_owned(), Json::String("function".to_owned())),
-        ("function".to_owned(), Json::Object(named)),
+        (FUNCTION.to_owned(), Json::Object(named)),
     ])
 }
 
