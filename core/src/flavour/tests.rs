@@ -653,7 +653,7 @@ proptest::proptest! {
         ]);
         let mut dropped = Vec::new();
         let mut walk = walk::Walk::new("t", Flavour::Gemini, &mut dropped, true);
-        crate::provider::gemini::schema::inline_definitions_for_tests(&mut walk, &mut schema).unwrap();
+        crate::provider::gemini::schema::inline_definitions(&mut walk, &mut schema).unwrap();
         proptest::prop_assert!(!schema.to_string().contains("$ref"), "{}", schema);
     }
 }

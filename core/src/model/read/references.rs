@@ -39,28 +39,17 @@ use crate::model::positions;
 use crate::model::write::DEFS_PREFIX;
 use crate::path::escape_pointer_token;
 
-/// Keywords whose value is one schema: the shared table's, and the annotation
+/// Whether a keyword's value is one schema: the shared table's, and the annotation
 /// `contentSchema`, whose references are resolved too.
-const ONE_SCHEMA: [&str; 12] = {
-    let mut all = [positions::CONTENT_SCHEMA; 12];
-    let mut index = 0;
-    while index < positions::ONE.len() {
-        all[index] = positions::ONE[index];
-        index += 1;
-    }
-    all
-};
+fn one_schema(keyword: &str) -> bool {
+    positions::ONE.contains(&keyword) || keyword == positions::CONTENT_SCHEMA
+}
 
-/// Keywords whose value is an array of schemas (`items` too, in its draft-07 array form).
-const SCHEMA_ARRAYS: [&str; 5] = {
-    let mut all = ["items"; 5];
-    let mut index = 0;
-    while index < positions::LISTS.len() {
-        all[index] = positions::LISTS[index];
-        index += 1;
-    }
-    all
-};
+/// Whether a keyword's value is an array of schemas: the shared table's lists, and `items`
+/// in its draft-07 array form.
+fn schema_array(keyword: &str) -> bool {
+    positions::LISTS.contains(&keyword) || keyword == "items"
+}
 
 // Keywords whose value maps names to schemas.
 use positions::MAPS as SCHEMA_MAPS;
@@ -142,10 +131,10 @@ fn walk(json: &Json, tokens: &mut Vec<String>, base: &str, found: &mut Found) {
         }
         tokens.push(key.clone());
         match value {
-            _ if ONE_SCHEMA.contains(&key.as_str()) && !matches!(value, Json::Array(_)) => {
+            _ if one_schema(key) && !matches!(value, Json::Array(_)) => {
                 walk(value, tokens, &base, found)
             }
-            Json::Array(items) if SCHEMA_ARRAYS.contains(&key.as_str()) => {
+            Json::Array(items) if schema_array(key) => {
                 for (index, item) in items.iter().enumerate() {
                     tokens.push(index.to_string());
                     walk(item, tokens, &base, found);
@@ -232,8 +221,8 @@ fn wanted_name(tokens: &[String], anchor: Option<&str>) -> String {
     match meaningful.as_slice() {
         [] => "Root".to_owned(),
         [.., before, last]
-            if ONE_SCHEMA.contains(last)
-                || SCHEMA_ARRAYS.contains(before)
+            if one_schema(last)
+                || schema_array(before)
                 || last.bytes().all(|b| b.is_ascii_digit()) =>
         {
             format!("{before}_{last}")
@@ -440,10 +429,8 @@ fn strip(json: &mut Json, root: bool) {
     });
     for (key, value) in members.iter_mut() {
         match value {
-            _ if ONE_SCHEMA.contains(&key.as_str()) && !matches!(value, Json::Array(_)) => {
-                strip(value, false)
-            }
-            Json::Array(items) if SCHEMA_ARRAYS.contains(&key.as_str()) => {
+            _ if one_schema(key) && !matches!(value, Json::Array(_)) => strip(value, false),
+            Json::Array(items) if schema_array(key) => {
                 items.iter_mut().for_each(|item| strip(item, false))
             }
             Json::Object(entries) if SCHEMA_MAPS.contains(&key.as_str()) => entries

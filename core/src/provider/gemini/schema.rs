@@ -94,15 +94,10 @@ pub(crate) fn rewrite_json_schema(
 /// Replaces every `$ref` with the definition it names (the use site's own keywords, such as
 /// its description, win), and takes `$defs` out: the Gemini API's `Schema` has no
 /// references. A recursive definition cannot be inlined and is refused.
-#[cfg(test)]
-pub(crate) fn inline_definitions_for_tests(
+pub(crate) fn inline_definitions(
     walk: &mut Walk<'_>,
     schema: &mut Json,
 ) -> Result<(), FlavourError> {
-    inline_definitions(walk, schema)
-}
-
-fn inline_definitions(walk: &mut Walk<'_>, schema: &mut Json) -> Result<(), FlavourError> {
     let Json::Object(root) = schema else {
         return Ok(());
     };

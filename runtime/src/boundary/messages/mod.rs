@@ -157,8 +157,12 @@ pub fn correction_turn(
     instruction: &str,
 ) -> Vec<Value> {
     match provider {
-        Provider::OpenAiChat => openai_chat::correction_turn(envelopes, instruction),
-        Provider::OpenAiResponses => openai_responses::correction_turn(envelopes, instruction),
+        // One message or item per result, then the user's words as a message.
+        Provider::OpenAiChat | Provider::OpenAiResponses => {
+            let mut turn = tool_results(provider, envelopes);
+            turn.push(serde_json::json!({"role": "user", "content": instruction}));
+            turn
+        }
         Provider::Anthropic => anthropic::correction_turn(envelopes, instruction),
         Provider::Gemini => gemini::correction_turn(envelopes, instruction),
         _ => mcp::tool_results(envelopes),

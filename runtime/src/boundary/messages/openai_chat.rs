@@ -32,12 +32,6 @@ pub(super) fn tool_results(envelopes: &[Envelope]) -> Vec<Value> {
         .collect()
 }
 
-pub(super) fn correction_turn(envelopes: &[Envelope], instruction: &str) -> Vec<Value> {
-    let mut messages = tool_results(envelopes);
-    messages.push(json!({"role": "user", "content": instruction}));
-    messages
-}
-
 pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
     let tool_calls: Vec<Value> = calls
         .iter()

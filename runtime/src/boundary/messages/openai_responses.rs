@@ -32,12 +32,6 @@ pub(super) fn tool_results(envelopes: &[Envelope]) -> Vec<Value> {
         .collect()
 }
 
-pub(super) fn correction_turn(envelopes: &[Envelope], instruction: &str) -> Vec<Value> {
-    let mut items = tool_results(envelopes);
-    items.push(json!({"role": "user", "content": instruction}));
-    items
-}
-
 pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
     calls
         .iter()
