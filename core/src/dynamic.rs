@@ -80,6 +80,40 @@ impl DynamicTool {
         decode_value_refused(&self.model, value, &self.options)
             .map_err(|refused| refused.with_model(HintModel::Shared(Arc::clone(&self.model))))
     }
+
+    /// The text to hand on for arguments this tool accepted: `sent` is the text decoded,
+    /// `decoded` what [`DynamicTool::decode`] gave for it. A call that was not repaired
+    /// ([`Decoded::is_repaired`]: defaults filled in do not count) is handed on as it was
+    /// sent, byte for byte; a repaired call is its text with only the repaired members
+    /// written again (`json_text`: the value alone; see the rules in `decode/splice.rs`).
+    ///
+    /// What it writes is checked: this tool reads it back valid as sent (no repair) as the
+    /// same value. `None` where that fails (a log past [`MAX_REPAIRS`](crate::MAX_REPAIRS),
+    /// a key too long to be logged whole): the caller writes the value itself.
+    ///
+    /// ```
+    /// use toolgate_core::DynamicTool;
+    ///
+    /// let tool = DynamicTool::from_definition(&serde_json::json!({"name": "t", "parameters": {
+    ///     "type": "object", "properties": {"n": {"type": "integer"}, "id": {}}}})).unwrap();
+    /// let sent = r#"{ "id": 123456789012345678901234567890, "n": "5" }"#;
+    /// let decoded = tool.decode(sent).unwrap();
+    /// assert_eq!(
+    ///     tool.repaired_text(sent, &decoded).as_deref(),
+    ///     Some(r#"{ "id": 123456789012345678901234567890, "n": 5 }"#)
+    /// );
+    /// ```
+    pub fn repaired_text(&self, sent: &str, decoded: &Decoded<Value>) -> Option<String> {
+        if !decoded.is_repaired() {
+            return Some(sent.to_owned());
+        }
+        if decoded.repairs_left_out > 0 {
+            return None;
+        }
+        let text = crate::decode::splice::splice(sent, &decoded.repairs, &decoded.value)?;
+        let again = self.decode(&text).ok()?;
+        (!again.is_repaired() && again.value == decoded.value).then_some(text)
+    }
 }
 
 /// The refusal for a schema that cannot be used: one issue with constraint `schema`, naming

@@ -2,22 +2,24 @@
 checks what the proxy did: a valid call passes (log notification included), a repairable call
 reaches the upstream repaired, a refused call never reaches it, an unknown tool gets a hint.
 
-    python3 proxy_client.py [--direct] UPSTREAM_LOG_PATH SERVER_COMMAND [ARGS...]
+    python3 proxy_client.py [--direct] [--mode MODE] UPSTREAM_LOG_PATH SERVER_COMMAND [ARGS...]
 
 e.g. `python3 examples/proxy/proxy_client.py /tmp/upstream.jsonl target/debug/toolgate mcp-proxy
 -- python3 examples/proxy/upstream.py`. The server is started with UPSTREAM_LOG=UPSTREAM_LOG_PATH
 in its environment (the proxy's child inherits it); upstream.py appends every call it receives
 there. `--direct` points the client at upstream.py itself, with no proxy in between, and skips
-what only the proxy provides (repairs, refusal envelopes, did_you_mean). Prints each result, one
-line each. `pip install mcp` first."""
+what only the proxy provides (repairs, refusal envelopes, did_you_mean). `--mode` is the SDK
+client's protocol mode: `legacy` (the 2025 initialize handshake), `2026-07-28` (MCP's stateless
+era: no handshake, `_meta` on every request) or `auto` (the default: `server/discover` first, the
+handshake where the server does not know it). Prints each result, one line each. `pip install
+mcp` first."""
 
 import asyncio
 import json
 import os
 import sys
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp import Client, StdioServerParameters
 
 FLIGHT = {"origin": "CDG", "destination": "JFK", "date": "2026-12-01", "passengers": 2, "cabin": "business"}
 
@@ -45,7 +47,7 @@ async def arrived(notes, message):
     return False
 
 
-async def main(log_path, command, direct):
+async def main(log_path, command, direct, mode):
     notes = []
 
     async def on_log(params):
@@ -55,9 +57,11 @@ async def main(log_path, command, direct):
     # proxy (and, through it, the upstream) finds PATH, PYTHONPATH, virtualenvs and the like.
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ, UPSTREAM_LOG=log_path))
     calls = 0
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write, logging_callback=on_log) as session:
-            await session.initialize()
+    # Log notifications are an opt-in of the stateless era (`log_level`); the handshake era
+    # sends them anyway.
+    async with Client(params, mode=mode, logging_callback=on_log, log_level="info") as session:
+        if True:
+            print("protocol version:", session.protocol_version)
             names = sorted(tool.name for tool in (await session.list_tools()).tools)
             print("tools:", names)
             assert names == ["add", "book_flight"], names
@@ -115,9 +119,12 @@ if __name__ == "__main__":
     direct = bool(args) and args[0] == "--direct"
     if direct:
         args = args[1:]
+    mode = "auto"
+    if args[:1] == ["--mode"]:
+        mode, args = args[1], args[2:]
     if len(args) < 2:
         sys.exit(__doc__)
-    answered = asyncio.run(main(args[0], args[1:], direct))
+    answered = asyncio.run(main(args[0], args[1:], direct, mode))
     if direct:
         print(f"python MCP client straight to the upstream: {answered} calls answered as expected")
     else:

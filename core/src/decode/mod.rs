@@ -74,6 +74,7 @@
 //!   then shows how the issues' paths were reached.
 
 mod rules;
+pub(crate) mod splice;
 mod text;
 mod walk;
 pub(crate) use walk::filled_default;
@@ -84,6 +85,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 pub use crate::limits::{MAX_DEPTH, MAX_NESTED_UNIONS};
+pub use crate::read::tokens::is_json_number;
 pub(crate) use rules::cap_repairs;
 pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
@@ -241,6 +243,23 @@ pub struct Decoded<T> {
     pub repairs: Vec<Repair>,
     /// How many repairs were made past [`MAX_REPAIRS`], not logged.
     pub repairs_left_out: usize,
+}
+
+impl<T> Decoded<T> {
+    /// Whether the call was repaired: a rule changed what it sent ([`Rule::is_repair`]; a
+    /// default filled in does not), or repairs were made past the log's cap.
+    ///
+    /// ```
+    /// use toolgate_core::DynamicTool;
+    ///
+    /// let tool = DynamicTool::from_definition(&serde_json::json!({"name": "t", "parameters":
+    ///     {"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}})).unwrap();
+    /// assert!(!tool.decode("{}").unwrap().is_repaired());
+    /// assert!(tool.decode(r#"{"n": "4"}"#).unwrap().is_repaired());
+    /// ```
+    pub fn is_repaired(&self) -> bool {
+        self.repairs_left_out > 0 || self.repairs.iter().any(|repair| repair.rule.is_repair())
+    }
 }
 
 /// Arguments refused: every issue, the repairs made on the way, and the retry hint.
@@ -473,7 +492,7 @@ fn read_text(
         return None;
     }
     match text::read_lenient_from(text, max_depth, first) {
-        Ok(json) => {
+        Ok((json, _)) => {
             repairs.push(Repair {
                 path: Path::root(),
                 rule: Rule::JsonText,

@@ -85,6 +85,21 @@ impl Rule {
         }
     }
 
+    /// Whether the rule changes what the call sent: every rule but `default`. A default
+    /// fills in what the call left out from the schema's own annotation, so a call whose
+    /// log holds only defaults is valid as sent, not repaired: the log keeps the entry, and
+    /// every place that tells a repaired call from a valid one asks this.
+    ///
+    /// ```
+    /// use toolgate_core::Rule;
+    ///
+    /// assert!(Rule::StringToNumber.is_repair());
+    /// assert!(!Rule::Default.is_repair());
+    /// ```
+    pub fn is_repair(self) -> bool {
+        self != Rule::Default
+    }
+
     fn bit(self) -> u32 {
         1 << (self as u32)
     }

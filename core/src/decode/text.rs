@@ -23,6 +23,8 @@
 //! Every step reads the text a bounded number of times (at most twice), so the stage is
 //! linear in the text.
 
+use std::ops::Range;
+
 use crate::model::Json;
 use crate::read::tokens::found_at;
 use crate::read::TreeRead;
@@ -125,6 +127,14 @@ fn fenced_blocks(text: &str) -> Vec<(usize, usize, usize, usize)> {
 
 /// Reads the one JSON value of lenient text (see the module's rules).
 pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
+    read_lenient_from(text, max_depth, None).map(|(json, _)| json)
+}
+
+/// [`read_lenient`], and where in the text the value is (its first character to its last).
+pub(crate) fn read_lenient_spanned(
+    text: &str,
+    max_depth: usize,
+) -> Result<(Json, Range<usize>), TextError> {
     read_lenient_from(text, max_depth, None)
 }
 
@@ -132,14 +142,14 @@ pub fn read_lenient(text: &str, max_depth: usize) -> Result<Json, TextError> {
 /// the value read there or why none was.
 pub(crate) type FirstRead = (usize, Result<Box<TreeRead>, TextError>);
 
-/// [`read_lenient`], given what a read from the text's first character made of it (the
-/// strict attempt's, [`crate::decode::parse_strict`]): a text that starts with its value is
-/// then not read again.
+/// [`read_lenient_spanned`], given what a read from the text's first character made of it
+/// (the strict attempt's, [`crate::decode::parse_strict`]): a text that starts with its
+/// value is then not read again.
 pub(crate) fn read_lenient_from(
     text: &str,
     max_depth: usize,
     first: Option<FirstRead>,
-) -> Result<Json, TextError> {
+) -> Result<(Json, Range<usize>), TextError> {
     let blocks = fenced_blocks(text);
     match blocks.as_slice() {
         [] => read_unfenced(text, 0, text.len(), max_depth, first),
@@ -168,7 +178,9 @@ pub(crate) fn read_lenient_from(
             // fence says nothing more than its body alone would.
             let inner = text[*body..*end].trim();
             if let Ok(json) = crate::decode::parse_strict(inner, max_depth) {
-                return Ok(json);
+                let start =
+                    *body + (text[*body..*end].len() - text[*body..*end].trim_start().len());
+                return Ok((json, start..start + inner.len()));
             }
             read_unfenced(text, *body, *end, max_depth, None)
         }
@@ -177,14 +189,14 @@ pub(crate) fn read_lenient_from(
 }
 
 /// Reads the value of `text[from..to]`, a text without fences (`first`: a read of the whole
-/// text from its first character, used where the value starts there).
+/// text from its first character, used where the value starts there), and where it is.
 fn read_unfenced(
     text: &str,
     from: usize,
     to: usize,
     max_depth: usize,
     first: Option<FirstRead>,
-) -> Result<Json, TextError> {
+) -> Result<(Json, Range<usize>), TextError> {
     let region = &text[..to];
     let start = from + (text[from..to].len() - text[from..to].trim_start().len());
     // What follows a value is looked at from its last character: a comment after it is
@@ -201,7 +213,7 @@ fn read_unfenced(
             }
         };
         refuse_other_values(region, end, max_depth)?;
-        return Ok(value);
+        return Ok((value, start..end));
     }
     // Prose: the first `{` starts the one object it may hold.
     let Some(found) = text[start..to].find('{') else {
@@ -219,7 +231,7 @@ fn read_unfenced(
         return Err(TextError::NoValue);
     }
     refuse_other_values(region, end, max_depth)?;
-    Ok(value)
+    Ok((value, open..end))
 }
 
 /// After a value that ends at `end`: the rest of the text must be prose. A second value is

@@ -504,8 +504,16 @@ impl Tokens {
     }
 }
 
-/// Whether `text` is a number as JSON writes one: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-pub(crate) fn is_json_number(text: &[u8]) -> bool {
+/// Whether `text` is a number as JSON writes one: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
+/// whatever its size.
+///
+/// ```
+/// use toolgate_core::decode::is_json_number;
+///
+/// assert!(is_json_number(b"-1.5e400"));
+/// assert!(!is_json_number(b"01") && !is_json_number(b"1.") && !is_json_number(b"+1"));
+/// ```
+pub fn is_json_number(text: &[u8]) -> bool {
     fn digits(text: &[u8], at: &mut usize) -> usize {
         let start = *at;
         while text.get(*at).is_some_and(u8::is_ascii_digit) {

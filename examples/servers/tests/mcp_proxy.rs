@@ -75,9 +75,12 @@ async fn the_proxy_forwards_repairs_refuses_and_passes_everything_else() {
         json!(["echo", "echo", "calls_seen"])
     );
 
-    // A tool whose schema cannot be read is forwarded ungated.
-    let ungated = client.call(7, "unreadable", r#"{"a": [1, 2]}"#).await;
-    assert_eq!(ungated["result"]["content"][0]["text"], r#"{"a": [1, 2]}"#);
+    // A tool whose schema cannot be read is refused with a `schema` issue, alone.
+    let unreadable = envelope(&client.call(7, "unreadable", r#"{"a": [1, 2]}"#).await);
+    assert_eq!(
+        unreadable["error"]["issues"][0]["constraint"], "schema",
+        "{unreadable}"
+    );
 
     // --check-output: a result that breaks the outputSchema is a malformed_response.
     let malformed = envelope(&client.call(8, "bad_output", "{}").await);

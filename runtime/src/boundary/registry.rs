@@ -377,6 +377,29 @@ where
         })
     }
 
+    /// A tool gated by `input` (its name, description and schema are the model's), with no
+    /// output check.
+    #[cfg(feature = "mcp-proxy")]
+    pub(crate) fn from_dynamic(input: DynamicTool, handler: F) -> Result<Self, RegistryError> {
+        let name = input.model().name().to_owned();
+        if name.is_empty() {
+            return Err(RegistryError::Unnamed);
+        }
+        let definition = ToolDefinition {
+            description: input.model().description().map(str::to_owned),
+            input_schema: schema_value(input.model().json_schema()),
+            output_schema: None,
+            name,
+        };
+        Ok(RuntimeTool {
+            name: Arc::from(definition.name.as_str()),
+            definition,
+            input,
+            output: None,
+            handler: Arc::new(handler),
+        })
+    }
+
     fn launch(&self, value: Value) -> Running {
         let output = self.output.clone();
         let input = self.input.clone();

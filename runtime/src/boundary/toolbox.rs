@@ -217,6 +217,17 @@ impl Toolbox {
         self.register(Arc::new(RuntimeTool::new(definition, handler)?))
     }
 
+    /// Adds a run-time tool gated by `input` whose handler gives the accepted arguments back
+    /// (the MCP proxy's tools: the tool itself is the upstream server).
+    #[cfg(feature = "mcp-proxy")]
+    pub(crate) fn add_pass_through_tool(
+        &mut self,
+        input: toolgate_core::DynamicTool,
+    ) -> Result<&mut Self, RegistryError> {
+        let pass_through = |arguments: Value| std::future::ready(Ok::<_, String>(arguments));
+        self.register(Arc::new(RuntimeTool::from_dynamic(input, pass_through)?))
+    }
+
     fn register(&mut self, tool: Arc<dyn Registered>) -> Result<&mut Self, RegistryError> {
         let name = tool.definition().name.clone();
         if self.tools.contains_key(&name) {

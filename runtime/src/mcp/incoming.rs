@@ -7,10 +7,10 @@ use rmcp::model::{
 use serde_json::Value;
 use toolgate_core::{Constraint, Issue, Path};
 
-use super::lines::{Line, Lines};
+use super::ids::{InFlight, SentId, MAX_IN_FLIGHT};
 use super::message::{
-    error_answer, locate, result_answer, Located, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR,
-    TOOLS_CALL,
+    error_answer, locate, result_answer, splice, Located, INTERNAL_ERROR, INVALID_PARAMS,
+    INVALID_REQUEST, PARSE_ERROR, TOOLS_CALL,
 };
 use crate::boundary::{Envelope, Failure, Reason};
 
@@ -40,38 +40,65 @@ pub(crate) enum Incoming {
 /// can quote the value they met.
 const MAX_ERROR_CHARS: usize = 300;
 
-/// The next message a reader of lines gives: `Ok(None)` when the input ends. Blank lines
-/// are skipped; a line past the cap is answered from the part kept ([`too_long`]).
-pub(crate) async fn next<R: tokio::io::AsyncBufRead + Unpin>(
-    lines: &mut Lines<R>,
-) -> std::io::Result<Option<Incoming>> {
-    loop {
-        return match lines.next().await {
-            Line::Whole if lines.text().iter().all(u8::is_ascii_whitespace) => continue,
-            Line::Whole => Ok(Some(read(lines.text()))),
-            Line::Cut => Ok(Some(too_long(lines.text(), lines.max()))),
-            Line::End => Ok(None),
-            Line::Failed(error) => Err(error),
-        };
-    }
-}
+/// The ids of the requests handed to rmcp, each under a substitute (see [`super::ids`]):
+/// rmcp reads an id as an `i64` or a string, and answers with its own writing of it; the
+/// substitute is what rmcp knows, and the answer gets the id as it was sent back. Each
+/// request keeps the batch it came in, if any.
+pub(crate) type Handed = InFlight<Option<u64>>;
 
-/// Reads one whole message.
-pub(crate) fn read(text: &[u8]) -> Incoming {
+/// Reads one whole message (of batch `batch`, if it came in one). A request is handed to
+/// rmcp under a substitute id kept in `handed`; a cancellation names the substitute of the
+/// request it cancels.
+pub(crate) fn read(text: &[u8], handed: &mut Handed, batch: Option<u64>) -> Incoming {
     let located = locate(text);
     let Ok(_) = std::str::from_utf8(text) else {
         return answer(text, &located, PARSE_ERROR, "the message is not UTF-8");
     };
-    let parsed = match located.spliced(text) {
-        Some((spliced, arguments)) => {
-            parse(&spliced).map(|message| (with_arguments(message, text, arguments), Some(spliced)))
+    let mut replaced: Vec<(std::ops::Range<usize>, Vec<u8>)> = Vec::new();
+    let mut admitted = None;
+    if let (Some(id), Some(range), true) = (
+        located.id(text),
+        located.id.clone(),
+        located.method.is_some(),
+    ) {
+        if handed.len() >= MAX_IN_FLIGHT {
+            let message =
+                format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");
+            return Incoming::Answer(error_answer(Some(&id), INTERNAL_ERROR, &message));
         }
-        None => parse(text).map(|message| (message, None)),
+        let (substitute, at) = handed.admit(id, batch, true);
+        admitted = Some(at);
+        replaced.push((range, substitute.unwrap_or_default().into_bytes()));
+    }
+    if located.method(text).as_deref() == Some(CANCELLED) {
+        let named = located.request_id.clone().and_then(|range| {
+            let id = SentId::read(&text[range.clone()])?;
+            Some((range, handed.handed_on_for(&id)?))
+        });
+        if let Some((range, substitute)) = named {
+            replaced.push((range, substitute.into_bytes()));
+        }
+    }
+    let arguments = located.spliced(text).map(|(_, range)| range);
+    if let Some(range) = arguments.clone() {
+        replaced.push((range, b"{}".to_vec()));
+    }
+    let parsed = if replaced.is_empty() {
+        parse(text).map(|message| (message, None))
+    } else {
+        let spliced = splice(text, replaced);
+        parse(&spliced).map(|message| {
+            let message = match arguments {
+                Some(range) => with_arguments(message, text, range),
+                None => message,
+            };
+            (message, Some(spliced))
+        })
     };
-    match parsed {
+    let refused = match parsed {
         Ok((message, spliced)) => match misread_call(&message) {
-            Some(error) => answer(text, &located, INVALID_PARAMS, &error),
-            None => Incoming::Message(Box::new(message), spliced),
+            Some(error) => (INVALID_PARAMS, error),
+            None => return Incoming::Message(Box::new(message), spliced),
         },
         Err(error) => {
             let code = match error.classify() {
@@ -79,10 +106,18 @@ pub(crate) fn read(text: &[u8]) -> Incoming {
                 _ => PARSE_ERROR,
             };
             let message = toolgate_core::issue::shorten_text(&error.to_string(), MAX_ERROR_CHARS);
-            answer(text, &located, code, &message)
+            (code, message)
         }
+    };
+    // Answered here, not by rmcp: the request is no longer in flight.
+    if let Some(at) = admitted {
+        handed.remove(&at);
     }
+    answer(text, &located, refused.0, &refused.1)
 }
+
+/// The method by which a peer cancels a request it sent.
+pub(crate) const CANCELLED: &str = "notifications/cancelled";
 
 /// Why a `tools/call` rmcp read as a request of its own (its fallback for a method it does
 /// not know, answered `-32601 Method not found`) is not a call: its params are not one.
@@ -128,7 +163,7 @@ fn with_arguments(
 }
 
 /// The kept arguments' text of a message [`read`] gave.
-#[cfg(any(feature = "axum", feature = "mcp-proxy"))]
+#[cfg(feature = "axum")]
 pub(crate) fn arguments_of(message: &ClientJsonRpcMessage) -> Option<ArgumentsText> {
     match message {
         JsonRpcMessage::Request(request) => request.request.extensions().get().cloned(),
@@ -146,27 +181,34 @@ fn answer(text: &[u8], located: &Located, code: i64, message: &str) -> Incoming 
         );
         return Incoming::Dropped;
     }
-    let id = located.id(text).unwrap_or(Value::Null);
-    Incoming::Answer(error_answer(id, code, message))
+    Incoming::Answer(error_answer(located.id(text).as_ref(), code, message))
 }
 
 /// The answer to a message longer than `max` bytes, of which `kept` was read: a
 /// `tools/call` whose id and tool name are in the part kept gets an `isError` result with
 /// the envelope of a `limit` refusal (as the gate refuses any text over its limit), another
 /// request a JSON-RPC error; anything else is dropped.
-pub(crate) fn too_long(kept: &[u8], max: usize) -> Incoming {
+///
+/// `id`: the line's id wherever it was in the line ([`super::lines::Lines::cut_id`]), for a
+/// line whose id comes after the cut.
+pub(crate) fn too_long(kept: &[u8], id: Option<&[u8]>, max: usize) -> Incoming {
     let located = locate(kept);
     let message = format!("the message is longer than the limit of {max} bytes");
-    let (Some(id), Some(name), true) = (
-        located.id(kept),
-        located.name(kept),
-        located.is_tools_call(kept),
-    ) else {
-        return answer(kept, &located, INVALID_REQUEST, &message);
+    let id = located.id(kept).or_else(|| SentId::read(id?));
+    let Some(id) = id.filter(|_| located.method.is_some()) else {
+        tracing::debug!(
+            max,
+            "a message past the limit that is not a request, dropped"
+        );
+        return Incoming::Dropped;
+    };
+    let (Some(name), true) = (located.name(kept), located.is_tools_call(kept)) else {
+        return Incoming::Answer(error_answer(Some(&id), INVALID_REQUEST, &message));
     };
     let issue =
         Issue::new(Path::root(), Constraint::Limit, message.clone()).with_expected(max.into());
     let failure = Failure::new(Reason::InvalidArguments, message).with_issues(vec![issue]);
     let envelope = Envelope::failure(crate::boundary::echoed(&name).into_owned(), failure, None);
-    Incoming::Answer(result_answer(id, &envelope))
+    let stateless = located.is_stateless_era(kept);
+    Incoming::Answer(result_answer(&id, &envelope, stateless))
 }

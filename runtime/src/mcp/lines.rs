@@ -14,7 +14,7 @@ pub(crate) enum Line {
     /// A whole line is in [`Lines::text`].
     Whole,
     /// A line longer than the cap: its first `max` bytes are in [`Lines::text`], the rest
-    /// is skipped.
+    /// was skipped as it was read (and [`Lines::cut_id`] is the line's `id` wherever it was).
     Cut,
     /// The stream ended (a last line without its newline is dropped, as a message cut
     /// short).
@@ -33,6 +33,8 @@ pub(crate) struct Lines<R> {
     skipping: bool,
     /// The line in `line` was handed on: the next read starts a new one.
     handed: bool,
+    /// The `id` of a line past the cap, found while it is read.
+    id_scan: IdScan,
 }
 
 impl<R> Lines<R> {
@@ -43,7 +45,15 @@ impl<R> Lines<R> {
             max,
             skipping: false,
             handed: false,
+            id_scan: IdScan::default(),
         }
+    }
+
+    /// The text of the `id` member of the last line cut at the cap, wherever in the line it
+    /// was (after a long `result`, say): the line is scanned as it is skipped, keeping only
+    /// the id.
+    pub(crate) fn cut_id(&self) -> Option<&[u8]> {
+        self.id_scan.found.as_deref()
     }
 
     /// The reader, given back (a line part read is dropped).
@@ -73,7 +83,7 @@ impl<R: AsyncBufRead + Unpin> Lines<R> {
             self.handed = false;
         }
         loop {
-            let (taken, ended) = {
+            let (taken, ended, over) = {
                 let available = match self.read.fill_buf().await {
                     Ok(available) => available,
                     Err(error) => return Line::Failed(error),
@@ -83,32 +93,191 @@ impl<R: AsyncBufRead + Unpin> Lines<R> {
                 }
                 let newline = available.iter().position(|&byte| byte == b'\n');
                 let through = newline.map_or(available.len(), |at| at + 1);
-                if !self.skipping {
-                    // Room for `max` bytes and the line's end.
-                    let room = self.max + 1 - self.line.len();
-                    self.line.extend_from_slice(&available[..through.min(room)]);
+                let chunk = &available[..through];
+                // Room for `max` bytes and the line's end.
+                let room = (self.max + 1).saturating_sub(self.line.len());
+                let over = !self.skipping && chunk.len() > room;
+                if self.skipping {
+                    self.id_scan.feed(chunk);
+                } else if over {
+                    // The cap is passed in this chunk: the line is scanned for its id from
+                    // its start, and kept up to the cap.
+                    self.id_scan = IdScan::default();
+                    self.id_scan.feed(&self.line);
+                    self.id_scan.feed(chunk);
+                    self.line.extend_from_slice(&chunk[..room]);
+                } else {
+                    self.line.extend_from_slice(chunk);
                 }
-                (through, newline.is_some())
+                (through, newline.is_some(), over)
             };
             self.read.consume(taken);
             if self.skipping {
                 if ended {
                     self.skipping = false;
+                    self.handed = true;
+                    return Line::Cut;
                 }
                 continue;
             }
-            if ended && self.line.last() == Some(&b'\n') {
+            if !over && ended {
                 self.handed = true;
                 return Line::Whole;
             }
-            if self.line.len() > self.max {
-                // The cap is passed before the line's end: hand on what is kept, skip the
-                // rest.
+            if over || self.line.len() > self.max {
+                if !over {
+                    self.id_scan = IdScan::default();
+                    self.id_scan.feed(&self.line);
+                }
+                // Hand on what is kept once the rest of the line is skipped (scanned for
+                // the id as it is read, never held).
                 self.line.truncate(self.max);
-                self.skipping = !ended;
-                self.handed = true;
-                return Line::Cut;
+                if ended {
+                    self.handed = true;
+                    return Line::Cut;
+                }
+                self.skipping = true;
             }
+        }
+    }
+}
+
+/// Most bytes of an id [`IdScan`] keeps (an id longer than this is not found).
+const MAX_ID_BYTES: usize = 1024;
+
+/// A scan of one message's text, fed in pieces, for the value of its top-level `id` member
+/// (a string or a number: the ids JSON-RPC allows), in constant memory.
+#[derive(Debug, Default)]
+struct IdScan {
+    /// Open objects and arrays.
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// At depth 1: what the next string is (a key, when a member starts).
+    expect: Expect,
+    /// The key being read, while it may still be `id`.
+    key: Vec<u8>,
+    /// The id's text, while it is read.
+    value: Option<Vec<u8>>,
+    found: Option<Vec<u8>>,
+}
+
+#[derive(Debug, Default, PartialEq)]
+enum Expect {
+    #[default]
+    Key,
+    Colon {
+        id: bool,
+    },
+    Value {
+        id: bool,
+    },
+    Other,
+}
+
+impl IdScan {
+    fn feed(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.byte(byte);
+        }
+    }
+
+    fn byte(&mut self, byte: u8) {
+        if self.found.is_some() {
+            return;
+        }
+        if let Some(value) = &mut self.value {
+            let ends = if value.first() == Some(&b'"') {
+                // The string's own end is decided below.
+                false
+            } else {
+                matches!(byte, b',' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
+            };
+            if ends {
+                self.found = self.value.take();
+                return;
+            }
+            if value.len() < MAX_ID_BYTES {
+                value.push(byte);
+            } else {
+                self.value = None;
+                self.expect = Expect::Other;
+            }
+        }
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if byte == b'\\' {
+                self.escaped = true;
+            } else if byte == b'"' {
+                self.in_string = false;
+                if self.depth == 1 {
+                    self.string_ended();
+                }
+                return;
+            }
+            if self.depth == 1 && self.expect == Expect::Key && self.key.len() <= 2 {
+                self.key.push(byte);
+            }
+            return;
+        }
+        match byte {
+            b'"' => {
+                self.in_string = true;
+                self.key.clear();
+                if self.depth == 1 {
+                    if let Expect::Value { id: true } = self.expect {
+                        self.value = Some(vec![b'"']);
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                self.depth += 1;
+                if self.depth == 2 {
+                    self.expect = Expect::Other;
+                }
+            }
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 1 {
+                    self.expect = Expect::Other;
+                }
+            }
+            b':' if self.depth == 1 => {
+                if let Expect::Colon { id } = self.expect {
+                    self.expect = Expect::Value { id };
+                }
+            }
+            b',' if self.depth == 1 => self.expect = Expect::Key,
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ if self.depth == 1 => {
+                if let Expect::Value { id } = self.expect {
+                    self.expect = Expect::Other;
+                    if id {
+                        self.value = Some(vec![byte]);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A string at depth 1 ended: a key, or the id's value.
+    fn string_ended(&mut self) {
+        match self.expect {
+            Expect::Key => {
+                self.expect = Expect::Colon {
+                    id: self.key == b"id",
+                };
+            }
+            Expect::Value { id } => {
+                self.expect = Expect::Other;
+                if id {
+                    // The closing quote was kept with the rest.
+                    self.found = self.value.take();
+                }
+            }
+            _ => {}
         }
     }
 }

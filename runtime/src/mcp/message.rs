@@ -17,6 +17,8 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use super::ids::SentId;
+
 /// The method whose arguments the gate reads.
 pub(crate) const TOOLS_CALL: &str = "tools/call";
 
@@ -31,6 +33,10 @@ pub(crate) struct Located {
     pub(crate) name: Option<Range<usize>>,
     /// `params.arguments`.
     pub(crate) arguments: Option<Range<usize>>,
+    /// `params._meta`.
+    pub(crate) meta: Option<Range<usize>>,
+    /// `params.requestId` (what a cancellation names).
+    pub(crate) request_id: Option<Range<usize>>,
 }
 
 impl Located {
@@ -44,10 +50,18 @@ impl Located {
         self.name.clone().and_then(|range| string_at(text, range))
     }
 
-    /// The id, when it is one JSON-RPC allows (a string or an integer).
-    pub(crate) fn id(&self, text: &[u8]) -> Option<Value> {
-        let value: Value = serde_json::from_slice(&text[self.id.clone()?]).ok()?;
-        (value.is_string() || value.is_i64() || value.is_u64()).then_some(value)
+    /// The id as sent, when it is one MCP allows (a string or a number, any spelling).
+    pub(crate) fn id(&self, text: &[u8]) -> Option<SentId> {
+        SentId::read(&text[self.id.clone()?])
+    }
+
+    /// Whether the request carries MCP 2026-07-28's per-request envelope (`_meta` naming the
+    /// protocol version): an answer toolgate writes to it says `resultType`.
+    pub(crate) fn is_stateless_era(&self, text: &[u8]) -> bool {
+        self.meta
+            .clone()
+            .and_then(|meta| member(text, meta, PROTOCOL_VERSION_KEY))
+            .is_some()
     }
 
     /// Whether the message is a request: it has a method and an id (a notification has no
@@ -89,7 +103,7 @@ pub(crate) fn locate(text: &[u8]) -> Located {
     let mut located = Located::default();
     let mut params = None;
     let mut scan = Scan { text, at: 0 };
-    scan.members(|key, value, complete| {
+    scan.members(|key, _, value, complete| {
         let slot = match key {
             // The params of a cut text are scanned as far as they go.
             b"params" => &mut params,
@@ -105,17 +119,63 @@ pub(crate) fn locate(text: &[u8]) -> Located {
             text: &text[..params.end],
             at: params.start,
         };
-        scan.members(|key, value, complete| {
+        scan.members(|key, _, value, complete| {
             let slot = match key {
                 _ if !complete => return,
                 b"name" => &mut located.name,
                 b"arguments" => &mut located.arguments,
+                b"_meta" => &mut located.meta,
+                b"requestId" => &mut located.request_id,
                 _ => return,
             };
             slot.get_or_insert(value);
         });
     }
     located
+}
+
+/// The `_meta` key naming a request's protocol version (MCP 2026-07-28).
+pub(crate) const PROTOCOL_VERSION_KEY: &[u8] = b"io.modelcontextprotocol/protocolVersion";
+
+/// The range of the value of the member `key` of the object at `object` (the first of two),
+/// found as [`locate`] finds members.
+pub(crate) fn member(text: &[u8], object: Range<usize>, key: &[u8]) -> Option<Range<usize>> {
+    let mut found = None;
+    let mut scan = Scan {
+        text: &text[..object.end],
+        at: object.start,
+    };
+    scan.members(|name, _, value, complete| {
+        if complete && name == key && found.is_none() {
+            found = Some(value);
+        }
+    });
+    found
+}
+
+/// Each member of the object at `object`: its key's range (quotes included), and its value's.
+pub(crate) fn members(text: &[u8], object: Range<usize>) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut found = Vec::new();
+    let mut scan = Scan {
+        text: &text[..object.end],
+        at: object.start,
+    };
+    scan.members(|_, key, value, complete| {
+        if complete {
+            found.push((key, value));
+        }
+    });
+    found
+}
+
+/// The items of the array at `array`, by range; `None` where the text there is not a whole
+/// array.
+pub(crate) fn items(text: &[u8], array: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let scan = Scan {
+        text: &text[..array.end],
+        at: array.start,
+    };
+    scan.items()
 }
 
 /// A scan over a JSON text that matches strings and brackets and nothing more.
@@ -132,10 +192,11 @@ impl Scan<'_> {
     }
 
     /// Calls `member` with each member's key (decoded when it has escapes; a key that does
-    /// not decode is skipped), its value's range, and whether the value ends in the text (a
-    /// value the text's end cuts short is given to the end), for the object starting at the
-    /// scan's place. Stops where the text stops being an object or ends.
-    fn members(&mut self, mut member: impl FnMut(&[u8], Range<usize>, bool)) {
+    /// not decode is skipped), the key's range (quotes included), its value's range, and
+    /// whether the value ends in the text (a value the text's end cuts short is given to the
+    /// end), for the object starting at the scan's place. Stops where the text stops being
+    /// an object or ends.
+    fn members(&mut self, mut member: impl FnMut(&[u8], Range<usize>, Range<usize>, bool)) {
         self.skip_space();
         if self.text.get(self.at) != Some(&b'{') {
             return;
@@ -143,6 +204,7 @@ impl Scan<'_> {
         self.at += 1;
         loop {
             self.skip_space();
+            let key_start = self.at;
             let Some(key_end) = self.string_end(self.at) else {
                 return;
             };
@@ -158,12 +220,13 @@ impl Scan<'_> {
             let end = self.value_end(start);
             let range = start..end.unwrap_or(self.text.len());
             let inner = &key[1..key.len() - 1];
+            let key_range = key_start..key_end;
             if inner.contains(&b'\\') {
                 if let Ok(decoded) = serde_json::from_slice::<String>(key) {
-                    member(decoded.as_bytes(), range, end.is_some());
+                    member(decoded.as_bytes(), key_range, range, end.is_some());
                 }
             } else {
-                member(inner, range, end.is_some());
+                member(inner, key_range, range, end.is_some());
             }
             let Some(end) = end else {
                 return;
@@ -173,6 +236,34 @@ impl Scan<'_> {
             match self.text.get(self.at) {
                 Some(b',') => self.at += 1,
                 _ => return,
+            }
+        }
+    }
+
+    /// The ranges of the items of the array starting at the scan's place; `None` where the
+    /// text is not a whole array there.
+    fn items(mut self) -> Option<Vec<Range<usize>>> {
+        self.skip_space();
+        if self.text.get(self.at) != Some(&b'[') {
+            return None;
+        }
+        self.at += 1;
+        let mut items = Vec::new();
+        self.skip_space();
+        if self.text.get(self.at) == Some(&b']') {
+            return Some(items);
+        }
+        loop {
+            self.skip_space();
+            let start = self.at;
+            let end = self.value_end(start)?;
+            items.push(start..end);
+            self.at = end;
+            self.skip_space();
+            match self.text.get(self.at)? {
+                b',' => self.at += 1,
+                b']' => return Some(items),
+                _ => return None,
             }
         }
     }
@@ -228,25 +319,51 @@ impl Scan<'_> {
     }
 }
 
-/// A JSON-RPC error answer to the request `id` (JSON-RPC 2.0 §5.1 codes).
-pub(crate) fn error_answer(id: Value, code: i64, message: &str) -> Vec<u8> {
-    let answer = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": code, "message": message},
-    });
-    let mut line = answer.to_string().into_bytes();
-    line.push(b'\n');
-    line
+/// `text` with each range replaced (ranges that do not overlap).
+pub(crate) fn splice(text: &[u8], mut replaced: Vec<(Range<usize>, Vec<u8>)>) -> Vec<u8> {
+    replaced.sort_by_key(|(range, _)| range.start);
+    let mut spliced = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for (range, with) in replaced {
+        spliced.extend_from_slice(&text[at..range.start]);
+        spliced.extend_from_slice(&with);
+        at = range.end;
+    }
+    spliced.extend_from_slice(&text[at..]);
+    spliced
 }
 
-/// The answer to the `tools/call` `id` with the MCP result of `envelope`.
-pub(crate) fn result_answer(id: Value, envelope: &crate::boundary::Envelope) -> Vec<u8> {
-    let result = super::McpServer::result_of(envelope);
-    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
-    let mut line = answer.to_string().into_bytes();
-    line.push(b'\n');
-    line
+/// A JSON-RPC error answer to the request `id` (written as it was sent; `null` for a request
+/// whose id cannot be read), with JSON-RPC 2.0 §5.1's codes.
+pub(crate) fn error_answer(id: Option<&SentId>, code: i64, message: &str) -> Vec<u8> {
+    let error = serde_json::json!({"code": code, "message": message});
+    answer_line(id, "error", &error.to_string())
+}
+
+/// The answer to the `tools/call` `id` with the MCP result of `envelope` (`resultType`
+/// said for a request of MCP 2026-07-28's stateless era).
+pub(crate) fn result_answer(
+    id: &SentId,
+    envelope: &crate::boundary::Envelope,
+    stateless_era: bool,
+) -> Vec<u8> {
+    let mut result = serde_json::to_value(super::McpServer::result_of(envelope))
+        .unwrap_or_else(|_| serde_json::json!({}));
+    if let Value::Object(members) = &mut result {
+        if stateless_era {
+            members.insert("resultType".into(), "complete".into());
+        } else {
+            // rmcp's marker, which only the stateless era knows.
+            members.remove("resultType");
+        }
+    }
+    answer_line(Some(id), "result", &result.to_string())
+}
+
+/// `{"jsonrpc":"2.0","id":ID,"MEMBER":VALUE}` and a line end, the id's text as sent.
+fn answer_line(id: Option<&SentId>, member: &str, value: &str) -> Vec<u8> {
+    let id = id.map_or("null", SentId::text);
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"{member}\":{value}}}\n").into_bytes()
 }
 
 /// JSON-RPC's code for text that is not JSON.
@@ -255,8 +372,7 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC's code for JSON that is not a request.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
-/// JSON-RPC's code for an error of the server's own (the proxy's).
-#[cfg(feature = "mcp-proxy")]
+/// JSON-RPC's code for an error of the server's own.
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 #[cfg(test)]

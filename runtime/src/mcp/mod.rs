@@ -64,8 +64,10 @@ use crate::boundary::{Call, Envelope, Toolbox};
 #[cfg(test)]
 use crate::boundary::{Failure, Reason};
 
+mod batch;
 #[cfg(feature = "axum")]
 mod http;
+mod ids;
 mod incoming;
 use incoming::ArgumentsText;
 mod lines;
@@ -77,8 +79,9 @@ mod transport;
 
 #[cfg(feature = "axum")]
 pub use http::streamable_http;
+pub use ids::MAX_IN_FLIGHT;
 #[cfg(feature = "mcp-proxy")]
-pub use proxy::Proxy;
+pub use proxy::{Proxy, LISTING_WAIT, MAX_LISTED_TOOLS, MAX_LISTING_BYTES, MAX_LISTING_PAGES};
 pub use transport::{stdio, TextTransport, MAX_LINE_BYTES};
 
 /// A [`Toolbox`] as an MCP server: see the module's notes.

@@ -47,7 +47,7 @@ impl<'m> Decoder<'m> {
         }
         // `json_string` comes first in the log, before a `json_text` its reading needed.
         let mark = self.repairs.len();
-        match self.inner_json(text) {
+        match self.inner_json(text, false) {
             InnerJson::Read(inner) if wants(&inner) => {
                 self.repair_at(
                     mark,

@@ -369,7 +369,11 @@ impl<'m> Decoder<'m> {
 
     /// A string that should hold a JSON object or array: read strictly, else leniently
     /// (then logged as `json_text` too), with the nesting still allowed at this depth.
-    fn inner_json(&mut self, text: &str) -> InnerJson {
+    /// `arguments`: the string is the whole arguments (a root string, `double_encoded`), the
+    /// model's argument text sent inside a JSON string, so it is read as argument text is
+    /// (a fence or prose around the one value too, [`super::read_lenient`]); a string
+    /// inside the arguments holds one value from its first character to its last.
+    fn inner_json(&mut self, text: &str, arguments: bool) -> InnerJson {
         let room = self
             .options
             .max_depth
@@ -383,7 +387,12 @@ impl<'m> Decoder<'m> {
         if !self.allows(Rule::JsonText) {
             return InnerJson::NotJson;
         }
-        let json = match read_lenient_value(text, room) {
+        let read = if arguments {
+            super::read_lenient(text, room)
+        } else {
+            read_lenient_value(text, room)
+        };
+        let json = match read {
             Ok(json) => json,
             Err(super::TextError::TooDeep) => return InnerJson::TooDeep,
             Err(_) => return InnerJson::NotJson,
@@ -423,7 +432,7 @@ impl<'m> Decoder<'m> {
         }
         if self.allows(Rule::DoubleEncoded) {
             let mark = self.repairs.len();
-            match self.inner_json(text) {
+            match self.inner_json(text, true) {
                 InnerJson::Read(inner @ Json::Object(_)) => {
                     self.repair_at(
                         mark,

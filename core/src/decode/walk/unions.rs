@@ -47,10 +47,7 @@ impl Trial {
 
     /// Repairs made, defaults aside.
     fn repair_count(&self) -> usize {
-        self.repairs
-            .iter()
-            .filter(|r| r.rule != Rule::Default)
-            .count()
+        self.repairs.iter().filter(|r| r.rule.is_repair()).count()
     }
 
     fn default_count(&self) -> usize {

@@ -1,0 +1,194 @@
+//! The upstream's answer to a client request, as the client gets it: its id as the client
+//! sent it, and for a gated call the repairs in the result's `_meta` and the output's check.
+//! Every other byte is kept.
+
+use std::ops::Range;
+
+use toolgate_core::DynamicTool;
+
+use super::Pending;
+use crate::boundary::{Envelope, Failure, Reason};
+use crate::mcp::ids::SentId;
+use crate::mcp::message::{member, members, splice};
+
+/// The answer line `text` (its id at `id`) for the client.
+pub(super) fn for_client(
+    text: &[u8],
+    id: Range<usize>,
+    sent: &SentId,
+    call: Option<&Pending>,
+) -> Vec<u8> {
+    let mut replaced = vec![(id, sent.text().as_bytes().to_vec())];
+    let result = member(text, 0..text.len(), b"result").filter(|range| text[range.start] == b'{');
+    if let (Some(call), Some(result)) = (call, result) {
+        match call
+            .output
+            .as_deref()
+            .and_then(|check| malformed(text, result.clone(), check, call))
+        {
+            Some(written) => replaced.push((result, written)),
+            None => replaced.extend(with_repairs(text, result, call)),
+        }
+    }
+    splice(text, replaced)
+}
+
+/// The `io.toolgate/repairs` member added to the result's `_meta` (the object made when the
+/// result has none).
+fn with_repairs(
+    text: &[u8],
+    result: Range<usize>,
+    call: &Pending,
+) -> Option<(Range<usize>, Vec<u8>)> {
+    if call.repairs.is_empty() {
+        return None;
+    }
+    let repairs = serde_json::to_string(&call.repairs).ok()?;
+    let entry = format!("\"io.toolgate/repairs\":{repairs}");
+    let meta = member(text, result.clone(), b"_meta").filter(|range| text[range.start] == b'{');
+    let (object, inserted) = match meta {
+        Some(meta) => (meta, entry),
+        None => (result, format!("\"_meta\":{{{entry}}}")),
+    };
+    // After the object's `{`, before its first member.
+    let has_members = !members(text, object.clone()).is_empty();
+    let at = object.start + 1;
+    let inserted = if has_members {
+        format!("{inserted},")
+    } else {
+        inserted
+    };
+    Some((at..at, inserted.into_bytes()))
+}
+
+/// The result written again as a `malformed_response`, when it breaks the tool's output
+/// schema, has no `structuredContent`, or cannot be read.
+fn malformed(
+    text: &[u8],
+    result: Range<usize>,
+    check: &DynamicTool,
+    call: &Pending,
+) -> Option<Vec<u8>> {
+    let tool = &call.tool;
+    let is_error =
+        member(text, result.clone(), b"isError").is_some_and(|range| &text[range] == b"true");
+    if is_error {
+        // The tool's own error is passed on as it is.
+        return None;
+    }
+    let failure = match serde_json::from_slice::<serde::de::IgnoredAny>(&text[result.clone()]) {
+        Err(error) => Failure::new(
+            Reason::MalformedResponse,
+            format!("{tool} returned a result that cannot be read: {error}"),
+        ),
+        Ok(_) => match member(text, result, b"structuredContent") {
+            None => Failure::new(
+                Reason::MalformedResponse,
+                format!("{tool} declares an outputSchema and returned no structuredContent"),
+            ),
+            Some(content) => {
+                let rejected = check.decode_bytes(&text[content]).err()?;
+                let message = format!(
+                    "{tool} returned a result that breaks its output schema: {}",
+                    rejected.hint().message
+                );
+                Failure::new(Reason::MalformedResponse, message)
+                    .with_issues(rejected.report.issues().to_vec())
+            }
+        },
+    };
+    let envelope = Envelope::failure(crate::boundary::echoed(tool).into_owned(), failure, None);
+    let mut written = serde_json::to_value(crate::mcp::McpServer::result_of(&envelope)).ok()?;
+    if let Some(members) = written.as_object_mut() {
+        if call.stateless {
+            members.insert("resultType".into(), "complete".into());
+        } else {
+            members.remove("resultType");
+        }
+    }
+    Some(written.to_string().into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending(repairs: bool, output: Option<DynamicTool>) -> Pending {
+        let repair = toolgate_core::Repair {
+            path: toolgate_core::Path::root().key("n"),
+            rule: toolgate_core::Rule::StringToNumber,
+            from: "2".into(),
+            to: 2.into(),
+        };
+        Pending {
+            tool: "sum".into(),
+            repairs: if repairs { vec![repair] } else { Vec::new() },
+            output: output.map(std::sync::Arc::new),
+            stateless: false,
+        }
+    }
+
+    fn answered(text: &str, call: &Pending) -> String {
+        let id = crate::mcp::message::locate(text.as_bytes()).id.unwrap();
+        let sent = SentId::read(b"1.0").unwrap();
+        String::from_utf8(for_client(text.as_bytes(), id, &sent, Some(call))).unwrap()
+    }
+
+    #[test]
+    fn repairs_go_into_the_meta_and_every_other_byte_is_kept() {
+        let call = pending(true, None);
+        let repairs =
+            r#""io.toolgate/repairs":[{"path":"n","rule":"string_to_number","from":"2","to":2}]"#;
+        let text =
+            r#"{"jsonrpc":"2.0","id":"s","result":{"z":123456789012345678901234567890, "a":1}}"#;
+        assert_eq!(
+            answered(text, &call),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1.0,"result":{{"_meta":{{{repairs}}},"z":123456789012345678901234567890, "a":1}}}}"#
+            )
+        );
+        let text = r#"{"id":7,"result":{"_meta":{"k":1e400}}}"#;
+        assert_eq!(
+            answered(text, &call),
+            format!(r#"{{"id":1.0,"result":{{"_meta":{{{repairs},"k":1e400}}}}}}"#)
+        );
+        let text = r#"{"id":7,"result":{}}"#;
+        assert_eq!(
+            answered(text, &call),
+            format!(r#"{{"id":1.0,"result":{{"_meta":{{{repairs}}}}}}}"#)
+        );
+        // An error answer only gets its id back.
+        let text = r#"{"id":7,"error":{"code":-99999999999,"message":"x"}}"#;
+        assert_eq!(
+            answered(text, &call),
+            r#"{"id":1.0,"error":{"code":-99999999999,"message":"x"}}"#
+        );
+    }
+
+    #[test]
+    fn a_result_that_cannot_be_read_is_malformed_never_a_pass() {
+        let check =
+            DynamicTool::from_definition(&serde_json::json!({"name": "sum", "inputSchema": {
+            "type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}}))
+            .unwrap();
+        let call = pending(false, Some(check));
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        for content in [
+            "{\"sum\": 1e400}",
+            "{\"sum\": 1, \"s\": \"\\ud800\"}",
+            &format!("{{\"sum\": 1, \"d\": {deep}}}"),
+            "{\"sum\": \"x\"}",
+        ] {
+            let text =
+                format!(r#"{{"id":7,"result":{{"content":[],"structuredContent":{content}}}}}"#);
+            let answer = answered(&text, &call);
+            assert!(answer.contains("malformed_response"), "{content}: {answer}");
+            assert!(answer.starts_with(r#"{"id":1.0,"result":{"#), "{answer}");
+        }
+        let fits = r#"{"id":7,"result":{"content":[],"structuredContent":{"sum":123456789012345678901234567890}}}"#;
+        assert_eq!(
+            answered(fits, &call),
+            fits.replace("\"id\":7", "\"id\":1.0")
+        );
+    }
+}
