@@ -205,7 +205,6 @@ async fn answers_hostile_lines(road: Road) {
     for id in 100..164u64 {
         let line = hostile_line(id).new_tree(&mut runner).unwrap().current();
         server.send(&line).await;
-        eprintln!("{road:?} {}", String::from_utf8_lossy(&line));
         let answer = server.answer(&json!(id)).await;
         let answered = answer.get("result").is_some() || answer.get("error").is_some();
         assert!(answered, "{answer} for {}", String::from_utf8_lossy(&line));

@@ -171,8 +171,10 @@ impl ServerHandler for McpServer {
         // written again (see the module's notes).
         let arguments = match (kept_arguments(&mut context), request.arguments) {
             (Some(ArgumentsText(text)), _) => text,
-            (None, Some(arguments)) => Value::Object(arguments).to_string(),
-            (None, None) => "{}".to_owned(),
+            (None, arguments) => {
+                warn_once_without_text();
+                arguments.map_or_else(|| "{}".to_owned(), |a| Value::Object(a).to_string())
+            }
         };
         let envelope = self
             .toolbox
@@ -180,6 +182,21 @@ impl ServerHandler for McpServer {
             .await;
         Ok(McpServer::result_of(&envelope).into())
     }
+}
+
+/// Says once per process, as a `tracing` warning, that calls arrive without the text the
+/// client sent: the server is served with a transport other than toolgate's (rmcp's own
+/// stdio transport parses each message first), so repeated keys are collapsed and numbers
+/// read through a float before the gate sees them.
+fn warn_once_without_text() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        tracing::warn!(
+            "a tools/call arrived without the text the client sent: serve the McpServer with \
+             toolgate::mcp::stdio() or streamable_http(), or the gate reads the arguments as \
+             rmcp wrote them again (repeated keys collapsed, numbers read through a float)"
+        );
+    });
 }
 
 /// The arguments' text toolgate's transport kept for a call: in the request's extensions

@@ -120,8 +120,16 @@ async fn forward(
 ) {
     let admitted = {
         let mut flights = lock(&shared.flights);
-        (flights.len() < MAX_IN_FLIGHT)
-            .then(|| flights.admit(id.clone(), Flight { batch, call }, false))
+        let stateless = located.is_stateless_era(text).then(|| {
+            let method = located.method(text);
+            super::result::is_cacheable(method.as_deref().unwrap_or_default())
+        });
+        let flight = Flight {
+            batch,
+            call,
+            stateless,
+        };
+        (flights.len() < MAX_IN_FLIGHT).then(|| flights.admit(id.clone(), flight, false))
     };
     let Some((substitute, _)) = admitted else {
         let message =

@@ -272,10 +272,9 @@ impl Tools {
                         "the upstream did not answer tools/list within {} s",
                         LISTING_WAIT.as_secs()
                     );
-                    self.fail(
-                        lock(&self.state).current.as_ref().map(|c| c.number),
-                        &reason,
-                    );
+                    // (The state's lock is let go before `fail` takes it.)
+                    let current = lock(&self.state).current.as_ref().map(|c| c.number);
+                    self.fail(current, &reason);
                     return Err(reason.into());
                 }
             }

@@ -63,6 +63,8 @@ use crate::boundary::Budgets;
 mod client;
 mod listing;
 mod result;
+#[cfg(test)]
+mod tests;
 mod upstream;
 
 use listing::Tools;
@@ -140,6 +142,30 @@ impl Proxy {
         else {
             return Err(std::io::Error::other("the upstream's stdio is not piped"));
         };
+        let client_ended = self.serve(upstream_in, upstream_out, input, output).await?;
+        if client_ended {
+            // The upstream's input was closed: it ends.
+            let _ = child.wait().await;
+        }
+        Ok(())
+    }
+
+    /// Serves the client on `input` and `output` in front of the upstream spoken to on
+    /// `upstream_in` and `upstream_out`, until either side closes: `true` when the client
+    /// did (the upstream's input is then closed).
+    async fn serve<R, W, UR, UW>(
+        self,
+        upstream_in: UW,
+        upstream_out: UR,
+        input: R,
+        output: W,
+    ) -> std::io::Result<bool>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+        UR: AsyncRead + Unpin + Send + 'static,
+        UW: AsyncWrite + Unpin + Send + 'static,
+    {
         let shared = Arc::new(Shared {
             to_client: Writer::new(output),
             to_upstream: Writer::new(upstream_in),
@@ -156,13 +182,11 @@ impl Proxy {
         tokio::select! {
             read = client::read(Arc::clone(&shared), from_client) => {
                 read?;
-                // The client is gone: the upstream's input closes, and it ends.
                 shared.to_upstream.close().await;
-                let _ = child.wait().await;
+                Ok(true)
             }
-            _ = from_upstream => {}
+            _ = from_upstream => Ok(false),
         }
-        Ok(())
     }
 }
 
@@ -216,9 +240,14 @@ struct Flight {
     batch: Option<u64>,
     /// A gated call whose answer the proxy adds to or checks.
     call: Option<Pending>,
+    /// The request was of MCP 2026-07-28's stateless era: its result says the members that
+    /// era requires (see `result::stateless_members`); `true` for a method whose result is
+    /// cacheable.
+    stateless: Option<bool>,
 }
 
 /// A forwarded call whose answer the proxy adds to or checks.
+#[derive(Clone)]
 struct Pending {
     tool: String,
     /// The repairs made (defaults filled in are not: the upstream fills its own).

@@ -6,59 +6,92 @@ use std::ops::Range;
 
 use toolgate_core::DynamicTool;
 
-use super::Pending;
+use super::{Flight, Pending};
 use crate::boundary::{Envelope, Failure, Reason};
 use crate::mcp::ids::SentId;
 use crate::mcp::message::{member, members, splice};
 
-/// The answer line `text` (its id at `id`) for the client.
-pub(super) fn for_client(
-    text: &[u8],
-    id: Range<usize>,
-    sent: &SentId,
-    call: Option<&Pending>,
-) -> Vec<u8> {
+/// The answer line `text` (its id at `id`) for the client: the request's id as it was
+/// sent; for a gated call, its repairs and its output's check; for a request of MCP
+/// 2026-07-28's stateless era, the members that era's results carry where the upstream (of
+/// the 2025 era) left them out.
+pub(super) fn for_client(text: &[u8], id: Range<usize>, sent: &SentId, flight: &Flight) -> Vec<u8> {
     let mut replaced = vec![(id, sent.text().as_bytes().to_vec())];
     let result = member(text, 0..text.len(), b"result").filter(|range| text[range.start] == b'{');
-    if let (Some(call), Some(result)) = (call, result) {
-        match call
-            .output
-            .as_deref()
-            .and_then(|check| malformed(text, result.clone(), check, call))
+    let Some(result) = result else {
+        return splice(text, replaced);
+    };
+    // Members added at the result's start.
+    let mut added = Vec::new();
+    if let Some(call) = &flight.call {
+        let output = call.output.as_deref();
+        if let Some(written) = output.and_then(|check| malformed(text, result.clone(), check, call))
         {
-            Some(written) => replaced.push((result, written)),
-            None => replaced.extend(with_repairs(text, result, call)),
+            replaced.push((result, written));
+            return splice(text, replaced);
         }
+        if !call.repairs.is_empty() {
+            let repairs = serde_json::to_string(&call.repairs).unwrap_or_default();
+            let entry = format!("\"io.toolgate/repairs\":{repairs}");
+            let meta =
+                member(text, result.clone(), b"_meta").filter(|range| text[range.start] == b'{');
+            match meta {
+                Some(meta) => {
+                    let comma = if members(text, meta.clone()).is_empty() {
+                        ""
+                    } else {
+                        ","
+                    };
+                    let at = meta.start + 1;
+                    replaced.push((at..at, format!("{entry}{comma}").into_bytes()));
+                }
+                None => added.push(format!("\"_meta\":{{{entry}}}")),
+            }
+        }
+    }
+    if let Some(cacheable) = flight.stateless {
+        added.extend(stateless_members(text, result.clone(), cacheable));
+    }
+    if !added.is_empty() {
+        let comma = if members(text, result.clone()).is_empty() {
+            ""
+        } else {
+            ","
+        };
+        let at = result.start + 1;
+        replaced.push((at..at, format!("{}{comma}", added.join(",")).into_bytes()));
     }
     splice(text, replaced)
 }
 
-/// The `io.toolgate/repairs` member added to the result's `_meta` (the object made when the
-/// result has none).
-fn with_repairs(
-    text: &[u8],
-    result: Range<usize>,
-    call: &Pending,
-) -> Option<(Range<usize>, Vec<u8>)> {
-    if call.repairs.is_empty() {
-        return None;
+/// Whether a method's result is cacheable in MCP 2026-07-28 (it says `ttlMs` and
+/// `cacheScope`).
+pub(super) fn is_cacheable(method: &str) -> bool {
+    matches!(
+        method,
+        "server/discover"
+            | "tools/list"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+    )
+}
+
+/// The members a stateless-era result must carry that the result at `result` lacks:
+/// `resultType` (`complete`: a 2025-era server has no other), and for a cacheable method
+/// `ttlMs` (0: not to be cached) and `cacheScope` (`private`) — what an upstream of the 2025
+/// era leaves out, so that a client of the 2026 era can read its results.
+fn stateless_members(text: &[u8], result: Range<usize>, cacheable: bool) -> Vec<String> {
+    let mut wanted = vec![("resultType", "\"complete\"")];
+    if cacheable {
+        wanted.extend([("ttlMs", "0"), ("cacheScope", "\"private\"")]);
     }
-    let repairs = serde_json::to_string(&call.repairs).ok()?;
-    let entry = format!("\"io.toolgate/repairs\":{repairs}");
-    let meta = member(text, result.clone(), b"_meta").filter(|range| text[range.start] == b'{');
-    let (object, inserted) = match meta {
-        Some(meta) => (meta, entry),
-        None => (result, format!("\"_meta\":{{{entry}}}")),
-    };
-    // After the object's `{`, before its first member.
-    let has_members = !members(text, object.clone()).is_empty();
-    let at = object.start + 1;
-    let inserted = if has_members {
-        format!("{inserted},")
-    } else {
-        inserted
-    };
-    Some((at..at, inserted.into_bytes()))
+    wanted
+        .into_iter()
+        .filter(|(key, _)| member(text, result.clone(), key.as_bytes()).is_none())
+        .map(|(key, value)| format!("\"{key}\":{value}"))
+        .collect()
 }
 
 /// The result written again as a `malformed_response`, when it breaks the tool's output
@@ -131,7 +164,12 @@ mod tests {
     fn answered(text: &str, call: &Pending) -> String {
         let id = crate::mcp::message::locate(text.as_bytes()).id.unwrap();
         let sent = SentId::read(b"1.0").unwrap();
-        String::from_utf8(for_client(text.as_bytes(), id, &sent, Some(call))).unwrap()
+        let flight = Flight {
+            batch: None,
+            call: Some(call.clone()),
+            stateless: None,
+        };
+        String::from_utf8(for_client(text.as_bytes(), id, &sent, &flight)).unwrap()
     }
 
     #[test]

@@ -53,7 +53,7 @@ async fn message(shared: &Shared, text: &[u8]) {
         }
         return;
     };
-    let answer = result::for_client(text, range, &sent, flight.call.as_ref());
+    let answer = result::for_client(text, range, &sent, &flight);
     shared.answer_client(flight.batch, answer).await;
 }
 
