@@ -59,12 +59,24 @@ async def main(log_path, command, direct, mode):
     calls = 0
     # Log notifications are an opt-in of the stateless era (`log_level`); the handshake era
     # sends them anyway.
-    async with Client(params, mode=mode, logging_callback=on_log, log_level="info") as session:
+    async def on_elicit(ctx, params):
+        from mcp_types import ElicitResult
+
+        return ElicitResult(action="accept", content={"name": "Ada"})
+
+    async with Client(params, mode=mode, logging_callback=on_log, log_level="info", elicitation_callback=on_elicit) as session:
         if True:
             print("protocol version:", session.protocol_version)
             names = sorted(tool.name for tool in (await session.list_tools()).tools)
             print("tools:", names)
-            assert names == ["add", "book_flight"], names
+            assert names == ["add", "book_flight", "greet"], names
+
+            # The server asks the client for a name: an `input_required` round (2026-07-28)
+            # or a request of the server's (the handshake era) passes through the proxy.
+            greeted = await session.call_tool("greet", {})
+            calls += 1
+            print("elicited:", f"isError={greeted.is_error}", "text=" + text_of(greeted))
+            assert not greeted.is_error and text_of(greeted) == "hello Ada", greeted
 
             valid = await session.call_tool("book_flight", FLIGHT)
             calls += 1

@@ -3,7 +3,9 @@ upstream that `toolgate mcp-proxy` sits in front of in the proxy example.
 
     python3 upstream.py
 
-Serves `book_flight` (typed, pydantic-constrained, with an output schema) and `add`. Every
+Serves `book_flight` (typed, pydantic-constrained, with an output schema), `add`, and `greet`,
+which asks the client for a name (an `input_required` round on MCP 2026-07-28, an
+`elicitation/create` request of the server's on the 2025 handshake). Every
 `tools/call` it receives is appended, arguments exactly as they arrived on the wire, as one JSON
 line {"tool": ..., "arguments": {...}} to the file named by $UPSTREAM_LOG (when set), so a test
 can show what the upstream saw: repaired values, and no refused call at all. `book_flight` also
@@ -18,6 +20,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 # Log notifications are deprecated from protocol 2026-07-28 on (SEP-2577), but are still what a
@@ -64,6 +67,20 @@ async def book_flight(
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
+
+
+class Name(BaseModel):
+    name: str
+
+
+def ask_name(ctx: Context):
+    return Elicit("Your name?", Name)
+
+
+@server.tool()
+async def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
+    """Greet someone, asking the client for their name."""
+    return f"hello {who.name}"
 
 
 if __name__ == "__main__":

@@ -70,17 +70,33 @@ impl Session {
         session
     }
 
-    fn post(&mut self, body: &[u8]) -> (u16, Value) {
-        let mut response = self
-            .agent
+    /// A POST of `body` in the session, as a client of protocol `version` sends it.
+    fn send(&mut self, body: &[u8], version: &str) -> ureq::http::Response<ureq::Body> {
+        self.agent
             .post(&self.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
             .header("mcp-session-id", &self.id)
-            .header("mcp-protocol-version", "2025-06-18")
+            .header("mcp-protocol-version", version)
             .send(body)
-            .expect("an answer");
-        posted(&mut response)
+            .expect("an answer")
+    }
+
+    fn post(&mut self, body: &[u8]) -> (u16, Value) {
+        posted(&mut self.send(body, "2025-06-18"))
+    }
+
+    /// The JSON-RPC answer's text a POST gets (its event's data, or the body), as written;
+    /// the client one of 2025-03-26, whose batches servers take.
+    fn post_text(&mut self, body: &[u8]) -> String {
+        let mut response = self.send(body, "2025-03-26");
+        let text = response.body_mut().read_to_string().expect("a text body");
+        let data = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(str::trim)
+            .find(|data| data.starts_with('{') || data.starts_with('['));
+        data.unwrap_or(text.trim()).to_owned()
     }
 
     fn call(&mut self, id: u64, arguments: &str) -> Value {
@@ -127,6 +143,29 @@ fn over_streamable_http_the_gate_reads_what_was_sent_and_every_request_is_answer
     assert_eq!(
         envelope(&session.call(5, &deep))["error"]["reason"],
         "invalid_arguments"
+    );
+
+    // Ids of every JSON form are answered as they were written (rmcp is handed a
+    // substitute); a batch gets one array of answers.
+    for id in ["1.0", "2e0", "-0", "18446744073709551616", r#""\u0061""#] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"book_flight","arguments":{}}}}}"#,
+            flight("\"2\"")
+        );
+        let text = session.post_text(body.as_bytes());
+        assert!(text.contains(&format!(r#""id":{id},"#)), "{id}: {text}");
+        assert!(text.contains("string_to_number"), "{text}");
+    }
+    let batch = format!(
+        r#"[{{"jsonrpc":"2.0","id":"a","method":"ping"}},{{"jsonrpc":"2.0","method":"notifications/x"}},{{"jsonrpc":"2.0","id":2.0,"method":"tools/call","params":{{"name":"book_flight","arguments":{}}}}}]"#,
+        flight("2")
+    );
+    let text = session.post_text(batch.as_bytes());
+    let answers: Vec<Value> = serde_json::from_str(&text).expect("an array of answers");
+    assert_eq!(answers.len(), 2, "{text}");
+    assert!(
+        text.contains(r#""id":2.0,"#) && text.contains(r#""id":"a","#),
+        "{text}"
     );
 
     // Not JSON: 400 with a JSON-RPC error for the id.

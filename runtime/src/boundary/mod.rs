@@ -89,6 +89,8 @@
 //! toolgate's own, recorded when the call ends: `toolgate.outcome` (`ok` or the failure's
 //! reason) and `toolgate.duration_us`. Inside it, events with target `toolgate::boundary`:
 //! - `toolgate.repair` (DEBUG), one per repair of the arguments or the result: `rule`, `path`;
+//! - `toolgate.default` (DEBUG), one per default filled in for a field left out (no repair):
+//!   `path`;
 //! - `toolgate.refusal` (INFO): `reason`, `count`, `constraints` (the failed keywords, in order);
 //! - `toolgate.budget_exceeded` (WARN): `budget`, `limit`;
 //! - `toolgate.denied` (INFO): `middleware`, `detail` (the denial's message);

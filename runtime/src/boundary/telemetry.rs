@@ -40,14 +40,24 @@ pub(crate) fn ended(span: &Span, envelope: &Envelope, took: Option<Duration>) {
     }
 }
 
+/// One event per log entry: `toolgate.repair` for a repair, `toolgate.default` for a
+/// default filled in (no repair: `Rule::is_repair`).
 fn repairs(repairs: &[Repair]) {
     for repair in repairs {
-        tracing::debug!(
-            target: "toolgate::boundary",
-            rule = repair.rule.as_str(),
-            path = %repair.path,
-            "toolgate.repair"
-        );
+        if repair.rule.is_repair() {
+            tracing::debug!(
+                target: "toolgate::boundary",
+                rule = repair.rule.as_str(),
+                path = %repair.path,
+                "toolgate.repair"
+            );
+        } else {
+            tracing::debug!(
+                target: "toolgate::boundary",
+                path = %repair.path,
+                "toolgate.default"
+            );
+        }
     }
 }
 

@@ -327,7 +327,58 @@ mod tests {
         }
     }
 
+    /// The cut id of each line `input` holds, read with a cap of `max` bytes.
+    fn cut_ids(input: &[u8], max: usize, chunk: usize) -> Vec<Option<Vec<u8>>> {
+        let mut lines = Lines::new(tokio_test_reader(input, chunk), max);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut ids = Vec::new();
+            loop {
+                match lines.next().await {
+                    Line::Whole => ids.push(None),
+                    Line::Cut => ids.push(lines.cut_id().map(<[u8]>::to_vec)),
+                    Line::End => return ids,
+                    Line::Failed(error) => panic!("{error}"),
+                }
+            }
+        })
+    }
+
     proptest::proptest! {
+        /// A line past the cap gives its `id` wherever the member is (after a long
+        /// `result`, between nested values with `"id"` keys and strings holding quotes and
+        /// brackets), whatever the id's form and however the line arrives.
+        #[test]
+        fn the_id_of_a_cut_line_is_found_wherever_it_is(
+            id in proptest::prop_oneof![
+                proptest::strategy::Just("1.0".to_owned()),
+                proptest::strategy::Just("-0".to_owned()),
+                proptest::strategy::Just("18446744073709551616".to_owned()),
+                "-?[0-9]{1,20}",
+                r#""([a-z\]\[{}:,]|\\"){0,12}""#,
+            ],
+            before in proptest::collection::vec(0..4usize, 0..4),
+            after in proptest::collection::vec(0..4usize, 0..4),
+            max in 8..64usize,
+            chunk in 1..40usize,
+        ) {
+            let member = |kind: usize| match kind {
+                0 => format!(r#""result":{{"text":"{}","id":"x"}}"#, "a".repeat(100)),
+                1 => r#""jsonrpc" : "2.0""#.to_owned(),
+                2 => r#""error":{"code":-32000,"data":["\"id\":", {"id": 5}]}"#.to_owned(),
+                _ => r#""ids":[1,2,3]"#.to_owned(),
+            };
+            let mut members: Vec<String> = before.iter().map(|kind| member(*kind)).collect();
+            members.push(format!(r#""id" : {id}"#));
+            members.extend(after.iter().map(|kind| member(*kind)));
+            members.push(format!(r#""padding":"{}""#, "p".repeat(80)));
+            let line = format!("{{{}}}\n", members.join(","));
+            let ids = cut_ids(line.as_bytes(), max, chunk);
+            proptest::prop_assert_eq!(ids, vec![Some(id.into_bytes())]);
+        }
+
         #[test]
         fn a_line_never_holds_more_than_the_cap(
             lengths in proptest::collection::vec(0..300usize, 1..6),

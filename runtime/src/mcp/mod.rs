@@ -15,7 +15,9 @@
 //!   JSON); a result that is not an object (MCP's `structuredContent` is one) is sent as the
 //!   text alone.
 //!   The repairs made to the arguments are in the result's `_meta`, under
-//!   `io.toolgate/repairs` (and `io.toolgate/output_repairs` for the result's own).
+//!   `io.toolgate/repairs` (and `io.toolgate/output_repairs` for the result's own); the
+//!   defaults filled in for fields the call left out, which are no repairs, under
+//!   `io.toolgate/defaults`.
 //! - One server is one run of its toolbox: budgets count across the session (rmcp serves one
 //!   handler per connection; make a server per connection with [`McpServer::new`]).
 //!

@@ -347,3 +347,6 @@ where
         out.write.shutdown().await
     }
 }
+
+#[cfg(test)]
+mod tests;

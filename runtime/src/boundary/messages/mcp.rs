@@ -11,6 +11,8 @@
 use serde_json::{json, Map, Value};
 
 use super::{as_text, text, MessageError};
+use toolgate_core::Repair;
+
 use crate::boundary::{Call, Envelope};
 
 pub(super) fn tool_calls(answer: &Value) -> Result<Vec<Call>, MessageError> {
@@ -56,14 +58,24 @@ pub(crate) fn tool_result(envelope: &Envelope) -> Value {
         (false, _) => json!({"content": text(envelope.to_json()), "isError": true}),
     };
     let mut meta = Map::new();
-    let written = |repairs| serde_json::to_value(repairs).unwrap_or(Value::Null);
-    if envelope.ok && !envelope.repairs.is_empty() {
-        meta.insert("io.toolgate/repairs".into(), written(&envelope.repairs));
+    let written = |repairs: &[&Repair]| serde_json::to_value(repairs).unwrap_or(Value::Null);
+    // Repairs and defaults filled in are told apart: a call whose log holds only defaults
+    // was valid as sent (`Rule::is_repair`).
+    let (repairs, defaults): (Vec<&Repair>, Vec<&Repair>) = envelope
+        .repairs
+        .iter()
+        .partition(|repair| repair.rule.is_repair());
+    if envelope.ok && !repairs.is_empty() {
+        meta.insert("io.toolgate/repairs".into(), written(&repairs));
+    }
+    if envelope.ok && !defaults.is_empty() {
+        meta.insert("io.toolgate/defaults".into(), written(&defaults));
     }
     if envelope.ok && !envelope.output_repairs.is_empty() {
+        let output_repairs: Vec<&Repair> = envelope.output_repairs.iter().collect();
         meta.insert(
             "io.toolgate/output_repairs".into(),
-            written(&envelope.output_repairs),
+            written(&output_repairs),
         );
     }
     if !meta.is_empty() {

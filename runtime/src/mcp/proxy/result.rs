@@ -94,8 +94,8 @@ fn stateless_members(text: &[u8], result: Range<usize>, cacheable: bool) -> Vec<
         .collect()
 }
 
-/// The result written again as a `malformed_response`, when it breaks the tool's output
-/// schema, has no `structuredContent`, or cannot be read.
+/// The result written again as a `malformed_response`, when it is the call's complete result
+/// and breaks the tool's output schema, has no `structuredContent`, or cannot be read.
 fn malformed(
     text: &[u8],
     result: Range<usize>,
@@ -105,8 +105,12 @@ fn malformed(
     let tool = &call.tool;
     let is_error =
         member(text, result.clone(), b"isError").is_some_and(|range| &text[range] == b"true");
-    if is_error {
-        // The tool's own error is passed on as it is.
+    // The tool's own error is passed on as it is; so is a result that is not the call's
+    // last (`resultType` `input_required` or `task`, MCP 2026-07-28: the server asks the
+    // client first, or answers later), which holds no output yet.
+    let complete = member(text, result.clone(), b"resultType")
+        .is_none_or(|range| &text[range] == b"\"complete\"");
+    if is_error || !complete {
         return None;
     }
     let failure = match serde_json::from_slice::<serde::de::IgnoredAny>(&text[result.clone()]) {
@@ -227,6 +231,12 @@ mod tests {
         assert_eq!(
             answered(fits, &call),
             fits.replace("\"id\":7", "\"id\":1.0")
+        );
+        // A result that is not the call's last holds no output yet.
+        let asks = r#"{"id":7,"result":{"resultType":"input_required","inputRequests":{},"requestState":"s"}}"#;
+        assert_eq!(
+            answered(asks, &call),
+            asks.replace("\"id\":7", "\"id\":1.0")
         );
     }
 }

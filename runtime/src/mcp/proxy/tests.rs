@@ -29,6 +29,10 @@ struct Script {
     id_last: bool,
     /// The `result` of every `tools/call` (JSON text); `{"content":[]}` by default.
     call_result: Option<String>,
+    /// `notifications/tools/list_changed` sent before each call's answer, this many times.
+    changes: usize,
+    /// Requests before an `initialize` are refused (as the Python SDK's 2025 era does).
+    needs_handshake: bool,
 }
 
 /// What the scripted upstream saw.
@@ -62,6 +66,26 @@ async fn upstream(script: Script, seen: Seen, side: tokio::io::DuplexStream) {
             continue;
         };
         let id = String::from_utf8_lossy(&line[id]).into_owned();
+        let initialized = seen
+            .lines()
+            .iter()
+            .any(|line| locate(line).method(line).as_deref() == Some("initialize"));
+        if script.needs_handshake && !initialized && method != "initialize" {
+            let error = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32602,"message":"Invalid request parameters"}}}}"#
+            );
+            let _ = write.write_all(format!("{error}\n").as_bytes()).await;
+            continue;
+        }
+        if method == "tools/call" {
+            for _ in 0..script.changes {
+                let _ = write
+                    .write_all(
+                        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n",
+                    )
+                    .await;
+            }
+        }
         let result = match method.as_str() {
             "initialize" => r#"{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"scripted","version":"0"}}"#.to_owned(),
             "tools/list" => {
@@ -458,4 +482,129 @@ fn what_rmcp_cannot_hold_passes_and_a_long_answer_is_an_error_for_its_id() {
             assert!(client.seen.lines().contains(&notification.into_bytes()));
         });
     }
+}
+
+/// The stateless era (MCP 2026-07-28): the client opens with `server/discover` and sends
+/// its `_meta` envelope on every request; the proxy's own `tools/list` carries the same
+/// envelope, and where the upstream refuses it (it wants the 2025 handshake) the proxy makes
+/// the handshake itself and lists again. The client's answers carry the members that era's
+/// results do (`resultType`; `ttlMs` and `cacheScope` where cacheable).
+#[test]
+fn the_proxy_speaks_the_era_the_client_opened() {
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"x":1},"progressToken":7}"#;
+    for needs_handshake in [false, true] {
+        run(async move {
+            let script = Script {
+                pages: vec![format!("[{ECHO}]")],
+                needs_handshake,
+                ..Script::default()
+            };
+            let mut client = Client::start(script, proxy()).await;
+            client.send(format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#).as_bytes()).await;
+            client.line().await.unwrap();
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"echo","arguments":{{"n":"3"}},{META}}}}}"#
+            );
+            client.send(call.as_bytes()).await;
+            let answer = String::from_utf8(client.line().await.unwrap()).unwrap();
+            if needs_handshake {
+                // The upstream refused the proxy's listing until the proxy's own handshake.
+                let lines = client.seen.lines();
+                let initialize = lines
+                    .iter()
+                    .position(|line| locate(line).method(line).as_deref() == Some("initialize"));
+                assert!(initialize.is_some(), "the proxy made no handshake");
+            } else {
+                assert!(answer.contains(r#""resultType":"complete""#), "{answer}");
+                let listing = client
+                    .seen
+                    .lines()
+                    .into_iter()
+                    .find(|line| locate(line).method(line).as_deref() == Some("tools/list"))
+                    .unwrap();
+                let listing = String::from_utf8(listing).unwrap();
+                assert!(
+                    listing.contains(r#""io.modelcontextprotocol/clientCapabilities":{"x":1}"#),
+                    "{listing}"
+                );
+                assert!(!listing.contains("progressToken"), "{listing}");
+            }
+            assert!(answer.contains("string_to_number"), "{answer}");
+            client
+                .send(
+                    format!(
+                        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{META}}}}}"#
+                    )
+                    .as_bytes(),
+                )
+                .await;
+            let listed = String::from_utf8(client.line().await.unwrap()).unwrap();
+            if !needs_handshake {
+                assert!(
+                    listed.contains(r#""ttlMs":0"#) && listed.contains(r#""cacheScope":"private""#),
+                    "{listed}"
+                );
+            }
+        });
+    }
+}
+
+/// A storm of `list_changed` notifications is coalesced: one more listing after the one in
+/// progress, not one per notification.
+#[test]
+fn a_storm_of_list_changed_is_coalesced() {
+    run(async {
+        let script = Script {
+            pages: vec![format!("[{ECHO}]")],
+            changes: 500,
+            ..Script::default()
+        };
+        let mut client = Client::start(script, proxy()).await;
+        client.hello().await;
+        client.send(request("1", 1).as_bytes()).await;
+        let mut answered = false;
+        while !answered {
+            let line = client.line().await.unwrap();
+            answered = locate(&line).method.is_none();
+        }
+        client
+            .send(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+            .await;
+        while locate(&client.line().await.unwrap()).method.is_some() {}
+        let listings = client.seen.listings.load(Ordering::SeqCst);
+        assert!(listings <= 4, "{listings} listings for 500 changes");
+    });
+}
+
+/// A call valid as sent whose schema has defaults is forwarded byte for byte (the defaults
+/// are the upstream's); the arguments sent as a string holding fenced JSON are read as the
+/// model's argument text and forwarded as the object.
+#[test]
+fn defaults_are_not_written_and_a_string_is_read_as_argument_text() {
+    run(async {
+        let tool = r#"{"name":"paged","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","default":10}}}}"#;
+        let script = Script {
+            pages: vec![format!("[{tool}]")],
+            ..Script::default()
+        };
+        let mut client = Client::start(script, proxy()).await;
+        client.hello().await;
+        let valid = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"paged","arguments":{"q" : "x"}}}"#;
+        client.send(valid.as_bytes()).await;
+        let answer = String::from_utf8(client.line().await.unwrap()).unwrap();
+        assert!(!answer.contains("io.toolgate/repairs"), "{answer}");
+        assert_eq!(client.seen.calls().last().unwrap(), valid.as_bytes());
+        let fenced = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"paged","arguments":"```json\n{\"q\": \"y\"}\n```"}}"#;
+        client.send(fenced.as_bytes()).await;
+        let answer = String::from_utf8(client.line().await.unwrap()).unwrap();
+        assert!(
+            answer.contains("double_encoded") && answer.contains("json_text"),
+            "{answer}"
+        );
+        let forwarded = String::from_utf8(client.seen.calls().last().unwrap().clone()).unwrap();
+        assert!(
+            forwarded.contains(r#""arguments":{"q": "y"}}"#),
+            "{forwarded}"
+        );
+    });
 }
