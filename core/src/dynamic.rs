@@ -88,7 +88,7 @@ impl DynamicTool {
     /// written again (`json_text`: the value alone; see the rules in `decode/splice.rs`).
     ///
     /// What it writes is checked: this tool reads it back valid as sent (no repair) as the
-    /// same value. `None` where that fails (a log past [`MAX_REPAIRS`](crate::MAX_REPAIRS),
+    /// same value. `None` where that fails (a log past [`MAX_REPAIRS`](crate::decode::MAX_REPAIRS),
     /// a key too long to be logged whole): the caller writes the value itself.
     ///
     /// ```

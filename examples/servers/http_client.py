@@ -2,29 +2,31 @@
 valid, repairable, refused and unknown-tool calls and checks as `python_client.py` (both run
 `checks.py`), against a server exposing `book_flight` and `get_weather` behind toolgate's gate.
 
-    python3 http_client.py URL
+    python3 http_client.py [--mode MODE] URL
 
 e.g. `python3 examples/servers/http_client.py http://127.0.0.1:3000/mcp` (`pip install mcp`
-first). Prints each result, one line each."""
+first); `--mode` as for `python_client.py`. Prints each result, one line each."""
 
 import asyncio
 import sys
 
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
+from mcp import Client
 
 from checks import run_checks
 
 
-async def main(url):
-    async with streamable_http_client(url) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            return await run_checks(session)
+async def main(url, mode):
+    async with Client(url, mode=mode) as client:
+        print("protocol version:", client.protocol_version)
+        return await run_checks(client)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    mode = "auto"
+    if args[:1] == ["--mode"]:
+        mode, args = args[1], args[2:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    answered = asyncio.run(main(sys.argv[1]))
-    print(f"python MCP client over Streamable HTTP: {answered} calls answered as expected")
+    answered = asyncio.run(main(args[0], mode))
+    print(f"python MCP client ({mode}) over Streamable HTTP: {answered} calls answered as expected")

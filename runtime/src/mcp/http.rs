@@ -15,7 +15,7 @@ use serde_json::Value;
 use axum::http::request::Parts;
 
 use super::batch::{is_batch, split, Split};
-use super::incoming::{self, Handed, Incoming};
+use super::incoming::{self, Handed, Ids, Incoming};
 use super::message::{error_answer, INVALID_REQUEST, PARSE_ERROR};
 use super::{McpServer, MAX_LINE_BYTES};
 
@@ -113,8 +113,28 @@ async fn keep_arguments(request: Request, next: Next) -> Response {
     // event stream); the answers together as one array.
     let mut answers = Vec::new();
     for range in messages {
-        let response = one(copy_of(&parts), &text[range], next.clone()).await;
-        answers.extend(answer_in(response).await);
+        let message = &text[range];
+        let located = super::message::locate(message);
+        let response = one(copy_of(&parts), message, next.clone()).await;
+        let status = response.status();
+        let answered = answer_in(response).await;
+        // rmcp answers some refusals with a bare HTTP status (a session it does not know,
+        // say): the request still gets a JSON-RPC answer in the array.
+        match (
+            answered.is_empty(),
+            located.id(message),
+            located.is_request(message),
+        ) {
+            (true, Some(id), true) => {
+                let why = format!("the server answered this request with HTTP {status}");
+                answers.push(
+                    error_answer(Some(&id), INVALID_REQUEST, &why)
+                        .trim_ascii_end()
+                        .to_vec(),
+                );
+            }
+            _ => answers.extend(answered),
+        }
     }
     if answers.is_empty() {
         return StatusCode::ACCEPTED.into_response();
@@ -129,7 +149,7 @@ async fn keep_arguments(request: Request, next: Next) -> Response {
 /// put back as sent) or by toolgate.
 async fn one(mut parts: Parts, text: &[u8], next: Next) -> Response {
     let mut handed = Handed::new();
-    match incoming::read(text, &mut handed, None) {
+    match incoming::read(text, &mut handed, None, Ids::WhereNeeded) {
         Incoming::Message(message, spliced) => {
             if let Some(arguments) = incoming::arguments_of(&message) {
                 parts.extensions.insert(arguments);

@@ -60,6 +60,22 @@ impl SentId {
         (integer.unsigned_abs() <= MAX_PLAIN_INTEGER).then_some(IdKey::Integer(integer))
     }
 
+    /// Whether a JSON writer writes the id's value back as it was sent: an integer of
+    /// `i64` as JSON writers write it, or a string without escapes.
+    pub(crate) fn written_back_as_sent(&self) -> bool {
+        let text = self.text();
+        match text.strip_prefix('"') {
+            Some(inner) => !inner.contains('\\'),
+            None => {
+                let digits = text.strip_prefix('-').unwrap_or(text);
+                text != "-0"
+                    && digits.bytes().all(|byte| byte.is_ascii_digit())
+                    && (digits == "0" || !digits.starts_with('0'))
+                    && text.parse::<i64>().is_ok()
+            }
+        }
+    }
+
     /// The key of an id as the other side echoed it (its JSON text), to match it with one
     /// handed on as sent.
     pub(crate) fn key_of_echo(text: &[u8]) -> Option<IdKey> {

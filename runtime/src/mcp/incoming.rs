@@ -46,21 +46,37 @@ const MAX_ERROR_CHARS: usize = 300;
 /// request keeps the batch it came in, if any.
 pub(crate) type Handed = InFlight<Option<u64>>;
 
+/// How a road hands rmcp a request's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ids {
+    /// Every request under a substitute: the road keeps every request in flight, and maps a
+    /// cancellation to the substitute it names (the stdio transport: one table a connection).
+    Substituted,
+    /// An id rmcp writes back as it was sent (an integer as JSON writers write it, a string
+    /// without escapes) as it is; any other under a substitute (Streamable HTTP, where each
+    /// POST is read alone: a later cancellation, or a stream resumed by `GET`, names the id
+    /// as sent).
+    WhereNeeded,
+}
+
 /// Reads one whole message (of batch `batch`, if it came in one). A request is handed to
-/// rmcp under a substitute id kept in `handed`; a cancellation names the substitute of the
-/// request it cancels.
-pub(crate) fn read(text: &[u8], handed: &mut Handed, batch: Option<u64>) -> Incoming {
+/// rmcp under a substitute id kept in `handed`, as `ids` says; a cancellation names the
+/// substitute of the request it cancels.
+pub(crate) fn read(text: &[u8], handed: &mut Handed, batch: Option<u64>, ids: Ids) -> Incoming {
     let located = locate(text);
     let Ok(_) = std::str::from_utf8(text) else {
         return answer(text, &located, PARSE_ERROR, "the message is not UTF-8");
     };
+    if located.repeated {
+        let message = "a member that says what the request is (id, method, params, name, arguments, _meta or requestId) is sent twice";
+        return answer(text, &located, INVALID_REQUEST, message);
+    }
     let mut replaced: Vec<(std::ops::Range<usize>, Vec<u8>)> = Vec::new();
     let mut admitted = None;
-    if let (Some(id), Some(range), true) = (
-        located.id(text),
-        located.id.clone(),
-        located.method.is_some(),
-    ) {
+    let handed_on = located.id(text).filter(|id| {
+        located.method.is_some() && (ids == Ids::Substituted || !id.written_back_as_sent())
+    });
+    if let (Some(id), Some(range)) = (handed_on, located.id.clone()) {
         if handed.len() >= MAX_IN_FLIGHT {
             let message =
                 format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");

@@ -56,6 +56,12 @@ impl<R> Lines<R> {
         self.id_scan.found.as_deref()
     }
 
+    /// Whether the last line cut at the cap has a top-level `method` member, wherever it was
+    /// in the line (a request or a notification, not an answer).
+    pub(crate) fn cut_has_method(&self) -> bool {
+        self.id_scan.method
+    }
+
     /// The reader, given back (a line part read is dropped).
     pub(crate) fn into_inner(self) -> R {
         self.read
@@ -155,8 +161,10 @@ struct IdScan {
     escaped: bool,
     /// At depth 1: what the next string is (a key, when a member starts).
     expect: Expect,
-    /// The key being read, while it may still be `id`.
+    /// The key being read (its first bytes: enough to tell `id` and `method`).
     key: Vec<u8>,
+    /// A top-level `method` member was met: the line is a request or a notification.
+    method: bool,
     /// The id's text, while it is read.
     value: Option<Vec<u8>>,
     found: Option<Vec<u8>>,
@@ -183,9 +191,6 @@ impl IdScan {
     }
 
     fn byte(&mut self, byte: u8) {
-        if self.found.is_some() {
-            return;
-        }
         if let Some(value) = &mut self.value {
             let ends = if value.first() == Some(&b'"') {
                 // The string's own end is decided below.
@@ -216,7 +221,7 @@ impl IdScan {
                 }
                 return;
             }
-            if self.depth == 1 && self.expect == Expect::Key && self.key.len() <= 2 {
+            if self.depth == 1 && self.expect == Expect::Key && self.key.len() <= 6 {
                 self.key.push(byte);
             }
             return;
@@ -266,6 +271,7 @@ impl IdScan {
     fn string_ended(&mut self) {
         match self.expect {
             Expect::Key => {
+                self.method |= self.key == b"method";
                 self.expect = Expect::Colon {
                     id: self.key == b"id",
                 };

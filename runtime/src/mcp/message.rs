@@ -10,8 +10,9 @@
 //! recurses nowhere, allocates nothing, and reads a cut text as far as it goes), keeps that
 //! text for the gate and hands rmcp the message with `{}` in its place ([`Located::spliced`]).
 //!
-//! The scan takes the first of members sent twice; a second `arguments` is left in the
-//! message, whose parse then refuses it.
+//! The scan takes the first of members sent twice and says one was ([`Located::repeated`]):
+//! every road refuses a request that repeats a member it reads (`id`, `method`, `params`,
+//! `name`, `arguments`, `_meta`, `requestId`), as readers disagree on which one counts.
 
 use std::ops::Range;
 
@@ -37,6 +38,10 @@ pub(crate) struct Located {
     pub(crate) meta: Option<Range<usize>>,
     /// `params.requestId` (what a cancellation names).
     pub(crate) request_id: Option<Range<usize>>,
+    /// One of these members is sent twice. Readers disagree on which counts (this scan takes
+    /// the first; most JSON readers, an upstream's among them, the last), so such a message
+    /// is refused: the gate could read one call and the server run another.
+    pub(crate) repeated: bool,
 }
 
 impl Located {
@@ -102,6 +107,7 @@ fn string_at(text: &[u8], range: Range<usize>) -> Option<String> {
 pub(crate) fn locate(text: &[u8]) -> Located {
     let mut located = Located::default();
     let mut params = None;
+    let mut repeated = false;
     let mut scan = Scan { text, at: 0 };
     scan.members(|key, _, value, complete| {
         let slot = match key {
@@ -112,6 +118,7 @@ pub(crate) fn locate(text: &[u8]) -> Located {
             b"method" => &mut located.method,
             _ => return,
         };
+        repeated |= slot.is_some();
         slot.get_or_insert(value);
     });
     if let Some(params) = params {
@@ -128,9 +135,11 @@ pub(crate) fn locate(text: &[u8]) -> Located {
                 b"requestId" => &mut located.request_id,
                 _ => return,
             };
+            repeated |= slot.is_some();
             slot.get_or_insert(value);
         });
     }
+    located.repeated = repeated;
     located
 }
 
@@ -166,6 +175,16 @@ pub(crate) fn members(text: &[u8], object: Range<usize>) -> Vec<(Range<usize>, R
         }
     });
     found
+}
+
+/// Whether the object at `object` has a member (its first byte past the `{` and spacing is
+/// not its `}`), whatever its keys hold.
+pub(crate) fn has_members(text: &[u8], object: Range<usize>) -> bool {
+    let inner = text[object].strip_prefix(b"{").unwrap_or_default();
+    inner
+        .trim_ascii_start()
+        .first()
+        .is_some_and(|byte| *byte != b'}')
 }
 
 /// The items of the array at `array`, by range; `None` where the text there is not a whole

@@ -134,10 +134,14 @@ impl McpServer {
     pub fn result_of(envelope: &Envelope) -> CallToolResult {
         // One writer of MCP results: the messages' (`Provider::Mcp`), read into rmcp's type.
         let written = crate::boundary::messages::mcp_tool_result(envelope);
-        serde_json::from_value(written).unwrap_or_else(|error| {
+        let mut result: CallToolResult = serde_json::from_value(written).unwrap_or_else(|error| {
             let text = format!("the tool's result cannot be written as an MCP result: {error}");
             CallToolResult::error(vec![ContentBlock::text(text)])
-        })
+        });
+        // MCP 2026-07-28 requires it of every result; rmcp leaves it out for a client of the
+        // handshake era.
+        result.result_type = Some(rmcp::model::ResultType::COMPLETE);
+        result
     }
 }
 

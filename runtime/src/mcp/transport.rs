@@ -10,7 +10,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
 use super::batch::{is_batch, split, Batches, Split};
-use super::incoming::{self, Handed, Incoming};
+use super::incoming::{self, Handed, Ids, Incoming};
 use super::lines::{Line, Lines};
 use super::message::{error_answer, locate, INVALID_REQUEST};
 
@@ -320,7 +320,7 @@ where
                 incoming::too_long(&text, self.lines.cut_id(), self.lines.max())
             } else {
                 let mut answering = Answering::lock(&self.answering);
-                incoming::read(&text, &mut answering.handed, batch)
+                incoming::read(&text, &mut answering.handed, batch, Ids::Substituted)
             };
             match incoming {
                 Incoming::Message(message, _) => {

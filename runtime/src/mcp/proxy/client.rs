@@ -36,26 +36,48 @@ pub(super) async fn read<R: tokio::io::AsyncBufRead + Unpin>(
                     message(&shared, text, None).await;
                 }
             }
-            Line::Cut => too_long(&shared, lines.text(), lines.cut_id(), lines.max()).await,
+            Line::Cut => {
+                let cut = Cut {
+                    id: lines.cut_id(),
+                    has_method: lines.cut_has_method(),
+                    max: lines.max(),
+                };
+                too_long(&shared, lines.text(), cut).await;
+            }
             Line::End => return Ok(()),
             Line::Failed(error) => return Err(error),
         }
     }
 }
 
-/// A line past the cap: a request is answered; the client's answer to an upstream request
-/// becomes an error answer to the upstream (which would wait for it otherwise).
-async fn too_long(shared: &Shared, kept: &[u8], id: Option<&[u8]>, max: usize) {
+/// What the reader found of a line past the cap.
+struct Cut<'l> {
+    /// Its `id`, wherever it was in the line.
+    id: Option<&'l [u8]>,
+    /// It has a `method`, wherever it was.
+    has_method: bool,
+    max: usize,
+}
+
+/// A line past the cap: a request is answered (a batch with one error, its ids unread); the
+/// client's answer to an upstream request becomes an error answer to the upstream (which
+/// would wait for it otherwise).
+async fn too_long(shared: &Shared, kept: &[u8], cut: Cut<'_>) {
+    let max = cut.max;
+    if is_batch(kept) {
+        let message = format!("the batch is longer than the limit of {max} bytes");
+        let answer = error_answer(None, INVALID_REQUEST, &message);
+        return shared.answer_client(None, answer).await;
+    }
     let located = locate(kept);
-    if located.method.is_none() {
-        if let Some(id) = located.id(kept).or_else(|| SentId::read(id?)) {
+    if located.method.is_none() && !cut.has_method {
+        if let Some(id) = located.id(kept).or_else(|| SentId::read(cut.id?)) {
             let message = format!("the client's answer is longer than the limit of {max} bytes");
-            let answer = error_answer(Some(&id), INTERNAL_ERROR, &message);
-            shared.to_upstream.line(&answer).await;
+            shared.queue_to_upstream(error_answer(Some(&id), INTERNAL_ERROR, &message));
         }
         return;
     }
-    if let Incoming::Answer(answer) = incoming::too_long(kept, id, max) {
+    if let Incoming::Answer(answer) = incoming::too_long(kept, cut.id, max) {
         shared.answer_client(None, answer).await;
     }
 }
@@ -67,8 +89,12 @@ async fn batch(shared: &Arc<Shared>, text: &[u8]) {
         Split::Messages(messages) => messages,
         Split::Answer(answer) => return shared.answer_client(None, answer).await,
     };
-    let is_answered =
-        |message: &[u8]| !message.starts_with(b"{") || locate(message).is_request(message);
+    // Counted as `message` takes them: a request has a method that is a string and an id.
+    let is_answered = |message: &[u8]| {
+        let located = locate(message);
+        let request = located.method(message).is_some() && located.id(message).is_some();
+        !message.starts_with(b"{") || (request && !located.repeated)
+    };
     let requests = messages
         .iter()
         .filter(|range| is_answered(&text[(*range).clone()]))
@@ -89,8 +115,19 @@ async fn batch(shared: &Arc<Shared>, text: &[u8]) {
 async fn message(shared: &Arc<Shared>, text: Vec<u8>, batch: Option<u64>) {
     let located = locate(&text);
     let method = located.method(&text);
-    shared.tools.saw_client(&text, &located, method.as_deref());
     let id = located.id(&text);
+    if located.repeated {
+        // Readers disagree on which of two members counts: the gate could read one call and
+        // the upstream run another. Refused (a request), or not passed on.
+        if let (Some(id), Some(_)) = (id, &method) {
+            let message = "a member that says what the request is (id, method, params, name, arguments, _meta or requestId) is sent twice";
+            shared
+                .answer_client(batch, error_answer(Some(&id), INVALID_REQUEST, message))
+                .await;
+        }
+        return;
+    }
+    shared.tools.saw_client(&text, &located, method.as_deref());
     match (method.as_deref(), id) {
         (Some(TOOLS_CALL), Some(id)) => call(shared, text, located, id, batch).await,
         (Some(CANCELLED), None) => cancel(shared, &text, &located).await,
@@ -199,6 +236,14 @@ async fn call(
     match shared.tools.ready(shared).await {
         Ready::Now(gates) => gate(shared, &text, &located, id, batch, &gates).await,
         Ready::Later => {
+            // A waiting call holds its line: waiting calls count with those in flight.
+            let held = shared.tools.waiting() + lock(&shared.flights).len();
+            if held >= MAX_IN_FLIGHT {
+                let message =
+                    format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");
+                let answer = error_answer(Some(&id), INTERNAL_ERROR, &message);
+                return shared.answer_client(batch, answer).await;
+            }
             let shared = Arc::clone(shared);
             shared.tools.wait_started(&id);
             tokio::spawn(async move {

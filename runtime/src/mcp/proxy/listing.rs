@@ -94,9 +94,18 @@ enum Own {
 
 struct InProgress {
     number: u64,
+    /// When it was asked for: a listing not done within [`LISTING_WAIT`] is dropped when a
+    /// call or a change comes, and asked again.
+    started: tokio::time::Instant,
     pages: usize,
     bytes: usize,
     tools: Vec<Vec<u8>>,
+}
+
+impl InProgress {
+    fn is_stale(&self) -> bool {
+        self.started.elapsed() > LISTING_WAIT
+    }
 }
 
 /// Whether a call can be gated now.
@@ -189,7 +198,11 @@ impl Tools {
     pub(super) async fn changed(&self, shared: &Shared) {
         {
             let mut state = lock(&self.state);
-            if state.current.is_some() {
+            if state
+                .current
+                .as_ref()
+                .is_some_and(|current| !current.is_stale())
+            {
                 state.again = true;
                 return;
             }
@@ -199,12 +212,26 @@ impl Tools {
 
     /// Whether a call can be gated now; a call that cannot starts a listing when none is in
     /// progress.
+    /// With gates known, a listing that failed since (or was not answered in time) is asked
+    /// again meanwhile: the call is gated by the gates known.
     pub(super) async fn ready(&self, shared: &Shared) -> Ready {
-        if let Some(gates) = self.known.borrow().gates.clone() {
-            return Ready::Now(gates);
+        let known = self.known.borrow().clone();
+        let stale = lock(&self.state)
+            .current
+            .as_ref()
+            .is_some_and(InProgress::is_stale);
+        if known.gates.is_none() || known.failure.is_some() || stale {
+            self.start(shared).await;
         }
-        self.start(shared).await;
-        Ready::Later
+        match known.gates {
+            Some(gates) => Ready::Now(gates),
+            None => Ready::Later,
+        }
+    }
+
+    /// How many calls wait for a listing.
+    pub(super) fn waiting(&self) -> usize {
+        lock(&self.state).waiting.len()
     }
 
     /// A call `id` waits for a listing.
@@ -281,24 +308,32 @@ impl Tools {
         }
     }
 
-    /// Starts a listing, unless one is in progress.
+    /// Starts a listing, unless one is in progress (and answered in time so far: one that
+    /// was not is dropped, and its answers, when they come, with it).
     async fn start(&self, shared: &Shared) {
         let number = {
             let mut state = lock(&self.state);
-            if state.current.is_some() {
+            if state
+                .current
+                .as_ref()
+                .is_some_and(|current| !current.is_stale())
+            {
                 return;
             }
             state.number += 1;
             state.again = false;
             state.current = Some(InProgress {
                 number: state.number,
+                started: tokio::time::Instant::now(),
                 pages: 0,
                 bytes: 0,
                 tools: Vec::new(),
             });
+            // Published under the state's lock, as `fail` does: what calls see of the
+            // listings is never older than the state.
+            self.known.send_modify(|known| known.failure = None);
             state.number
         };
-        self.known.send_modify(|known| known.failure = None);
         self.ask_page(shared, number, None).await;
     }
 
@@ -318,7 +353,7 @@ impl Tools {
             }
         }
         let line = request(&id, "tools/list", &object(&params));
-        shared.to_upstream.line(&line).await;
+        shared.queue_to_upstream(line);
     }
 
     /// Whether `number` is one of the proxy's own requests (answered or superseded ones
@@ -388,14 +423,17 @@ impl Tools {
         }
         let (tools, again) = {
             let mut state = lock(&self.state);
+            // The listing may have failed (a call's wait ran out) or been dropped meanwhile.
+            if state.current.as_ref().map(|c| c.number) != Some(listing) {
+                return;
+            }
             let tools = state.current.take().map(|c| c.tools).unwrap_or_default();
             (tools, std::mem::take(&mut state.again))
         };
-        let gates = build(&tools, self.budgets.clone(), self.check_output);
-        self.known.send_modify(|known| {
-            known.gates = Some(Arc::new(gates));
-            known.failure = None;
-        });
+        let gates = Arc::new(build(&tools, self.budgets.clone(), self.check_output));
+        // The newest complete listing's gates (a listing started since that failed keeps its
+        // failure, so the next call asks again).
+        self.known.send_modify(|known| known.gates = Some(gates));
         if again {
             self.start(shared).await;
         }
@@ -428,7 +466,7 @@ impl Tools {
             "clientInfo": {"name": "toolgate-mcp-proxy", "version": env!("CARGO_PKG_VERSION")},
         });
         let line = request(&id, "initialize", params.to_string().as_bytes());
-        shared.to_upstream.line(&line).await;
+        shared.queue_to_upstream(line);
     }
 
     async fn initialized(&self, shared: &Shared, listing: u64, text: &[u8]) {
@@ -440,25 +478,22 @@ impl Tools {
             return self.fail(Some(listing), &reason);
         }
         lock(&self.state).handshake = Handshake::Made;
-        shared
-            .to_upstream
-            .line(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-            .await;
+        let initialized = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        shared.queue_to_upstream(initialized.to_vec());
         self.ask_page(shared, listing, None).await;
     }
 
     /// Listing `listing` (the one in progress, when `None` is not given) failed: the calls
     /// that wait are answered with `reason`, and the next call asks again.
     fn fail(&self, listing: Option<u64>, reason: &str) {
-        {
-            let mut state = lock(&self.state);
-            if listing.is_none() || state.current.as_ref().map(|c| c.number) != listing {
-                return;
-            }
-            state.current = None;
-            state.again = false;
+        let mut state = lock(&self.state);
+        if listing.is_none() || state.current.as_ref().map(|c| c.number) != listing {
+            return;
         }
+        state.current = None;
+        state.again = false;
         tracing::warn!(%reason, "the upstream's tools could not be listed");
+        // Published under the state's lock: a listing started next clears it after.
         self.known
             .send_modify(|known| known.failure = Some(reason.into()));
     }

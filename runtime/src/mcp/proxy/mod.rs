@@ -166,9 +166,18 @@ impl Proxy {
         UR: AsyncRead + Unpin + Send + 'static,
         UW: AsyncWrite + Unpin + Send + 'static,
     {
+        let to_upstream = Arc::new(Writer::new(upstream_in));
+        let (queued, mut to_write) = tokio::sync::mpsc::channel::<Vec<u8>>(QUEUED_LINES);
+        let writer = Arc::clone(&to_upstream);
+        tokio::spawn(async move {
+            while let Some(line) = to_write.recv().await {
+                writer.line(&line).await;
+            }
+        });
         let shared = Arc::new(Shared {
             to_client: Writer::new(output),
-            to_upstream: Writer::new(upstream_in),
+            to_upstream,
+            queued,
             flights: Mutex::new(InFlight::new()),
             batches: Mutex::new(Batches::new(self.max_line_bytes)),
             tools: Tools::new(self.budgets, self.check_output),
@@ -225,7 +234,11 @@ impl Writer {
 /// What the roads share.
 struct Shared {
     to_client: Writer,
-    to_upstream: Writer,
+    to_upstream: Arc<Writer>,
+    /// Lines the upstream road sends the upstream (the proxy's own requests, answers to
+    /// the upstream's requests), written by a task of their own: the road that reads the
+    /// upstream never waits on the upstream's input, or a full pipe each way would stop both.
+    queued: tokio::sync::mpsc::Sender<Vec<u8>>,
     /// The client's requests handed on to the upstream and not yet answered.
     flights: Mutex<InFlight<Flight>>,
     /// The client's batches whose answers are being gathered.
@@ -262,7 +275,20 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Most lines queued for the upstream by the upstream road (see `Shared::queued`); past
+/// it a line is dropped with a warning (a listing then fails in time and is asked again).
+const QUEUED_LINES: usize = 256;
+
 impl Shared {
+    /// Queues `line` for the upstream without waiting for it to be written.
+    fn queue_to_upstream(&self, line: Vec<u8>) {
+        if self.queued.try_send(line).is_err() {
+            tracing::warn!(
+                "the upstream does not read its input: a line of the proxy's is dropped"
+            );
+        }
+    }
+
     /// Writes the answer `line` to a client request of batch `batch` (or of none): on its own
     /// line, or with the batch's other answers.
     async fn answer_client(&self, batch: Option<u64>, line: Vec<u8>) {

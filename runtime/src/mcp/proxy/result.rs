@@ -9,7 +9,7 @@ use toolgate_core::DynamicTool;
 use super::{Flight, Pending};
 use crate::boundary::{Envelope, Failure, Reason};
 use crate::mcp::ids::SentId;
-use crate::mcp::message::{member, members, splice};
+use crate::mcp::message::{has_members, member, splice};
 
 /// The answer line `text` (its id at `id`) for the client: the request's id as it was
 /// sent; for a gated call, its repairs and its output's check; for a request of MCP
@@ -33,18 +33,18 @@ pub(super) fn for_client(text: &[u8], id: Range<usize>, sent: &SentId, flight: &
         if !call.repairs.is_empty() {
             let repairs = serde_json::to_string(&call.repairs).unwrap_or_default();
             let entry = format!("\"io.toolgate/repairs\":{repairs}");
-            let meta =
-                member(text, result.clone(), b"_meta").filter(|range| text[range.start] == b'{');
-            match meta {
-                Some(meta) => {
-                    let comma = if members(text, meta.clone()).is_empty() {
-                        ""
-                    } else {
+            match member(text, result.clone(), b"_meta") {
+                Some(meta) if text[meta.start] == b'{' => {
+                    let comma = if has_members(text, meta.clone()) {
                         ","
+                    } else {
+                        ""
                     };
                     let at = meta.start + 1;
                     replaced.push((at..at, format!("{entry}{comma}").into_bytes()));
                 }
+                // A `_meta` that is no object (MCP's schema wants one) is left as it is.
+                Some(_) => tracing::warn!("the upstream's _meta is no object: no repairs added"),
                 None => added.push(format!("\"_meta\":{{{entry}}}")),
             }
         }
@@ -53,10 +53,10 @@ pub(super) fn for_client(text: &[u8], id: Range<usize>, sent: &SentId, flight: &
         added.extend(stateless_members(text, result.clone(), cacheable));
     }
     if !added.is_empty() {
-        let comma = if members(text, result.clone()).is_empty() {
-            ""
-        } else {
+        let comma = if has_members(text, result.clone()) {
             ","
+        } else {
+            ""
         };
         let at = result.start + 1;
         replaced.push((at..at, format!("{}{comma}", added.join(",")).into_bytes()));

@@ -608,3 +608,103 @@ fn defaults_are_not_written_and_a_string_is_read_as_argument_text() {
         );
     });
 }
+
+/// Members readers disagree on: a request that repeats a member saying what it is (two
+/// `method`s, two `arguments`, two `name`s) is refused and reaches no one, as the gate could
+/// read one call and the upstream run another; a batch member whose method is no string is
+/// answered by the upstream inside the batch's array.
+#[test]
+fn a_request_that_repeats_what_it_is_is_refused() {
+    run(async {
+        let script = Script {
+            pages: vec![format!("[{ECHO}]")],
+            ..Script::default()
+        };
+        let mut client = Client::start(script, proxy()).await;
+        client.hello().await;
+        let repeated = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":{"name":"echo","arguments":{"n":"x"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"n":1},"arguments":{"n":"evil"}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","name":"other","arguments":{"n":1}}}"#,
+        ];
+        for (index, line) in repeated.iter().enumerate() {
+            client.send(line.as_bytes()).await;
+            let answer = String::from_utf8(client.line().await.unwrap()).unwrap();
+            assert!(
+                answer.contains(&format!(r#""id":{},"error":{{"code":-32600"#, index + 1)),
+                "{answer}"
+            );
+        }
+        assert!(client.seen.calls().is_empty());
+        client.send(br#"[{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":7}]"#).await;
+        client
+            .send(br#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#)
+            .await;
+        let mut lines = Vec::new();
+        while lines.len() < 2 {
+            lines.push(String::from_utf8(client.line().await.unwrap()).unwrap());
+        }
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with(r#"[{"jsonrpc":"2.0","id":4"#)),
+            "{lines:?}"
+        );
+    });
+}
+
+/// A result whose `_meta` is no object, or whose keys do not decode, still reads as JSON with
+/// the repairs and the stateless era's members added where they fit.
+#[test]
+fn what_is_added_to_a_result_keeps_it_json() {
+    for result in [
+        r#"{"_meta":null,"content":[]}"#,
+        r#"{"\ud800":1}"#,
+        r#"{ }"#,
+    ] {
+        run(async move {
+            let script = Script {
+                pages: vec![format!("[{ECHO}]")],
+                call_result: Some(result.to_owned()),
+                ..Script::default()
+            };
+            let mut client = Client::start(script, proxy()).await;
+            client.hello().await;
+            let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"echo","arguments":{{"n":"2"}},{meta}}}}}"#
+            );
+            client.send(call.as_bytes()).await;
+            let answer = client.line().await.unwrap();
+            let located = locate(&answer);
+            assert!(
+                located.id.is_some() && !located.repeated,
+                "{}",
+                String::from_utf8_lossy(&answer)
+            );
+            let result = crate::mcp::message::member(&answer, 0..answer.len(), b"result").unwrap();
+            let members = crate::mcp::message::members(&answer, result.clone());
+            let keys: Vec<&[u8]> = members
+                .iter()
+                .map(|(key, _)| &answer[key.clone()])
+                .collect();
+            assert!(
+                keys.contains(&&b"\"resultType\""[..]),
+                "{}",
+                String::from_utf8_lossy(&answer)
+            );
+            let meta_keys = keys.iter().filter(|key| **key == b"\"_meta\"").count();
+            assert!(meta_keys <= 1, "{}", String::from_utf8_lossy(&answer));
+            // Every member reads: the text is one JSON value (a lone surrogate's key aside,
+            // which JSON's grammar takes).
+            assert_eq!(
+                crate::mcp::message::items(
+                    &[b"[", &answer[..], b"]"].concat(),
+                    0..answer.len() + 2
+                )
+                .map(|items| items.len()),
+                Some(1)
+            );
+        });
+    }
+}

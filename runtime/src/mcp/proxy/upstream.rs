@@ -76,10 +76,7 @@ async fn too_long(shared: &Shared, kept: &[u8], id: Option<&[u8]>, max: usize) {
     if located.method.is_some() {
         if let Some(id) = SentId::read(&id_text) {
             let message = format!("the request is longer than the proxy's limit of {max} bytes");
-            shared
-                .to_upstream
-                .line(&error_answer(Some(&id), INVALID_REQUEST, &message))
-                .await;
+            shared.queue_to_upstream(error_answer(Some(&id), INVALID_REQUEST, &message));
         }
         return;
     }
