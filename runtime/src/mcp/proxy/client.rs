@@ -128,6 +128,19 @@ async fn message(shared: &Arc<Shared>, text: Vec<u8>, batch: Option<u64>) {
         return;
     }
     shared.tools.saw_client(&text, &located, method.as_deref());
+    if shared.bridged().is_some() {
+        // The stateless era has no `ping` and no `notifications/initialized`.
+        match (method.as_deref(), &id) {
+            (Some("ping"), Some(id)) => {
+                let answer = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{}}}}"#, id.text());
+                return shared.answer_client(batch, answer.into_bytes()).await;
+            }
+            (Some("notifications/initialized"), None) => {
+                return shared.tools.client_initialized(shared).await;
+            }
+            _ => {}
+        }
+    }
     match (method.as_deref(), id) {
         (Some(TOOLS_CALL), Some(id)) => call(shared, text, located, id, batch).await,
         (Some(CANCELLED), None) => cancel(shared, &text, &located).await,
@@ -136,7 +149,21 @@ async fn message(shared: &Arc<Shared>, text: Vec<u8>, batch: Option<u64>) {
             shared.tools.after_client_request(shared).await;
         }
         _ => {
-            shared.to_upstream.line(&text).await;
+            // A notification (or an answer to the upstream) while bridged carries the
+            // envelope too.
+            let bridged = shared.bridged().and_then(|members| {
+                let method = located.method.is_some();
+                method.then(|| super::bridge::with_envelope(&text, &located, &members))?
+            });
+            match bridged {
+                Some(replaced) => {
+                    shared
+                        .to_upstream
+                        .line(&splice(&text, vec![replaced]))
+                        .await
+                }
+                None => shared.to_upstream.line(&text).await,
+            }
             if method.as_deref() == Some("notifications/initialized") {
                 shared.tools.client_initialized(shared).await;
             }
@@ -161,10 +188,15 @@ async fn forward(
             let method = located.method(text);
             super::result::is_cacheable(method.as_deref().unwrap_or_default())
         });
+        let initialize = (located.method(text).as_deref() == Some("initialize")).then(|| {
+            let params = crate::mcp::message::member(text, 0..text.len(), b"params");
+            params.map_or(b"{}".to_vec(), |range| text[range].to_vec())
+        });
         let flight = Flight {
             batch,
             call,
             stateless,
+            initialize,
         };
         (flights.len() < MAX_IN_FLIGHT).then(|| flights.admit(id.clone(), flight, false))
     };
@@ -177,6 +209,9 @@ async fn forward(
     };
     if let (Some(substitute), Some(range)) = (substitute, located.id.clone()) {
         replaced.push((range, substitute.into_bytes()));
+    }
+    if let Some(members) = shared.bridged() {
+        replaced.extend(super::bridge::with_envelope(text, located, &members));
     }
     if replaced.is_empty() {
         shared.to_upstream.line(text).await;

@@ -174,6 +174,18 @@ impl Tools {
         }
     }
 
+    /// The proxy bridges a client of the handshake era to an upstream of the stateless era:
+    /// its own requests carry the envelope whose members (JSON text, no braces) are given.
+    pub(super) fn bridged(&self, members: &[u8]) {
+        let object = [b"{", members, b"}"].concat();
+        let mut state = lock(&self.state);
+        state.era = Era::Stateless;
+        state.envelope = crate::mcp::message::members(&object, 0..object.len())
+            .into_iter()
+            .map(|(key, value)| (object[key].to_vec(), object[value].to_vec()))
+            .collect();
+    }
+
     /// After a client request was forwarded: the first of the stateless era starts the
     /// first listing (the connection's era is decided).
     pub(super) async fn after_client_request(&self, shared: &Shared) {

@@ -28,7 +28,12 @@
 //!   connection is in: the client's first request opens it (`initialize`, or a request
 //!   carrying 2026-07-28's `_meta` envelope, which the proxy's requests then carry too);
 //!   where the upstream refuses the proxy's request and no handshake was made, the proxy
-//!   makes the 2025 handshake itself and asks again. `notifications/tools/list_changed`
+//!   makes the 2025 handshake itself and asks again. Where the upstream refuses the
+//!   client's handshake (it speaks only the stateless era), the proxy bridges the two
+//!   (`bridge.rs`): it answers the `initialize` from its own `server/discover` and hands
+//!   every request on with the envelope; a client of the stateless era in front of an
+//!   upstream of the handshake era gets the members its era's results carry (`resultType`,
+//!   `ttlMs`, `cacheScope`) where the upstream left them out. `notifications/tools/list_changed`
 //!   rebuilds the gates (changes that come during a listing are coalesced into one more).
 //!   One tool affects only itself: a tool listed twice is gated by its first listing; a tool
 //!   whose schema cannot be read is refused with a `schema` issue naming it.
@@ -60,6 +65,7 @@ use super::lines::Lines;
 use super::MAX_LINE_BYTES;
 use crate::boundary::Budgets;
 
+mod bridge;
 mod client;
 mod listing;
 mod result;
@@ -180,6 +186,7 @@ impl Proxy {
             queued,
             flights: Mutex::new(InFlight::new()),
             batches: Mutex::new(Batches::new(self.max_line_bytes)),
+            bridge: Mutex::default(),
             tools: Tools::new(self.budgets, self.check_output),
             check_output: self.check_output,
         });
@@ -243,6 +250,8 @@ struct Shared {
     flights: Mutex<InFlight<Flight>>,
     /// The client's batches whose answers are being gathered.
     batches: Mutex<Batches>,
+    /// The bridge from a client of the handshake era to an upstream of the stateless era.
+    bridge: Mutex<bridge::Bridge>,
     tools: Tools,
     check_output: bool,
 }
@@ -257,6 +266,8 @@ struct Flight {
     /// era requires (see `result::stateless_members`); `true` for a method whose result is
     /// cacheable.
     stateless: Option<bool>,
+    /// An `initialize`: its `params` (JSON text), to bridge from if the upstream refuses it.
+    initialize: Option<Vec<u8>>,
 }
 
 /// A forwarded call whose answer the proxy adds to or checks.

@@ -172,6 +172,7 @@ mod tests {
             batch: None,
             call: Some(call.clone()),
             stateless: None,
+            initialize: None,
         };
         String::from_utf8(for_client(text.as_bytes(), id, &sent, &flight)).unwrap()
     }

@@ -33,6 +33,9 @@ struct Script {
     changes: usize,
     /// Requests before an `initialize` are refused (as the Python SDK's 2025 era does).
     needs_handshake: bool,
+    /// Only MCP 2026-07-28's stateless era: `initialize` and requests without the `_meta`
+    /// envelope are refused, `server/discover` answered.
+    stateless_only: bool,
 }
 
 /// What the scripted upstream saw.
@@ -76,6 +79,29 @@ async fn upstream(script: Script, seen: Seen, side: tokio::io::DuplexStream) {
             );
             let _ = write.write_all(format!("{error}\n").as_bytes()).await;
             continue;
+        }
+        if script.stateless_only {
+            let enveloped = locate(&line).is_stateless_era(&line);
+            let refusal = match method.as_str() {
+                "initialize" => Some(-32022),
+                "ping" => Some(-32601),
+                _ if !enveloped => Some(-32602),
+                _ => None,
+            };
+            if let Some(code) = refusal {
+                let error = format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":"stateless only"}}}}"#
+                );
+                let _ = write.write_all(format!("{error}\n").as_bytes()).await;
+                continue;
+            }
+            if method == "server/discover" {
+                let found = format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"supportedVersions":["2026-07-28"],"capabilities":{{"tools":{{}}}},"instructions":"hi","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"modern","version":"1"}}}}}}}}"#
+                );
+                let _ = write.write_all(format!("{found}\n").as_bytes()).await;
+                continue;
+            }
         }
         if method == "tools/call" {
             for _ in 0..script.changes {
@@ -707,4 +733,43 @@ fn what_is_added_to_a_result_keeps_it_json() {
             );
         });
     }
+}
+
+/// A client of the handshake era in front of an upstream of the stateless era only: the
+/// proxy answers the `initialize` the upstream refuses from its own `server/discover`, hands
+/// every request on with the envelope, and answers `ping` itself.
+#[test]
+fn a_handshake_client_is_bridged_to_a_stateless_upstream() {
+    run(async {
+        let script = Script {
+            pages: vec![format!("[{ECHO}]")],
+            stateless_only: true,
+            ..Script::default()
+        };
+        let mut client = Client::start(script, proxy()).await;
+        client.send(br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"0"}}}"#).await;
+        let hello = String::from_utf8(client.line().await.unwrap()).unwrap();
+        assert_eq!(
+            hello,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"modern","version":"1"},"instructions":"hi"}}"#
+        );
+        client
+            .send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        client.send(request("1", 2).as_bytes()).await;
+        let answer = String::from_utf8(client.line().await.unwrap()).unwrap();
+        assert!(
+            answer.contains(r#""id":1,"result""#) && answer.contains("string_to_number"),
+            "{answer}"
+        );
+        let call = String::from_utf8(client.seen.calls().pop().unwrap()).unwrap();
+        assert!(call.contains(r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}"#), "{call}");
+        client
+            .send(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+            .await;
+        assert_eq!(
+            client.line().await.unwrap(),
+            br#"{"jsonrpc":"2.0","id":2,"result":{}}"#
+        );
+    });
 }

@@ -48,13 +48,32 @@ async fn message(shared: &Shared, text: &[u8]) {
         match substitute {
             // The proxy's own (answered, or superseded), or a cancelled request's: never
             // the client's.
-            Some(number) => shared.tools.answered(shared, number, text).await,
+            Some(number) => {
+                if !super::bridge::answered(shared, number, text).await {
+                    shared.tools.answered(shared, number, text).await;
+                }
+            }
             None => shared.to_client.line(text).await,
         }
         return;
     };
+    if let (Some(params), true) = (&flight.initialize, is_error(text)) {
+        // The upstream refused the handshake: it may speak only the stateless era.
+        let initialize = super::bridge::Initialize {
+            id: sent,
+            batch: flight.batch,
+            params: params.clone(),
+            refusal: text.to_vec(),
+        };
+        return super::bridge::refused_initialize(shared, initialize);
+    }
     let answer = result::for_client(text, range, &sent, &flight);
     shared.answer_client(flight.batch, answer).await;
+}
+
+/// Whether an answer is an error.
+fn is_error(text: &[u8]) -> bool {
+    crate::mcp::message::member(text, 0..text.len(), b"error").is_some()
 }
 
 /// A line past the cap: an answer becomes an error answer for its id (found wherever it is
