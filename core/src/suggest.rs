@@ -22,6 +22,22 @@ pub(crate) mod work {
         FOLDS.with(|folds| folds.set(folds.get() + 1));
     }
 
+    thread_local! {
+        static CELLS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// An edit distance measured over `cells` pairs of characters.
+    pub(crate) fn count_cells(cells: usize) {
+        CELLS.with(|counted| counted.set(counted.get() + cells));
+    }
+
+    /// The pairs of characters measured by `run`.
+    pub(crate) fn cells_in(run: impl FnOnce()) -> usize {
+        let before = CELLS.with(Cell::get);
+        run();
+        CELLS.with(Cell::get) - before
+    }
+
     /// The folds made by `run`.
     pub(crate) fn folds_in(run: impl FnOnce()) -> usize {
         let before = FOLDS.with(Cell::get);
@@ -86,9 +102,17 @@ fn ascii_folded(text: &str) -> impl Iterator<Item = u8> + '_ {
 /// ten million names). The answer's allowed values still list the first of them.
 pub const MOST_SUGGESTION_CANDIDATES: usize = 1_000;
 
+/// The longest name (folded, in characters) [`nearest`] measures: a value or a candidate
+/// longer than this gets no suggestion. An edit distance costs the product of the lengths
+/// compared, so without this bound a 60 KB key beside a 60 KB field name took seconds; with
+/// it, one comparison costs at most 256 × 256 steps, and an issue at most that many times
+/// [`MOST_SUGGESTION_CANDIDATES`]. No one misspells a name that long by a few characters.
+pub const MOST_SUGGESTED_CHARS: usize = 256;
+
 /// The candidate nearest to `got` when it is close: at most a third of the candidate's
 /// length in edits (so names shorter than 3 characters must match up to case and
-/// separators), after [`fold`]ing both. An edit is an
+/// separators), after [`fold`]ing both. Names longer than [`MOST_SUGGESTED_CHARS`] are not
+/// measured. An edit is an
 /// insertion, a deletion, a substitution or a swap of two neighbours (`emial` → `email` is one). The first of equally
 /// near candidates wins, so the answer follows the candidates' order. More than
 /// [`MOST_SUGGESTION_CANDIDATES`] candidates give no answer.
@@ -109,6 +133,9 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
         None => Cow::Owned(fold(got)),
     };
     let got_chars = got.chars().count();
+    if got_chars > MOST_SUGGESTED_CHARS {
+        return None;
+    }
     let got_is_short = short_got.is_some();
     let mut best: Option<(usize, &'a str)> = None;
     for (measured, candidate) in candidates.into_iter().enumerate() {
@@ -120,6 +147,9 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
             Some((_, length)) => *length,
             None => folded_length(candidate),
         };
+        if length > MOST_SUGGESTED_CHARS {
+            continue;
+        }
         let allowed = length / 3;
         // Each edit changes the length by at most one: a candidate whose length is further
         // off than the edits allowed cannot be near, and is not measured.
@@ -137,7 +167,11 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
             Some((folded, length)) => {
                 osa_distance_short(got.as_bytes(), &folded[..*length], allowed)
             }
-            None => strsim::osa_distance(&got, &fold(candidate)),
+            None => {
+                #[cfg(test)]
+                work::count_cells(got_chars * length);
+                strsim::osa_distance(&got, &fold(candidate))
+            }
         };
         if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
@@ -314,6 +348,30 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// "Did you mean" measures names of bounded length only: whatever the lengths of the
+        /// value and the names (near misses of each other, long, ASCII or not), the pairs of
+        /// characters measured stay within `MOST_SUGGESTED_CHARS²` a candidate, and a long
+        /// name still finds its near miss when both are within the bound.
+        #[test]
+        fn the_work_of_a_suggestion_is_bounded_by_the_names_lengths(
+            length in 1..6000usize,
+            candidates in 1..4usize,
+            wide in proptest::bool::ANY,
+        ) {
+            let letter = if wide { "é" } else { "a" };
+            let name = letter.repeat(length) + "z";
+            let got = letter.repeat(length) + "y";
+            let names: Vec<String> = (0..candidates).map(|n| format!("{name}{n}")).collect();
+            let mut found = None;
+            let cells = work::cells_in(|| {
+                found = nearest(&got, names.iter().map(String::as_str)).map(str::to_owned);
+            });
+            proptest::prop_assert!(cells <= candidates * MOST_SUGGESTED_CHARS * MOST_SUGGESTED_CHARS, "{cells}");
+            if length + 2 <= MOST_SUGGESTED_CHARS && length > 6 {
+                proptest::prop_assert_eq!(found, Some(names[0].clone()));
+            }
+        }
+
         /// The distance measured on the stack is strsim's, for any two short ASCII names.
         #[test]
         fn short_distance_is_strsims(a in "[a-e_ ]{0,70}", b in "[a-eA-E-]{0,70}") {
