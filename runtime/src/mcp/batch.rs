@@ -35,6 +35,11 @@ pub(crate) fn split(text: &[u8]) -> Split {
     }
 }
 
+/// The answer (`-32600`, no id) to an item of a batch that is no message (not an object).
+pub(crate) fn not_a_message() -> Vec<u8> {
+    error_answer(None, INVALID_REQUEST, "a batch item is not a message")
+}
+
 /// The answers of open batches, gathered until each batch's last request is answered. Held
 /// in bounded memory: once a batch's answers pass `max_bytes`, those gathered are written as
 /// one array and the rest of its answers each on its own line.
@@ -171,6 +176,21 @@ mod tests {
             ]
         );
         assert_eq!(batches.answer(number, b"{}"), [b"[{}]\n".to_vec()]);
+    }
+
+    #[test]
+    fn a_batch_past_the_cap_is_answered_on_every_road() {
+        let kept = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc""#;
+        let super::super::incoming::Incoming::Answer(answer) =
+            super::super::incoming::too_long(kept, None, kept.len())
+        else {
+            panic!("a batch past the cap is answered");
+        };
+        let answer = String::from_utf8(answer).unwrap();
+        assert!(
+            answer.starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600"#),
+            "{answer}"
+        );
     }
 
     #[test]

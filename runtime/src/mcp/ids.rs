@@ -51,12 +51,7 @@ impl SentId {
         if text.starts_with('"') {
             return serde_json::from_str(text).ok().map(IdKey::String);
         }
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        let canonical = !digits.is_empty()
-            && digits.bytes().all(|byte| byte.is_ascii_digit())
-            && (digits == "0" || !digits.starts_with('0'))
-            && text != "-0";
-        let integer: i64 = text.parse().ok().filter(|_| canonical)?;
+        let integer = canonical_integer(text)?;
         (integer.unsigned_abs() <= MAX_PLAIN_INTEGER).then_some(IdKey::Integer(integer))
     }
 
@@ -66,13 +61,7 @@ impl SentId {
         let text = self.text();
         match text.strip_prefix('"') {
             Some(inner) => !inner.contains('\\'),
-            None => {
-                let digits = text.strip_prefix('-').unwrap_or(text);
-                text != "-0"
-                    && digits.bytes().all(|byte| byte.is_ascii_digit())
-                    && (digits == "0" || !digits.starts_with('0'))
-                    && text.parse::<i64>().is_ok()
-            }
+            None => canonical_integer(text).is_some(),
         }
     }
 
@@ -81,6 +70,17 @@ impl SentId {
     pub(crate) fn key_of_echo(text: &[u8]) -> Option<IdKey> {
         SentId::read(text)?.plain_key()
     }
+}
+
+/// The integer `text` spells when it spells one of `i64` as JSON writers write it: digits
+/// alone, no leading zero, no `-0`.
+fn canonical_integer(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|byte| byte.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && text != "-0";
+    text.parse().ok().filter(|_| canonical)
 }
 
 /// The ids a road hands on in place of ids it cannot hand on as sent: strings that begin
@@ -103,8 +103,12 @@ impl Substitutes {
     /// A new substitute: its number and its JSON text (a string).
     pub(crate) fn next(&mut self) -> (u64, String) {
         self.next += 1;
-        let text = format!("\"{}{}\"", self.prefix, self.next);
-        (self.next, text)
+        (self.next, self.text_of(self.next))
+    }
+
+    /// The JSON text of substitute `number`.
+    fn text_of(&self, number: u64) -> String {
+        format!("\"{}{number}\"", self.prefix)
     }
 
     /// The number of the substitute whose JSON text `text` is, when it is one of this road's.
@@ -147,6 +151,12 @@ pub(crate) struct InFlight<T> {
 
 /// Most requests a road holds in flight (handed on, not yet answered) at once.
 pub const MAX_IN_FLIGHT: usize = 4096;
+
+/// The answer to request `id` when [`MAX_IN_FLIGHT`] requests are in flight.
+pub(crate) fn too_many_in_flight(id: &SentId) -> Vec<u8> {
+    let message = format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");
+    super::message::error_answer(Some(id), super::message::INTERNAL_ERROR, &message)
+}
 
 /// Where a request handed on can be found again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,7 +240,7 @@ impl<T> InFlight<T> {
         self.substituted
             .iter()
             .find(|(_, (sent, _))| sent == id)
-            .map(|(number, _)| format!("\"{}{number}\"", self.substitutes.prefix))
+            .map(|(number, _)| self.substitutes.text_of(*number))
     }
 
     /// Forgets a request (answered by the road itself, or cancelled).

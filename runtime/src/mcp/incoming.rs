@@ -7,10 +7,11 @@ use rmcp::model::{
 use serde_json::Value;
 use toolgate_core::{Constraint, Issue, Path};
 
-use super::ids::{InFlight, SentId, MAX_IN_FLIGHT};
+use super::batch::is_batch;
+use super::ids::{too_many_in_flight, InFlight, SentId, MAX_IN_FLIGHT};
 use super::message::{
-    error_answer, locate, result_answer, splice, Located, INTERNAL_ERROR, INVALID_PARAMS,
-    INVALID_REQUEST, PARSE_ERROR, TOOLS_CALL,
+    error_answer, locate, result_answer, splice, Located, INVALID_PARAMS, INVALID_REQUEST,
+    PARSE_ERROR, REPEATED_MEMBER, TOOLS_CALL,
 };
 use crate::boundary::{Envelope, Failure, Reason};
 
@@ -68,8 +69,7 @@ pub(crate) fn read(text: &[u8], handed: &mut Handed, batch: Option<u64>, ids: Id
         return answer(text, &located, PARSE_ERROR, "the message is not UTF-8");
     };
     if located.repeated {
-        let message = "a member that says what the request is (id, method, params, name, arguments, _meta or requestId) is sent twice";
-        return answer(text, &located, INVALID_REQUEST, message);
+        return answer(text, &located, INVALID_REQUEST, REPEATED_MEMBER);
     }
     let mut replaced: Vec<(std::ops::Range<usize>, Vec<u8>)> = Vec::new();
     let mut admitted = None;
@@ -78,9 +78,7 @@ pub(crate) fn read(text: &[u8], handed: &mut Handed, batch: Option<u64>, ids: Id
     });
     if let (Some(id), Some(range)) = (handed_on, located.id.clone()) {
         if handed.len() >= MAX_IN_FLIGHT {
-            let message =
-                format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");
-            return Incoming::Answer(error_answer(Some(&id), INTERNAL_ERROR, &message));
+            return Incoming::Answer(too_many_in_flight(&id));
         }
         let (substitute, at) = handed.admit(id, batch, true);
         admitted = Some(at);
@@ -203,11 +201,17 @@ fn answer(text: &[u8], located: &Located, code: i64, message: &str) -> Incoming 
 /// The answer to a message longer than `max` bytes, of which `kept` was read: a
 /// `tools/call` whose id and tool name are in the part kept gets an `isError` result with
 /// the envelope of a `limit` refusal (as the gate refuses any text over its limit), another
-/// request a JSON-RPC error; anything else is dropped.
+/// request a JSON-RPC error, a batch one JSON-RPC error without an id; anything else is
+/// dropped.
 ///
 /// `id`: the line's id wherever it was in the line ([`super::lines::Lines::cut_id`]), for a
 /// line whose id comes after the cut.
 pub(crate) fn too_long(kept: &[u8], id: Option<&[u8]>, max: usize) -> Incoming {
+    if is_batch(kept) {
+        // Its requests' ids cannot all be read: one error answers the batch.
+        let message = format!("the batch is longer than the limit of {max} bytes");
+        return Incoming::Answer(error_answer(None, INVALID_REQUEST, &message));
+    }
     let located = locate(kept);
     let message = format!("the message is longer than the limit of {max} bytes");
     let id = located.id(kept).or_else(|| SentId::read(id?));

@@ -143,6 +143,9 @@ pub(crate) fn locate(text: &[u8]) -> Located {
     located
 }
 
+/// What a road answers (`-32600`) to a request whose [`Located::repeated`] is set.
+pub(crate) const REPEATED_MEMBER: &str = "a member that says what the request is (id, method, params, name, arguments, _meta or requestId) is sent twice";
+
 /// The `_meta` key naming a request's protocol version (MCP 2026-07-28).
 pub(crate) const PROTOCOL_VERSION_KEY: &[u8] = b"io.modelcontextprotocol/protocolVersion";
 
@@ -359,24 +362,35 @@ pub(crate) fn error_answer(id: Option<&SentId>, code: i64, message: &str) -> Vec
     answer_line(id, "error", &error.to_string())
 }
 
-/// The answer to the `tools/call` `id` with the MCP result of `envelope` (`resultType`
-/// said for a request of MCP 2026-07-28's stateless era).
+/// The answer to the `tools/call` `id` with the MCP result of `envelope` (see
+/// [`result_text`]).
 pub(crate) fn result_answer(
     id: &SentId,
     envelope: &crate::boundary::Envelope,
     stateless_era: bool,
 ) -> Vec<u8> {
+    answer_line(Some(id), "result", &result_text(envelope, stateless_era))
+}
+
+/// The MCP result of `envelope` as toolgate writes it on a served road: `resultType` said
+/// for a request of MCP 2026-07-28's stateless era, and left out for the handshake era,
+/// which does not know it.
+pub(crate) fn result_text(envelope: &crate::boundary::Envelope, stateless_era: bool) -> String {
     let mut result = serde_json::to_value(super::McpServer::result_of(envelope))
         .unwrap_or_else(|_| serde_json::json!({}));
     if let Value::Object(members) = &mut result {
         if stateless_era {
             members.insert("resultType".into(), "complete".into());
         } else {
-            // rmcp's marker, which only the stateless era knows.
             members.remove("resultType");
         }
     }
-    answer_line(Some(id), "result", &result.to_string())
+    result.to_string()
+}
+
+/// The answer to the request `id` whose result is the JSON text `result`.
+pub(crate) fn result_line(id: &SentId, result: &str) -> Vec<u8> {
+    answer_line(Some(id), "result", result)
 }
 
 /// `{"jsonrpc":"2.0","id":ID,"MEMBER":VALUE}` and a line end, the id's text as sent.

@@ -9,10 +9,10 @@ use rmcp::RoleServer;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use super::batch::{is_batch, split, Batches, Split};
+use super::batch::{is_batch, not_a_message, split, Batches, Split};
 use super::incoming::{self, Handed, Ids, Incoming};
 use super::lines::{Line, Lines};
-use super::message::{error_answer, locate, INVALID_REQUEST};
+use super::message::locate;
 
 /// The longest message line [`TextTransport`] reads, by default: 16 MiB (rmcp's own cap).
 /// A longer line is answered (see [`TextTransport`]) and skipped while it is read.
@@ -181,9 +181,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TextTransport<R, W> {
                     if message.starts_with(b"{") {
                         self.queued.push_back((message.to_vec(), batch));
                     } else if let Some(number) = batch {
-                        let answer =
-                            error_answer(None, INVALID_REQUEST, "a batch item is not a message");
-                        let lines = answering.batches.answer(number, &answer);
+                        let lines = answering.batches.answer(number, &not_a_message());
                         answering.unsent.extend(lines);
                     }
                 }

@@ -13,9 +13,10 @@
 
 use std::ops::Range;
 
+use super::listing::{object, request};
 use super::{lock, Shared};
 use crate::mcp::ids::SentId;
-use crate::mcp::message::{has_members, member, Located, PROTOCOL_VERSION_KEY};
+use crate::mcp::message::{has_members, member, result_line, Located, PROTOCOL_VERSION_KEY};
 
 /// The bridge's state.
 #[derive(Default)]
@@ -47,14 +48,15 @@ impl Shared {
 
 /// The upstream refused the client's `initialize`: the proxy asks `server/discover`.
 pub(super) fn refused_initialize(shared: &Shared, initialize: Initialize) {
-    let members = envelope_members(&initialize.params);
+    let meta = object(&envelope(&initialize.params));
     let (number, id) = lock(&shared.flights).substitutes().next();
-    let line = format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{"_meta":{{{}}}}}}}"#,
-        String::from_utf8_lossy(&members)
+    let line = request(
+        &id,
+        "server/discover",
+        &object(&[(b"\"_meta\"".to_vec(), meta)]),
     );
     lock(&shared.bridge).discovering = Some((number, initialize));
-    shared.queue_to_upstream(line.into_bytes());
+    shared.queue_to_upstream(line);
 }
 
 /// An answer to the proxy's request `number`: whether it was the bridge's discovery (then
@@ -83,9 +85,11 @@ pub(super) async fn answered(shared: &Shared, number: u64, text: &[u8]) -> bool 
         shared.answer_client(initialize.batch, answer).await;
         return true;
     };
-    let members = envelope_members(&initialize.params);
-    lock(&shared.bridge).members = Some(members.clone());
-    shared.tools.bridged(&members);
+    let envelope = envelope(&initialize.params);
+    let meta = object(&envelope);
+    // The object's members, without its braces.
+    lock(&shared.bridge).members = Some(meta[1..meta.len() - 1].to_vec());
+    shared.tools.bridged(envelope);
     tracing::info!(
         "the upstream speaks only MCP 2026-07-28: the proxy bridges the client's handshake"
     );
@@ -98,19 +102,22 @@ fn locate_id(text: &[u8]) -> Option<Range<usize>> {
     crate::mcp::message::locate(text).id
 }
 
-/// The envelope of the client's requests: protocol version 2026-07-28 and the capabilities
-/// its `initialize` declared.
-fn envelope_members(params: &[u8]) -> Vec<u8> {
+/// The envelope of the client's requests (members as JSON texts): protocol version
+/// 2026-07-28 and the capabilities its `initialize` declared.
+fn envelope(params: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
     let capabilities = member(params, 0..params.len(), b"capabilities")
         .filter(|range| params[range.start] == b'{')
         .map_or(&b"{}"[..], |range| &params[range]);
-    let mut members = format!(
-        r#""{}":"2026-07-28","io.modelcontextprotocol/clientCapabilities":"#,
-        String::from_utf8_lossy(PROTOCOL_VERSION_KEY)
-    )
-    .into_bytes();
-    members.extend_from_slice(capabilities);
-    members
+    vec![
+        (
+            [b"\"", PROTOCOL_VERSION_KEY, b"\""].concat(),
+            b"\"2026-07-28\"".to_vec(),
+        ),
+        (
+            b"\"io.modelcontextprotocol/clientCapabilities\"".to_vec(),
+            capabilities.to_vec(),
+        ),
+    ]
 }
 
 /// The `initialize` result the proxy answers with, from the upstream's discovery.
@@ -128,25 +135,16 @@ fn initialize_result(initialize: &Initialize, text: &[u8], result: Range<usize>)
                 .map(|range| meta[range].to_vec())
         })
         .unwrap_or_else(|| br#"{"name":"upstream","version":"0"}"#.to_vec());
-    let mut written = b"{\"protocolVersion\":".to_vec();
-    written.extend_from_slice(version);
-    written.extend_from_slice(b",\"capabilities\":");
-    written.extend_from_slice(capabilities);
-    written.extend_from_slice(b",\"serverInfo\":");
-    written.extend_from_slice(&server_info);
+    let key = |name: &str| format!("\"{name}\"").into_bytes();
+    let mut written = vec![
+        (key("protocolVersion"), version.to_vec()),
+        (key("capabilities"), capabilities.to_vec()),
+        (key("serverInfo"), server_info),
+    ];
     if let Some(instructions) = part(b"instructions") {
-        written.extend_from_slice(b",\"instructions\":");
-        written.extend_from_slice(instructions);
+        written.push((key("instructions"), instructions.to_vec()));
     }
-    written.push(b'}');
-    let mut line = format!(
-        r#"{{"jsonrpc":"2.0","id":{},"result":"#,
-        initialize.id.text()
-    )
-    .into_bytes();
-    line.extend_from_slice(&written);
-    line.push(b'}');
-    line
+    result_line(&initialize.id, &String::from_utf8_lossy(&object(&written)))
 }
 
 /// Where the envelope goes into a request handed on while bridged: into its `_meta`, into

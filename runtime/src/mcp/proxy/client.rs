@@ -7,13 +7,13 @@ use toolgate_core::Decoded;
 use super::listing::Ready;
 use super::{lock, Flight, Pending, Shared};
 use crate::boundary::{Call, Envelope, Failure, Reason};
-use crate::mcp::batch::{is_batch, split, Split};
-use crate::mcp::ids::{SentId, MAX_IN_FLIGHT};
+use crate::mcp::batch::{is_batch, not_a_message, split, Split};
+use crate::mcp::ids::{too_many_in_flight, SentId, MAX_IN_FLIGHT};
 use crate::mcp::incoming::{self, Incoming, CANCELLED};
 use crate::mcp::lines::{Line, Lines};
 use crate::mcp::message::{
-    error_answer, locate, result_answer, splice, Located, INTERNAL_ERROR, INVALID_PARAMS,
-    INVALID_REQUEST, PARSE_ERROR, TOOLS_CALL,
+    error_answer, locate, result_answer, result_line, splice, Located, INTERNAL_ERROR,
+    INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, REPEATED_MEMBER, TOOLS_CALL,
 };
 
 /// Reads the client's lines until its input ends.
@@ -59,18 +59,13 @@ struct Cut<'l> {
     max: usize,
 }
 
-/// A line past the cap: a request is answered (a batch with one error, its ids unread); the
-/// client's answer to an upstream request becomes an error answer to the upstream (which
+/// A line past the cap: a request is answered (as every road answers it,
+/// [`incoming::too_long`]); the client's answer to an upstream request becomes an error answer to the upstream (which
 /// would wait for it otherwise).
 async fn too_long(shared: &Shared, kept: &[u8], cut: Cut<'_>) {
     let max = cut.max;
-    if is_batch(kept) {
-        let message = format!("the batch is longer than the limit of {max} bytes");
-        let answer = error_answer(None, INVALID_REQUEST, &message);
-        return shared.answer_client(None, answer).await;
-    }
     let located = locate(kept);
-    if located.method.is_none() && !cut.has_method {
+    if located.method.is_none() && !cut.has_method && !is_batch(kept) {
         if let Some(id) = located.id(kept).or_else(|| SentId::read(cut.id?)) {
             let message = format!("the client's answer is longer than the limit of {max} bytes");
             shared.queue_to_upstream(error_answer(Some(&id), INTERNAL_ERROR, &message));
@@ -105,8 +100,7 @@ async fn batch(shared: &Arc<Shared>, text: &[u8]) {
         if item.starts_with(b"{") {
             message(shared, item.to_vec(), number).await;
         } else {
-            let answer = error_answer(None, INVALID_REQUEST, "a batch item is not a message");
-            shared.answer_client(number, answer).await;
+            shared.answer_client(number, not_a_message()).await;
         }
     }
 }
@@ -120,10 +114,8 @@ async fn message(shared: &Arc<Shared>, text: Vec<u8>, batch: Option<u64>) {
         // Readers disagree on which of two members counts: the gate could read one call and
         // the upstream run another. Refused (a request), or not passed on.
         if let (Some(id), Some(_)) = (id, &method) {
-            let message = "a member that says what the request is (id, method, params, name, arguments, _meta or requestId) is sent twice";
-            shared
-                .answer_client(batch, error_answer(Some(&id), INVALID_REQUEST, message))
-                .await;
+            let answer = error_answer(Some(&id), INVALID_REQUEST, REPEATED_MEMBER);
+            shared.answer_client(batch, answer).await;
         }
         return;
     }
@@ -132,8 +124,7 @@ async fn message(shared: &Arc<Shared>, text: Vec<u8>, batch: Option<u64>) {
         // The stateless era has no `ping` and no `notifications/initialized`.
         match (method.as_deref(), &id) {
             (Some("ping"), Some(id)) => {
-                let answer = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{}}}}"#, id.text());
-                return shared.answer_client(batch, answer.into_bytes()).await;
+                return shared.answer_client(batch, result_line(id, "{}")).await;
             }
             (Some("notifications/initialized"), None) => {
                 return shared.tools.client_initialized(shared).await;
@@ -201,11 +192,7 @@ async fn forward(
         (flights.len() < MAX_IN_FLIGHT).then(|| flights.admit(id.clone(), flight, false))
     };
     let Some((substitute, _)) = admitted else {
-        let message =
-            format!("more than {MAX_IN_FLIGHT} requests are waiting for the upstream's answers");
-        return shared
-            .answer_client(batch, error_answer(Some(&id), INTERNAL_ERROR, &message))
-            .await;
+        return shared.answer_client(batch, too_many_in_flight(&id)).await;
     };
     if let (Some(substitute), Some(range)) = (substitute, located.id.clone()) {
         replaced.push((range, substitute.into_bytes()));
@@ -274,10 +261,7 @@ async fn call(
             // A waiting call holds its line: waiting calls count with those in flight.
             let held = shared.tools.waiting() + lock(&shared.flights).len();
             if held >= MAX_IN_FLIGHT {
-                let message =
-                    format!("more than {MAX_IN_FLIGHT} requests are waiting for their answers");
-                let answer = error_answer(Some(&id), INTERNAL_ERROR, &message);
-                return shared.answer_client(batch, answer).await;
+                return shared.answer_client(batch, too_many_in_flight(&id)).await;
             }
             let shared = Arc::clone(shared);
             shared.tools.wait_started(&id);

@@ -175,15 +175,11 @@ impl Tools {
     }
 
     /// The proxy bridges a client of the handshake era to an upstream of the stateless era:
-    /// its own requests carry the envelope whose members (JSON text, no braces) are given.
-    pub(super) fn bridged(&self, members: &[u8]) {
-        let object = [b"{", members, b"}"].concat();
+    /// its own requests carry the envelope whose members (JSON texts) are given.
+    pub(super) fn bridged(&self, envelope: Vec<(Vec<u8>, Vec<u8>)>) {
         let mut state = lock(&self.state);
         state.era = Era::Stateless;
-        state.envelope = crate::mcp::message::members(&object, 0..object.len())
-            .into_iter()
-            .map(|(key, value)| (object[key].to_vec(), object[value].to_vec()))
-            .collect();
+        state.envelope = envelope;
     }
 
     /// After a client request was forwarded: the first of the stateless era starts the
@@ -521,7 +517,7 @@ fn error_of(text: &[u8]) -> String {
 }
 
 /// A request line of the proxy's own.
-fn request(id: &str, method: &str, params: &[u8]) -> Vec<u8> {
+pub(super) fn request(id: &str, method: &str, params: &[u8]) -> Vec<u8> {
     let mut line =
         format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":"#).into_bytes();
     line.extend_from_slice(params);
@@ -530,7 +526,7 @@ fn request(id: &str, method: &str, params: &[u8]) -> Vec<u8> {
 }
 
 /// A JSON object of members given as texts (keys quoted).
-fn object(members: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
+pub(super) fn object(members: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
     let mut text = b"{".to_vec();
     for (index, (key, value)) in members.iter().enumerate() {
         if index > 0 {

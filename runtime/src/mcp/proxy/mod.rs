@@ -60,7 +60,7 @@ use tokio::process::Command;
 use toolgate_core::{DynamicTool, Repair};
 
 use super::batch::Batches;
-use super::ids::InFlight;
+use super::ids::{InFlight, SentId};
 use super::lines::Lines;
 use super::MAX_LINE_BYTES;
 use crate::boundary::Budgets;
@@ -291,6 +291,15 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const QUEUED_LINES: usize = 256;
 
 impl Shared {
+    /// The client request an answer's id (its JSON text) names, taken out of flight; else
+    /// the number of the substitute the id is, if it is one (the proxy's own request, or one
+    /// no longer held).
+    fn answered(&self, echoed: &[u8]) -> Result<(SentId, Flight), Option<u64>> {
+        let mut flights = lock(&self.flights);
+        let substitute = flights.substitutes().number_of(echoed);
+        flights.answered(echoed).ok_or(substitute)
+    }
+
     /// Queues `line` for the upstream without waiting for it to be written.
     fn queue_to_upstream(&self, line: Vec<u8>) {
         if self.queued.try_send(line).is_err() {

@@ -135,15 +135,7 @@ fn malformed(
         },
     };
     let envelope = Envelope::failure(crate::boundary::echoed(tool).into_owned(), failure, None);
-    let mut written = serde_json::to_value(crate::mcp::McpServer::result_of(&envelope)).ok()?;
-    if let Some(members) = written.as_object_mut() {
-        if call.stateless {
-            members.insert("resultType".into(), "complete".into());
-        } else {
-            members.remove("resultType");
-        }
-    }
-    Some(written.to_string().into_bytes())
+    Some(crate::mcp::message::result_text(&envelope, call.stateless).into_bytes())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{lock, result, Shared};
+use super::{result, Shared};
 use crate::mcp::ids::SentId;
 use crate::mcp::lines::{Line, Lines};
 use crate::mcp::message::{error_answer, locate, INTERNAL_ERROR, INVALID_REQUEST};
@@ -41,21 +41,17 @@ async fn message(shared: &Shared, text: &[u8]) {
         }
         return;
     };
-    let echoed = &text[range.clone()];
-    let substitute = lock(&shared.flights).substitutes().number_of(echoed);
-    let flight = lock(&shared.flights).answered(echoed);
-    let Some((sent, flight)) = flight else {
-        match substitute {
-            // The proxy's own (answered, or superseded), or a cancelled request's: never
-            // the client's.
-            Some(number) => {
-                if !super::bridge::answered(shared, number, text).await {
-                    shared.tools.answered(shared, number, text).await;
-                }
+    let (sent, flight) = match shared.answered(&text[range.clone()]) {
+        Ok(answered) => answered,
+        // The proxy's own (answered, or superseded), or a cancelled request's: never the
+        // client's.
+        Err(Some(number)) => {
+            if !super::bridge::answered(shared, number, text).await {
+                shared.tools.answered(shared, number, text).await;
             }
-            None => shared.to_client.line(text).await,
+            return;
         }
-        return;
+        Err(None) => return shared.to_client.line(text).await,
     };
     if let (Some(params), true) = (&flight.initialize, is_error(text)) {
         // The upstream refused the handshake: it may speak only the stateless era.
@@ -99,16 +95,14 @@ async fn too_long(shared: &Shared, kept: &[u8], id: Option<&[u8]>, max: usize) {
         }
         return;
     }
-    let substitute = lock(&shared.flights).substitutes().number_of(&id_text);
-    let flight = lock(&shared.flights).answered(&id_text);
-    match (flight, substitute) {
-        (Some((sent, flight)), _) => {
+    match shared.answered(&id_text) {
+        Ok((sent, flight)) => {
             let message = format!("the upstream's answer is longer than the limit of {max} bytes");
             let answer = error_answer(Some(&sent), INTERNAL_ERROR, &message);
             shared.answer_client(flight.batch, answer).await;
         }
-        (None, Some(number)) => shared.tools.too_long(number, max),
-        (None, None) => {
+        Err(Some(number)) => shared.tools.too_long(number, max),
+        Err(None) => {
             tracing::warn!(
                 max,
                 "an answer of the upstream's past the limit, for no request in flight: dropped"
