@@ -96,11 +96,11 @@ impl DynamicTool {
     ///
     /// let tool = DynamicTool::from_definition(&serde_json::json!({"name": "t", "parameters": {
     ///     "type": "object", "properties": {"n": {"type": "integer"}, "id": {}}}})).unwrap();
-    /// let sent = r#"{ "id": 123456789012345678901234567890, "n": "5" }"#;
+    /// let sent = r#"{ "id": 1.23456789012345678901234567890e29, "n": "5" }"#;
     /// let decoded = tool.decode(sent).unwrap();
     /// assert_eq!(
     ///     tool.repaired_text(sent, &decoded).as_deref(),
-    ///     Some(r#"{ "id": 123456789012345678901234567890, "n": 5 }"#)
+    ///     Some(r#"{ "id": 1.23456789012345678901234567890e29, "n": 5 }"#)
     /// );
     /// ```
     pub fn repaired_text(&self, sent: &str, decoded: &Decoded<Value>) -> Option<String> {

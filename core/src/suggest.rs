@@ -180,6 +180,102 @@ pub fn nearest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
     best.map(|(_, candidate)| candidate)
 }
 
+/// Pairs of characters the near-miss checks of one decoding may measure (every undeclared
+/// key of an object that takes them, against the object's field names; see
+/// [`crate::decode::NearMisses`]): tens of milliseconds at most. Past it, one `limit` issue.
+pub const MOST_NEAR_MISS_CELLS: usize = 1 << 24;
+
+/// A list of names folded once, for many "did you mean" lookups against it (every
+/// undeclared key of an object against the object's fields): [`nearest`]'s answer, with
+/// each candidate's folding, length and characters known beforehand, so a candidate that
+/// cannot be near costs a few comparisons. More than [`MOST_SUGGESTION_CANDIDATES`] names
+/// answer nothing, as [`nearest`] does.
+#[derive(Debug, Default)]
+pub(crate) struct FoldedNames {
+    names: Vec<FoldedName>,
+}
+
+/// One name of [`FoldedNames`].
+#[derive(Debug)]
+struct FoldedName {
+    folded: String,
+    /// Its length in characters.
+    chars: usize,
+    /// Which characters it holds: bit `c % 128` for each character `c`.
+    holds: u128,
+}
+
+impl FoldedName {
+    fn of(name: &str) -> Self {
+        let folded = fold(name);
+        let holds = folded
+            .chars()
+            .fold(0u128, |holds, c| holds | 1 << (c as u32 % 128));
+        FoldedName {
+            chars: folded.chars().count(),
+            folded,
+            holds,
+        }
+    }
+
+    /// A lower bound of the edit distance to `other`: the characters one holds and the
+    /// other lacks (each needs an edit; a swap brings in none), on the side with more.
+    fn distance_at_least(&self, other: &FoldedName) -> usize {
+        let only_self = (self.holds & !other.holds).count_ones();
+        let only_other = (other.holds & !self.holds).count_ones();
+        only_self.max(only_other) as usize
+    }
+}
+
+impl FoldedNames {
+    pub(crate) fn new<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Self {
+        if names.len() > MOST_SUGGESTION_CANDIDATES {
+            return FoldedNames::default();
+        }
+        FoldedNames {
+            names: names.map(FoldedName::of).collect(),
+        }
+    }
+
+    /// The index of the name [`nearest`] gives for `got` among these, measuring at most
+    /// `cells_left` pairs of characters (taken from it); `None` when that was not enough to
+    /// answer. A candidate ruled out by its length or its characters costs nothing; one
+    /// measured costs the product of the two lengths.
+    pub(crate) fn nearest_within(
+        &self,
+        got: &str,
+        cells_left: &mut usize,
+    ) -> Option<Option<usize>> {
+        let got = FoldedName::of(got);
+        if got.chars > MOST_SUGGESTED_CHARS {
+            return Some(None);
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for (at, candidate) in self.names.iter().enumerate() {
+            let length = candidate.chars;
+            let allowed = length / 3;
+            if length > MOST_SUGGESTED_CHARS
+                || got.chars.abs_diff(length) > allowed
+                || got.distance_at_least(candidate) > allowed
+            {
+                continue;
+            }
+            *cells_left = cells_left.checked_sub(got.chars * length)?;
+            let distance = match (
+                short_ascii_fold(&got.folded),
+                short_ascii_fold(&candidate.folded),
+            ) {
+                (Some((a, la)), Some((b, lb))) => osa_distance_short(&a[..la], &b[..lb], allowed),
+                _ => strsim::osa_distance(&got.folded, &candidate.folded),
+            };
+            if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
+                best = Some((distance, at));
+            }
+        }
+        Some(best.map(|(_, at)| at))
+    }
+}
+
 /// The longest folded name measured on the stack, without allocating.
 const SHORT: usize = 64;
 
@@ -345,6 +441,20 @@ mod tests {
         }
         assert!(fold_eq(" Premium-Economy ", "premiumeconomy"));
         assert!(!fold_eq("premium", "premiumeconomy"));
+        // The folded list answers as `nearest` does.
+        for got in words {
+            for size in 0..words.len() {
+                let candidates = &words[size..];
+                let table = FoldedNames::new(candidates.iter().copied());
+                let mut unbounded = usize::MAX;
+                let found = table.nearest_within(got, &mut unbounded).unwrap();
+                assert_eq!(
+                    found.map(|at| candidates[at]),
+                    nearest(got, candidates.iter().copied()),
+                    "{got}"
+                );
+            }
+        }
     }
 
     proptest::proptest! {

@@ -265,10 +265,12 @@ fn outcome(place: Place, n: i128) -> Outcome {
     match place {
         Place::Field(_, low, high) => ranged(low, high),
         Place::Item | Place::ListAsString => ranged(i64::MIN.into(), i64::MAX.into()),
-        // A bare value the array's item refuses is not wrapped: the array's `type` issue.
+        // A bare value the array's item refuses is not wrapped: the array's `type` issue (or,
+        // for an integer written as one beyond what a `Value` carries, a `limit` issue
+        // before any wrapping: issue 43 §4).
         Place::Wrapped => match ranged(i64::MIN.into(), i64::MAX.into()) {
             Outcome::Accepted => Outcome::Accepted,
-            Outcome::Refused(_) => Outcome::Refused(&["type"]),
+            Outcome::Refused(_) => Outcome::Refused(&["type", "limit"]),
         },
         Place::MapValue => ranged(0, u64::MAX.into()),
         Place::TupleElement => ranged(0, i128::MAX),

@@ -139,3 +139,100 @@ fn accepted_schemas_get_the_suites_answers() {
         all.total
     );
 }
+
+/// Issue 43 §1: every case the suite calls valid, whose schema the reader accepts, passes
+/// every decoding road untouched: accepted with no issue, the value as sent, no repair —
+/// but the two DESIGN defines on values JSON Schema takes (`float_to_integer`: `1.0` at an
+/// integer becomes `1`; `default`, a declared default filled in, logged apart).
+#[test]
+fn valid_cases_pass_every_road_untouched() {
+    use toolgate_core::decode::{
+        decode_text, decode_text_by_stream, decode_text_by_tree, decode_value, Options,
+    };
+    let folder =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/json-schema-test-suite/draft2020-12");
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for file in FILES {
+        let text = std::fs::read_to_string(folder.join(format!("{file}.json"))).unwrap();
+        let groups: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for group in &groups {
+            let Ok(model) = read_value_schema(&Json::from(&group["schema"])) else {
+                continue;
+            };
+            for case in group["tests"].as_array().unwrap() {
+                if case["valid"] != Value::Bool(true) {
+                    continue;
+                }
+                checked += 1;
+                let data = &case["data"];
+                let sent = serde_json::to_string(data).unwrap();
+                let options = Options::default();
+                let mut answers = vec![
+                    ("text", decode_text(&model, sent.as_bytes(), &options)),
+                    (
+                        "tree",
+                        decode_text_by_tree(&model, sent.as_bytes(), &options),
+                    ),
+                    ("value", decode_value(&model, data, &options)),
+                ];
+                if let Some(answer) = decode_text_by_stream(&model, sent.as_bytes(), &options) {
+                    answers.push(("stream", answer));
+                }
+                for (road, answer) in answers {
+                    let fault = match &answer {
+                        Err(rejected) => Some(format!("refused: {}", rejected.report)),
+                        Ok(decoded) => {
+                            let changed: Vec<_> = decoded
+                                .repairs
+                                .iter()
+                                .filter(|r| {
+                                    !matches!(r.rule.as_str(), "float_to_integer" | "default")
+                                })
+                                .collect();
+                            if !changed.is_empty() {
+                                Some(format!("repaired: {changed:?}"))
+                            } else if !same_but_integral_floats(&decoded.value, data)
+                                && !decoded.repairs.iter().any(|r| r.rule.as_str() == "default")
+                            {
+                                Some(format!("value {} for {}", decoded.value, data))
+                            } else {
+                                None
+                            }
+                        }
+                    };
+                    if let Some(fault) = fault {
+                        wrong.push(format!(
+                            "{file}: {:?} / {:?} ({road}): {fault}",
+                            group["description"].as_str().unwrap_or_default(),
+                            case["description"].as_str().unwrap_or_default(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "{checked} valid cases");
+    assert!(
+        wrong.is_empty(),
+        "{} faults:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// `got` is `sent` but for floats with no fraction made integers.
+fn same_but_integral_floats(got: &Value, sent: &Value) -> bool {
+    match (got, sent) {
+        (Value::Number(g), Value::Number(s)) => g == s || (s.is_f64() && s.as_f64() == g.as_f64()),
+        (Value::Array(g), Value::Array(s)) => {
+            g.len() == s.len() && g.iter().zip(s).all(|(g, s)| same_but_integral_floats(g, s))
+        }
+        (Value::Object(g), Value::Object(s)) => {
+            g.len() == s.len()
+                && g.iter()
+                    .all(|(k, g)| s.get(k).is_some_and(|s| same_but_integral_floats(g, s)))
+        }
+        _ => got == sent,
+    }
+}

@@ -1,8 +1,12 @@
-//! Issue 27 §3, property: a field named by two keys, at least one of them by `key_case`
-//! folding (an exact name or alias plus a key in another case or with other separators, or
-//! two such keys), is a tie on every road: refused with one issue at the field (constraint
-//! `syntax`, `got` listing the keys as sent), never accepted with one of the values kept
-//! stale beside the other. Generated: random field names, with and without aliases, random
+//! Issue 27 §3 and issue 43 §1, property: a field named by two keys, at least one of them by
+//! `key_case` folding (an exact name or alias plus a key in another case or with other
+//! separators, or two such keys), is a tie on every road where the call fails as sent:
+//! refused with one issue at the field (constraint `syntax`, `got` listing the keys as sent),
+//! never accepted with one of the values kept stale beside the other. That is, two folded
+//! keys anywhere, and an exact and a folded key in an object that denies undeclared keys or
+//! would drop them (a typed tool). Where the object keeps undeclared keys, a key in another
+//! case beside the field's own name is an undeclared key like any other: the call is valid
+//! as sent and passes untouched. Generated: random field names, with and without aliases, random
 //! case and separator variants, in random order, at the top level, in a nested object and
 //! in an array of objects, in narrow objects (scanned) and wide ones (indexed).
 //!
@@ -248,6 +252,7 @@ proptest! {
         target in any::<prop::sample::Index>(),
         (exact, folded) in prop_oneof![Just((1usize, 1usize)), Just((1, 2)), Just((2, 1)), Just((0, 2))],
         wide in any::<bool>(),
+        closed in any::<bool>(),
         place in 0usize..3,
         seed in any::<u64>(),
     ) {
@@ -267,7 +272,8 @@ proptest! {
                 properties.insert(format!("filler{i}"), json!({"type": "integer"}));
             }
         }
-        let object = json!({"type": "object", "properties": properties});
+        let object = json!({"type": "object", "properties": properties,
+            "additionalProperties": !closed});
         let place = Place::of(place, &mut rng);
         let schema = match place {
             Place::Top => object,
@@ -282,38 +288,66 @@ proptest! {
         let text = place.wrap(key, object_text(&members), &plain);
         let path = place.path(key, &names[target].0);
 
-        // The stream (which leaves a field named twice to the tree walk).
-        let rejected = tool.decode(&text).map(|d| d.value).unwrap_err();
-        one_tie(&rejected, &path, &spellings)?;
-        // The tree walk over lenient text.
-        let rejected = tool.decode(&with_trailing_comma(&text)).map(|d| d.value).unwrap_err();
-        one_tie(&rejected, &path, &spellings)?;
-        // The tree walk alone.
-        let rejected = decode_text_by_tree(tool.model(), text.as_bytes(), &Options::default())
-            .map(|d| d.value)
-            .unwrap_err();
-        one_tie(&rejected, &path, &spellings)?;
-        // A `serde_json::Value` (its map sorts the keys: another order).
-        let value: Value = serde_json::from_str(&text).unwrap();
-        let rejected = tool.decode_value(&value).map(|d| d.value).unwrap_err();
-        one_tie(&rejected, &path, &spellings)?;
-        // The checker judges as JSON Schema does: another case is another property, allowed
-        // here, so the value is valid (and never a tie), unless the field is sent under two
-        // exact names (its name and its alias: the field given twice, as serde refuses it).
         let (name, alias) = &names[target];
         let exact_sent = spellings
             .iter()
             .filter(|key| *key == name || Some(*key) == alias.as_ref())
             .count();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let lenient = with_trailing_comma(&text);
+        // The stream (which leaves a field named twice to the tree walk), the tree walk over
+        // lenient text, the tree walk alone, a `serde_json::Value` (its map sorts the keys:
+        // another order).
+        let answers = [
+            tool.decode(&text),
+            tool.decode(&lenient),
+            decode_text_by_tree(tool.model(), text.as_bytes(), &Options::default()),
+            tool.decode_value(&value),
+        ];
+        for answer in answers {
+            if closed || exact_sent == 0 {
+                one_tie(&answer.map(|d| d.value).unwrap_err(), &path, &spellings)?;
+            } else if exact_sent == 1 {
+                // Valid as sent: untouched, every key in another case kept as it came.
+                let decoded = answer.unwrap();
+                // (The lenient text's own repair aside.)
+                let repairs: Vec<_> = decoded
+                    .repairs
+                    .iter()
+                    .filter(|r| r.rule != toolgate::decode::Rule::JsonText)
+                    .collect();
+                prop_assert!(repairs.is_empty(), "{:?}", repairs);
+                for folded in spellings.iter().skip(1) {
+                    prop_assert!(find_key(&decoded.value, folded), "{} in {}", folded, decoded.value);
+                }
+            } else {
+                // The field under its name and its alias: given twice, never a tie.
+                let rejected = answer.map(|d| d.value).unwrap_err();
+                prop_assert!(rejected.report.issues().iter().all(|i| !i.message.contains("folding")));
+            }
+        }
+        // The checker judges as JSON Schema does: another case is another property, allowed
+        // here, so the value is valid (and never a tie), unless the field is sent under two
+        // exact names (its name and its alias: the field given twice, as serde refuses it).
         let checked = tool.model().check_against(tool.model().input(), &value);
-        prop_assert_eq!(checked.is_ok(), exact_sent <= 1, "{:?}", checked);
+        let valid = exact_sent <= 1 && (!closed || spellings.len() == exact_sent);
+        prop_assert_eq!(checked.is_ok(), valid, "{:?}", checked);
         if let Err(report) = checked {
             prop_assert!(report.issues().iter().all(|i| !i.message.contains("folding")));
         }
         // Strict mode (no `key_case`): as the checker.
         let decoded =
             toolgate_core::decode::decode_text(tool.model(), text.as_bytes(), &Options::strict());
-        prop_assert_eq!(decoded.is_ok(), exact_sent <= 1);
+        prop_assert_eq!(decoded.is_ok(), valid);
+    }
+}
+
+/// Whether `key` is a key of some object in `value`.
+fn find_key(value: &Value, key: &str) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key(key) || map.values().any(|v| find_key(v, key)),
+        Value::Array(items) => items.iter().any(|v| find_key(v, key)),
+        _ => false,
     }
 }
 
@@ -440,18 +474,78 @@ proptest! {
 }
 
 #[test]
-fn the_reported_reproduction_is_a_tie() {
-    // Issue 27 §3: accepted by the run-time road with both keys kept (the tool saw 12).
-    let tool = DynamicTool::from_definition(&json!({"name": "t", "parameters": {"type": "object",
-        "properties": {"passengers": {"type": "integer"}}}}))
-    .unwrap();
+fn the_reported_reproductions() {
+    // Issue 27 §3: two keys for one field were accepted with both kept (the tool saw 12).
+    // Issue 43 §1: where undeclared keys are allowed, `Passengers` beside `passengers` is one
+    // of them, as JSON Schema says: valid as sent, untouched. Where they are denied, a tie.
+    let tool = |closed: bool| {
+        DynamicTool::from_definition(&json!({"name": "t", "parameters": {"type": "object",
+            "properties": {"passengers": {"type": "integer"}}, "additionalProperties": !closed}}))
+        .unwrap()
+    };
     for text in [
         r#"{"Passengers": 12, "passengers": 2}"#,
         r#"{"passengers": 2, "Passengers": 12}"#,
-        r#"{"Passengers": 12, "PASSENGERS": 2}"#,
     ] {
-        let rejected = tool.decode(text).map(|d| d.value).unwrap_err();
+        let decoded = tool(false).decode(text).unwrap();
+        assert!(decoded.repairs.is_empty());
+        assert_eq!(decoded.value, serde_json::from_str::<Value>(text).unwrap());
+        let rejected = tool(true).decode(text).map(|d| d.value).unwrap_err();
         assert_eq!(rejected.report.issues().len(), 1, "{text}");
         assert_eq!(rejected.report.issues()[0].path.to_string(), "passengers");
+    }
+    for closed in [false, true] {
+        let text = r#"{"Passengers": 12, "PASSENGERS": 2}"#;
+        let rejected = tool(closed).decode(text).map(|d| d.value).unwrap_err();
+        assert_eq!(rejected.report.issues().len(), 1, "{text}");
+        assert_eq!(rejected.report.issues()[0].path.to_string(), "passengers");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Issue 43 §2 on the typed road: a typed tool drops undeclared keys, so a near miss of
+    /// an optional field it left out (`phone_numbr`) would run the tool without it. Refused
+    /// with the field as its "did you mean", however it is misspelt, unless it folds to the
+    /// field (`key_case`); beside the field itself, dropped as any undeclared key.
+    #[test]
+    fn a_near_miss_of_an_optional_field_is_refused_on_the_typed_road(
+        at in 0usize..12,
+        how in 0usize..3,
+        given in any::<bool>(),
+    ) {
+        let name = "phone_number";
+        let chars: Vec<char> = name.chars().collect();
+        let mut key = chars.clone();
+        match how {
+            0 => { key.remove(at); }
+            1 => key.insert(at, chars[at]),
+            _ => key.swap(at.min(10), at.min(10) + 1),
+        }
+        let key: String = key.into_iter().collect();
+        prop_assume!(key != name);
+        let phone = if given { r#""phone_number": "+331", "# } else { "" };
+        let text = format!(
+            r#"{{"passengers": 2, "origin_code": "CDG", "contact": {{"email_address": "a@b.co", {phone}"{key}": "+332"}}, "legs": []}}"#
+        );
+        let answer = Trip::decode(&text);
+        if toolgate_core::suggest::fold_eq(&key, name) {
+            // Only the separator dropped: `key_case` (a tie beside the field itself).
+            match answer {
+                Ok(decoded) => prop_assert!(!given && decoded.repairs[0].rule.as_str() == "key_case"),
+                Err(rejected) => prop_assert!(given && rejected.report.issues()[0].message.contains("folding")),
+            }
+        } else if given {
+            let decoded = answer.unwrap();
+            prop_assert_eq!(decoded.value.contact.phone_number.as_deref(), Some("+331"));
+            prop_assert_eq!(decoded.repairs[0].rule.as_str(), "drop_unknown_key");
+        } else {
+            let rejected = answer.map(|d| d.value).unwrap_err();
+            let issues = rejected.report.issues();
+            prop_assert_eq!(issues.len(), 1);
+            prop_assert_eq!(issues[0].path.to_string(), format!("contact.{key}"));
+            prop_assert!(issues[0].message.ends_with("(did you mean \"phone_number\"?)"));
+        }
     }
 }

@@ -191,6 +191,24 @@ macro_rules! every_road {
     }};
 }
 
+/// Whether a road's outcome differs from the oracle's by a rule issue 43 changed on purpose
+/// (the oracle keeps the rules as they were): a key in another case beside the field's own
+/// name is an undeclared key where the object keeps them (no tie); a near miss of a field
+/// left out is refused (`AdditionalProperties`); a `null` where the field's schema takes one
+/// is the value (no `null_as_absent`); a brace group that reads as no value is prose; an
+/// integer written as one beyond what a `Value` carries is refused (`Limit`), never rounded.
+fn changed_on_purpose(now: &str, before: &str) -> bool {
+    // The stream now decides where it once left a tie to the tree walk (whose line is
+    // compared on its own).
+    before == "stream: left to the tree"
+        || before.contains("under case and separator folding")
+        || (now.contains("AdditionalProperties") && !before.contains("AdditionalProperties"))
+        || (before.contains("NullAsAbsent") && !now.contains("NullAsAbsent"))
+        || (now.contains("Limit") && !before.contains("Limit"))
+        || (before.contains("JSON punctuation") || before.contains("not JSON at byte"))
+            && now.contains("JsonText")
+}
+
 /// Where both crates decide `text` differently, the roads that differ.
 fn disagreement(tool: &Tool, text: &str) -> Option<String> {
     let new = every_road!(new: &tool.new, text, decode);
@@ -198,7 +216,7 @@ fn disagreement(tool: &Tool, text: &str) -> Option<String> {
     let differing: Vec<String> = new
         .iter()
         .zip(&old)
-        .filter(|(new, old)| new != old)
+        .filter(|(new, old)| new != old && !changed_on_purpose(new, old))
         .map(|(new, old)| format!("  now:    {new}\n  before: {old}"))
         .collect();
     (!differing.is_empty())
@@ -217,7 +235,7 @@ fn every_call_agrees(corpus: &Corpus) {
         let bytes = call.arguments.as_bytes();
         let new = outcome!(new: &tool.new, decode::decode_text(&tool.new, bytes, &options));
         let old = outcome!(old: &tool.old, old_decode::decode_text(&tool.old, bytes, &old_options));
-        if new != old && differing.len() < 5 {
+        if new != old && !changed_on_purpose(&new, &old) && differing.len() < 5 {
             differing.push(format!(
                 "{}\n  now:    {new}\n  before: {old}",
                 call.arguments

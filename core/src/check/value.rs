@@ -27,10 +27,24 @@ impl<'m> Checker<'m> {
         if self.skip_when_full(Constraint::AdditionalProperties) {
             return;
         }
+        let near = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str()));
+        self.unknown_field_near(key, near, object);
+    }
+
+    /// The issue of an undeclared key, `near` the field it is a near miss of (its "did you
+    /// mean", found by the caller).
+    pub(crate) fn unknown_field_near(
+        &mut self,
+        key: &str,
+        near: Option<&str>,
+        object: &ObjectSchema,
+    ) {
+        if self.skip_when_full(Constraint::AdditionalProperties) {
+            return;
+        }
         let shown_key = crate::issue::shorten_str(key);
         let mut message = format!("unknown field {shown_key}");
-        let near = suggest::nearest(key, object.fields.iter().map(|f| f.name.as_str()))
-            .map(crate::issue::shorten_name);
+        let near = near.map(crate::issue::shorten_name);
         if let Some(near) = &near {
             message.push_str(&format!(" (did you mean {near:?}?)"));
         }

@@ -24,10 +24,25 @@
 //! - Duplicate keys with different values are refused (`syntax`): which one was meant is a
 //!   guess. Equal duplicates are accepted. This holds at every depth, inside values of any
 //!   type and undeclared keys kept as sent too (a map would keep the last silently).
-//! - Two keys that fold to one field (`Query` and `QUERY` for `query`), or the field's exact
-//!   name and a key that folds to it (`query` and `Query`, in either order), are a `key_case`
-//!   tie: refused (`syntax` at the field, one issue listing the keys), whatever their values.
-//!   With `key_case` off, a key in another case is an undeclared key like any other.
+//! - A call valid as sent passes untouched (issue 43 §1): `key_case` renames a key only
+//!   for a field the call left out. Two keys that fold to one field (`Query` and `QUERY` for
+//!   `query`) are a `key_case` tie: refused (`syntax` at the field, one issue listing the
+//!   keys), whatever their values. The field's exact name and a key that folds to it
+//!   (`query` and `Query`, in either order) tie only where the object denies undeclared keys
+//!   or a typed tool would drop them; where it keeps them, `Query` is an undeclared key like
+//!   any other, as JSON Schema says. With `key_case` off, a key in another case is an
+//!   undeclared key like any other.
+//! - **Near misses** (issue 43 §2): where an object takes undeclared keys (keeps or drops
+//!   them), one whose "did you mean" ([`crate::suggest::nearest`] among the object's field
+//!   names) is a field the call left out is what the model meant for that field: refused
+//!   (`additionalProperties`, with that "did you mean"), never kept or dropped while the tool
+//!   runs without the field (`{"query": "crash", "lables": ["bug"]}` for an optional
+//!   `labels`). One that folds to the field alone is renamed by `key_case` instead, as
+//!   DESIGN says. A key near a field the call gave is an undeclared key like any other.
+//!   [`NearMisses::Undeclared`] turns this off; [`Options::strict`] and the value checker
+//!   judge as JSON Schema does.
+//! - `null_as_absent` takes a `null` for the field left out only where the field's schema
+//!   takes no `null` anywhere (nullable, `{}`, an alternative of a union, an enum value).
 //! - A number's integrality is judged on its digits: `5.0`, `1.2e1` are integers;
 //!   `1.0000000000000001`, `4.9999999999999999` and `1e-400`, which a float rounds to an
 //!   integer, are not (a `type` issue where an integer is wanted; as a number they read as
@@ -87,7 +102,7 @@ use serde_json::Value;
 pub use crate::limits::{MAX_DEPTH, MAX_NESTED_UNIONS};
 pub use crate::read::tokens::is_json_number;
 pub(crate) use rules::cap_repairs;
-pub use rules::{Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
+pub use rules::{NearMisses, Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
 pub(crate) use walk::{stream_text, Decoder, Streamed};

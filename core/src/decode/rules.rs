@@ -161,6 +161,38 @@ pub enum UnknownKeys {
     Drop,
 }
 
+/// What to do with an undeclared key that is a near miss of a declared field the call left
+/// out, where its object takes undeclared keys (see [`crate::decode`], 'near misses').
+///
+/// ```
+/// use toolgate_core::decode::{decode_text, NearMisses, Options};
+/// use toolgate_core::model::ToolModel;
+///
+/// let model = ToolModel::from_json_schema(r#"{"title": "search", "type": "object",
+///     "properties": {"query": {"type": "string"},
+///                    "labels": {"type": "array", "items": {"type": "string"}}}}"#).unwrap();
+/// let call = br#"{"query": "crash", "lables": ["bug"]}"#;
+/// let refused = decode_text(&model, call, &Options::default()).unwrap_err();
+/// assert_eq!(
+///     refused.report.to_string(),
+///     "lables: unknown field \"lables\" (did you mean \"labels\"?)"
+/// );
+/// let mut options = Options::default();
+/// options.near_misses = NearMisses::Undeclared;
+/// let kept = decode_text(&model, call, &options).unwrap();
+/// assert_eq!(kept.value["lables"], serde_json::json!(["bug"]));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NearMisses {
+    /// Refuse it with its "did you mean": the model meant the field, and a call run
+    /// without it would quietly lose what it said (`lables` for an optional `labels`).
+    #[default]
+    Refuse,
+    /// Treat it as any other undeclared key (kept, or dropped with a log entry), as JSON
+    /// Schema does. [`Options::strict`] and the value checker judge so.
+    Undeclared,
+}
+
 /// How the decoder works: which repairs it may make, and its limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -173,6 +205,9 @@ pub struct Options {
     pub max_issues: usize,
     /// What to do with undeclared keys where they are allowed.
     pub unknown_keys: UnknownKeys,
+    /// What to do with an undeclared key that is a near miss of a field the call left out,
+    /// where undeclared keys are allowed (refused by default).
+    pub near_misses: NearMisses,
 }
 
 impl Default for Options {
@@ -183,6 +218,7 @@ impl Default for Options {
             max_bytes: 1 << 20,
             max_issues: Report::DEFAULT_CAP,
             unknown_keys: UnknownKeys::Keep,
+            near_misses: NearMisses::Refuse,
         }
     }
 }
@@ -196,10 +232,13 @@ impl Options {
         }
     }
 
-    /// Every repair off: the value must be right as sent.
+    /// Every repair off: the value must be right as sent, as JSON Schema judges it (a near
+    /// miss of a field left out is an undeclared key like any other:
+    /// [`NearMisses::Undeclared`]).
     pub fn strict() -> Self {
         Options {
             disabled: u32::MAX,
+            near_misses: NearMisses::Undeclared,
             ..Options::default()
         }
     }

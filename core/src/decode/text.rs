@@ -10,18 +10,22 @@
 //!   from there; if it fails, the text is refused with the byte offset and what was found
 //!   there (an unquoted word, a function, an expression...). A smaller value found inside
 //!   the failed one is never taken: that would drop everything around it.
-//! - **Prose around one object**: only objects are taken out of prose (arguments are
-//!   objects; a `[1]` in prose is a citation), only a non-empty one (`{}` in a page of prose
-//!   is not a call), and only when the prose holds no other JSON punctuation (`{`, `}`, `[`,
-//!   `]`) before or after it.
+//! - **Prose around one object**: each `{` or `[` in prose starts a candidate. A candidate
+//!   that reads as a value (leniently) is one; a group that does not (`{name}`, `{the
+//!   city}`: no JSON value, even leniently) is prose, up to its closing bracket, as long as
+//!   no other candidate starts inside it (a value inside a failed one is never taken: that
+//!   would drop everything around it; the failed one is refused). A value is taken out of
+//!   prose when it is the only candidate that reads; it must be a non-empty object
+//!   (arguments are objects; `{}` in a page of prose is not a call). A closing bracket
+//!   outside every group is not prose.
 //! - **One markdown fence**: its body is read as above; prose outside the fence must hold no
-//!   JSON punctuation either.
-//! - **Two candidates** (two fences, a fence and an object outside it, two objects in
-//!   prose) are ambiguous; a second candidate cut off means the text was cut off. Both are
-//!   refused.
+//!   candidate that reads either.
+//! - **Two candidates that read** (two fences, a fence and a value outside it, two values in
+//!   prose, a citation `[1]` beside the object) are ambiguous; a second candidate cut off
+//!   means the text was cut off. Both are refused.
 //!
-//! Every step reads the text a bounded number of times (at most twice), so the stage is
-//! linear in the text.
+//! A candidate that does not read stops within its own group, and the scan goes on after the
+//! group, so every byte is read a bounded number of times: the stage is linear in the text.
 
 use std::ops::Range;
 
@@ -161,16 +165,9 @@ pub(crate) fn read_lenient_from(
                 .map_or(*body, |at| open + 3 + at);
             let outside = [(0, *open), (info_end, *body), (*close, text.len())];
             for (from, to) in outside {
-                if let Some(at) = text[from..to].find(JSON_PUNCTUATION) {
-                    // Another value outside the fence makes two candidates.
-                    return Err(match parse_at(text, from + at, max_depth) {
-                        Ok(_) => TextError::Ambiguous,
-                        Err(TextError::Truncated) if to == text.len() => TextError::Truncated,
-                        Err(_) => TextError::NotProse {
-                            offset: from + at,
-                            found: found_at(text, from + at),
-                        },
-                    });
+                // Another value outside the fence makes two candidates.
+                if !Prose::scan(text, from, to, max_depth)?.values.is_empty() {
+                    return Err(TextError::Ambiguous);
                 }
             }
             // A body that is strict JSON is that value, whatever it is (a JSON string of
@@ -215,41 +212,87 @@ fn read_unfenced(
         refuse_other_values(region, end, max_depth)?;
         return Ok((value, start..end));
     }
-    // Prose: the first `{` starts the one object it may hold.
-    let Some(found) = text[start..to].find('{') else {
-        return Err(TextError::NoValue);
-    };
-    let open = start + found;
-    if let Some(at) = text[start..open].find(JSON_PUNCTUATION) {
-        return Err(TextError::NotProse {
-            offset: start + at,
-            found: found_at(text, start + at),
-        });
+    // Prose: the one candidate that reads as a value.
+    let mut prose = Prose::scan(text, start, to, max_depth)?;
+    match prose.values.len() {
+        0 => Err(prose.first_fault.unwrap_or(TextError::NoValue)),
+        1 => {
+            let (value, span) = prose.values.remove(0);
+            match &value {
+                Json::Object(members) if !members.is_empty() => Ok((value, span)),
+                _ => Err(TextError::NoValue),
+            }
+        }
+        _ => Err(TextError::Ambiguous),
     }
-    let (value, end, _) = parse_value_at(region, open, max_depth)?;
-    if matches!(&value, Json::Object(members) if members.is_empty()) {
-        return Err(TextError::NoValue);
-    }
-    refuse_other_values(region, end, max_depth)?;
-    Ok((value, open..end))
 }
 
 /// After a value that ends at `end`: the rest of the text must be prose. A second value is
-/// ambiguous; a second value cut off means the text was cut off; other JSON punctuation is
-/// not prose.
+/// ambiguous; a second value cut off means the text was cut off.
 fn refuse_other_values(region: &str, end: usize, max_depth: usize) -> Result<(), TextError> {
-    let Some(found) = region[end..].find(JSON_PUNCTUATION) else {
-        return Ok(());
-    };
-    let at = end + found;
-    Err(match parse_at(region, at, max_depth) {
-        Ok(_) => TextError::Ambiguous,
-        Err(TextError::Truncated) => TextError::Truncated,
-        Err(_) => TextError::NotProse {
-            offset: at,
-            found: found_at(region, at),
-        },
-    })
+    match Prose::scan(region, end, region.len(), max_depth)?
+        .values
+        .len()
+    {
+        0 => Ok(()),
+        _ => Err(TextError::Ambiguous),
+    }
+}
+
+/// What a stretch of prose holds: the candidates that read as values, and why the first
+/// group that did not read failed.
+struct Prose {
+    values: Vec<(Json, Range<usize>)>,
+    first_fault: Option<TextError>,
+}
+
+impl Prose {
+    /// Scans `text[from..to]` for candidates (see the module's rules). `Err` where it is not
+    /// prose: a candidate cut off by the end of the text ([`TextError::Truncated`]), one nested
+    /// too deep or with a number out of range, a failed group with a candidate inside it (its
+    /// own fault), or a closing bracket outside every group ([`TextError::NotProse`]).
+    fn scan(text: &str, from: usize, to: usize, max_depth: usize) -> Result<Prose, TextError> {
+        let region = &text[..to];
+        let mut prose = Prose {
+            values: Vec::new(),
+            first_fault: None,
+        };
+        let mut at = from;
+        while let Some(found) = region[at..].find(JSON_PUNCTUATION) {
+            let open = at + found;
+            let closer = match region.as_bytes()[open] {
+                b'{' => '}',
+                b'[' => ']',
+                _ => {
+                    return Err(TextError::NotProse {
+                        offset: open,
+                        found: found_at(text, open),
+                    })
+                }
+            };
+            match parse_value_at(region, open, max_depth) {
+                Ok((value, end, _)) => {
+                    prose.values.push((value, open..end));
+                    at = end;
+                }
+                Err(fault @ TextError::Invalid { .. }) => {
+                    // Not a value: prose up to its closing bracket, unless another candidate
+                    // starts inside it.
+                    let group = &region[open + 1..];
+                    let Some(close) = group.find(closer) else {
+                        return Err(fault);
+                    };
+                    if group[..close].contains(['{', '[']) {
+                        return Err(fault);
+                    }
+                    prose.first_fault.get_or_insert(fault);
+                    at = open + 1 + close + 1;
+                }
+                Err(fault) => return Err(fault),
+            }
+        }
+        Ok(prose)
+    }
 }
 
 /// Reads lenient text that is one JSON value from its first character to its last (a

@@ -9,10 +9,17 @@
 //! either way a bounded amount of work per key, never a fold of every declared field.
 //!
 //! Several keys of one object naming one field ([`KeyTable::key_targets`]):
-//! - when at least one of them names it by folding, they are a **tie**, refused as one
-//!   issue at the field, whatever their order and whether the others are exact: with
-//!   `{"Passengers": 12, "passengers": 2}`, which value was meant would be a guess (the
-//!   exact key is not a tie-breaker: a model that sends both has said two things);
+//! - when one names it exactly and others by folding, the object decides. An object that
+//!   keeps undeclared keys in its value (`additionalProperties` not `false`, on the run-time
+//!   road, or a schema of them) takes the folded ones as undeclared keys: `{"query": "a",
+//!   "Query": "b"}` is valid as sent, and `key_case` is a repair for keys meant for a field
+//!   the call left out, never a reason to refuse a call the schema accepts. An object that
+//!   denies them, or would drop them (a typed tool), refuses them as a **tie** (one issue at
+//!   the field): the call fails as sent, or would lose what the model said, and which value
+//!   was meant would be a guess (the exact key is not a tie-breaker: a model that sends both
+//!   has said two things);
+//! - when several name it by folding and none exactly, they are a tie in any object: each
+//!   is meant for the field, and which was meant is a guess;
 //! - when all name it exactly (its wire name and an alias), the first is taken and each
 //!   later one is refused as the field given twice (as serde refuses a duplicate field).
 //!
@@ -108,7 +115,8 @@ impl ToolModel {
     }
 
     /// What each of `keys` (the keys of one object value, in document order, each once)
-    /// names in `object` (a part of this model), with the ties decided:
+    /// names in `object` (a part of this model), with the ties decided; `keeps_undeclared`:
+    /// the object keeps undeclared keys in its value (see the module's documentation):
     /// [`KeyTable::key_targets`] of the object's table.
     ///
     /// ```
@@ -118,9 +126,15 @@ impl ToolModel {
     /// let input = Schema::object(vec![Field::required("passengers", Schema::integer())]);
     /// let model = ToolModel::new("t", None, input, Default::default());
     /// let Kind::Object(object) = &model.input().kind else { unreachable!() };
-    /// let decided = model.key_targets(object, ["Passengers", "passengers", "x"], true);
+    /// let keys = ["Passengers", "passengers", "x"];
+    /// // Where undeclared keys are denied, the folded key ties with the exact one.
+    /// let decided = model.key_targets(object, keys, true, false);
     /// assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied, KeyTarget::Unknown]);
     /// assert_eq!(decided.ties, [Tie { field: 0, positions: vec![0, 1] }]);
+    /// // Where they are taken, it is one of them.
+    /// let decided = model.key_targets(object, keys, true, true);
+    /// assert_eq!(decided.targets, [KeyTarget::Unknown, KeyTarget::Field(0), KeyTarget::Unknown]);
+    /// assert!(decided.ties.is_empty());
     /// ```
     #[doc(hidden)]
     pub fn key_targets<'k>(
@@ -128,10 +142,11 @@ impl ToolModel {
         object: &ObjectSchema,
         keys: impl IntoIterator<Item = &'k str>,
         folding: bool,
+        keeps_undeclared: bool,
     ) -> KeyTargets {
         self.plan()
             .keys_of(object)
-            .key_targets(object, keys, folding)
+            .key_targets(object, keys, folding, keeps_undeclared)
     }
 }
 
@@ -157,12 +172,14 @@ impl KeyTable {
 
     /// What each of `keys` (the keys of one object value, in document order, each once)
     /// names in `object`, the object of this table, with the ties decided (see the module's
-    /// documentation): work linear in the keys, whatever the object's width.
+    /// documentation; `keeps_undeclared`: the object keeps undeclared keys): work linear in
+    /// the keys, whatever the object's width.
     pub fn key_targets<'k>(
         &self,
         object: &ObjectSchema,
         keys: impl IntoIterator<Item = &'k str>,
         folding: bool,
+        keeps_undeclared: bool,
     ) -> KeyTargets {
         // (field, position, by folding) of every key that names a field.
         let mut claims: Vec<(usize, usize, bool)> = Vec::new();
@@ -187,17 +204,26 @@ impl KeyTable {
         claims.sort_unstable();
         let mut ties = Vec::new();
         for group in claims.chunk_by(|a, b| a.0 == b.0) {
-            if group.len() > 1 && group.iter().any(|&(_, _, folded)| folded) {
-                let positions: Vec<usize> =
-                    group.iter().map(|&(_, position, _)| position).collect();
-                for &position in &positions {
-                    targets[position] = KeyTarget::Tied;
-                }
-                ties.push(Tie {
-                    field: group[0].0,
-                    positions,
-                });
+            if group.len() == 1 || group.iter().all(|&(_, _, folded)| !folded) {
+                continue;
             }
+            if keeps_undeclared && group.iter().any(|&(_, _, folded)| !folded) {
+                // Named exactly: the keys in another case are undeclared keys, as sent.
+                for &(_, position, folded) in group {
+                    if folded {
+                        targets[position] = KeyTarget::Unknown;
+                    }
+                }
+                continue;
+            }
+            let positions: Vec<usize> = group.iter().map(|&(_, position, _)| position).collect();
+            for &position in &positions {
+                targets[position] = KeyTarget::Tied;
+            }
+            ties.push(Tie {
+                field: group[0].0,
+                positions,
+            });
         }
         ties.sort_unstable_by_key(|tie| tie.positions[0]);
         KeyTargets { targets, ties }
@@ -307,7 +333,7 @@ mod tests {
             Field::optional("x", Schema::string()),
         ]);
         let object = object(&model);
-        let decide = |keys: &[&str]| model.key_targets(object, keys.iter().copied(), true);
+        let decide = |keys: &[&str]| model.key_targets(object, keys.iter().copied(), true, false);
         for keys in [["Passengers", "passengers"], ["passengers", "Passengers"]] {
             let decided = decide(&keys);
             assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied]);
@@ -326,8 +352,19 @@ mod tests {
         assert_eq!(decided.targets, [KeyTarget::Field(0), KeyTarget::Field(0)]);
         assert!(decided.ties.is_empty());
         // Without folding, another case is another key.
-        let decided = model.key_targets(object, ["Passengers", "passengers"], false);
+        let decided = model.key_targets(object, ["Passengers", "passengers"], false, false);
         assert_eq!(decided.targets, [KeyTarget::Unknown, KeyTarget::Field(0)]);
+        // Where undeclared keys are taken, an exact key makes the folded ones undeclared;
+        // folded keys alone still tie.
+        let open = |keys: &[&str]| model.key_targets(object, keys.iter().copied(), true, true);
+        let decided = open(&["PAX", "passengers", "Passengers"]);
+        assert_eq!(
+            decided.targets,
+            [KeyTarget::Unknown, KeyTarget::Field(0), KeyTarget::Unknown]
+        );
+        assert!(decided.ties.is_empty());
+        let decided = open(&["PAX", "Passengers"]);
+        assert_eq!(decided.targets, [KeyTarget::Tied, KeyTarget::Tied]);
     }
 
     #[test]
@@ -336,7 +373,7 @@ mod tests {
             let model = wide(count);
             let keys: Vec<String> = (0..count).map(|i| format!("FIELD-{i}")).collect();
             let (decided, steps) = steps_in(|| {
-                model.key_targets(object(&model), keys.iter().map(String::as_str), true)
+                model.key_targets(object(&model), keys.iter().map(String::as_str), true, false)
             });
             assert!(decided.ties.is_empty());
             assert!(decided

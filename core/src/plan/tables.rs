@@ -16,9 +16,10 @@
 //! [`work`] counts what a lookup does, so tests bound it without a clock.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::model::{EnumSchema, ObjectSchema};
-use crate::suggest;
+use crate::suggest::{self, FoldedNames};
 
 /// Objects with at most this many names (wire names and aliases) are scanned rather than
 /// indexed.
@@ -90,6 +91,8 @@ fn insert_folded(folded: &mut HashMap<String, FoldedMatch>, name: &str, at: usiz
 pub(super) static SCANNED: KeyTable = KeyTable {
     index: None,
     first_answers: 0,
+    in_plan: false,
+    folded_names: OnceLock::new(),
 };
 
 /// The key table of one object: for a small object (its names are scanned), which fields
@@ -100,6 +103,11 @@ pub struct KeyTable {
     /// For a scanned object, bit `i`: field `i`'s wire name names field `i` (no field before
     /// it answers to that name, by its own or an alias), so a key equal to it needs no scan.
     first_answers: u32,
+    /// Whether this is the table of one object of a plan (not [`SCANNED`], which every
+    /// object built apart shares): only then are its folded names kept.
+    in_plan: bool,
+    /// The object's wire names folded for "did you mean", made at the first near-miss check.
+    folded_names: OnceLock<FoldedNames>,
 }
 
 impl KeyTable {
@@ -108,6 +116,8 @@ impl KeyTable {
             return KeyTable {
                 index: Some(FieldIndex::of(object)),
                 first_answers: 0,
+                in_plan: true,
+                folded_names: OnceLock::new(),
             };
         }
         let fields = &object.fields;
@@ -122,6 +132,23 @@ impl KeyTable {
         KeyTable {
             index: None,
             first_answers,
+            in_plan: true,
+            folded_names: OnceLock::new(),
+        }
+    }
+
+    /// What `near` makes of the wire names of `object` (the object of this table), folded
+    /// for "did you mean": once per plan, or once per call for an object built apart.
+    pub(crate) fn with_folded_names<T>(
+        &self,
+        object: &ObjectSchema,
+        near: impl FnOnce(&FoldedNames) -> T,
+    ) -> T {
+        let fold = || FoldedNames::new(object.fields.iter().map(|field| field.name.as_str()));
+        if self.in_plan {
+            near(self.folded_names.get_or_init(fold))
+        } else {
+            near(&fold())
         }
     }
 

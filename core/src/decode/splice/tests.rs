@@ -31,8 +31,8 @@ fn only_the_repaired_members_are_written_again() {
         (r#"{"query" : "a",  "free": 1E+2}"#, None),
         (r#"{"query":"a"}"#, None),
         (
-            r#"{"free": 123456789012345678901234567890, "n": "5"}"#,
-            Some(r#"{"free": 123456789012345678901234567890, "n": 5}"#),
+            r#"{"free": 1.23456789012345678901234567890e29, "n": "5"}"#,
+            Some(r#"{"free": 1.23456789012345678901234567890e29, "n": 5}"#),
         ),
         (
             r#"{"x": " 1e3 ", "free": [1.50]}"#,
@@ -60,8 +60,8 @@ fn only_the_repaired_members_are_written_again() {
         (r#"{"query": 5}"#, Some(r#"{"query": "5"}"#)),
         // The text around the value, and lenient text.
         (
-            "```json\n{\"n\": 1, \"free\": 10000000000000000000001}\n```",
-            Some(r#"{"n": 1, "free": 10000000000000000000001}"#),
+            "```json\n{\"n\": 1, \"free\": 1.0000000000000000000001e22}\n```",
+            Some(r#"{"n": 1, "free": 1.0000000000000000000001e22}"#),
         ),
         ("Call: {\"n\": \"2\"} now", Some(r#"{"n": 2}"#)),
         (
@@ -100,7 +100,7 @@ fn member() -> impl proptest::strategy::Strategy<Value = (String, String, bool)>
                 "\"1.5\"",
                 "\" 1e3 \"",
                 "\"-0.25\"",
-                "\"123456789012345678901234567890\""
+                "\"1.23456789012345678901234567890e29\""
             ]
         ),
         valid("flag", &["true", "false"]),
@@ -119,7 +119,7 @@ fn member() -> impl proptest::strategy::Strategy<Value = (String, String, bool)>
         valid(
             "free",
             &[
-                "123456789012345678901234567890",
+                "1.23456789012345678901234567890e29",
                 "1.50",
                 "-0",
                 "{\"b\": [1e2, {}], \"a\": null}",

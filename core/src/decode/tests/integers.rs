@@ -3,7 +3,7 @@
 //! between.
 
 use super::*;
-use crate::model::Schema;
+use crate::model::{Schema, UnionMode};
 
 fn u64_schema() -> Schema {
     Schema::integer_of(IntWidth {
@@ -240,4 +240,101 @@ fn check_value_judges_the_integer_of_the_digits() {
         issues_of(constant, json!(9_007_199_254_740_996.0)),
         [Constraint::Const]
     );
+}
+
+/// Where an integer may sit in a call: a `{}` field, a free object's member, an undeclared
+/// key kept, an undeclared key under a schema of `{}`, an untyped array item, a union with
+/// `{}`, a `number` field, a string of digits for a `number`, and an integer field.
+/// A call with an integer's text written at one place.
+type Place = fn(&str) -> String;
+
+fn positions() -> Vec<(ToolModel, Place)> {
+    let tool = |fields| ToolModel::new("t", None, Schema::object(fields), Default::default());
+    let open_any = ToolModel::new(
+        "t",
+        None,
+        Schema::object(vec![]).additional(Schema::any()),
+        Default::default(),
+    );
+    vec![
+        (tool(vec![Field::required("x", Schema::any())]), |n| {
+            format!(r#"{{"x": {n}}}"#)
+        }),
+        (tool(vec![Field::required("x", Schema::any())]), |n| {
+            format!(r#"{{"x": {{"deep": [{{"k": {n}}}]}}}}"#)
+        }),
+        (tool(vec![]), |n| format!(r#"{{"extra": {n}}}"#)),
+        (open_any, |n| format!(r#"{{"extra": {n}}}"#)),
+        (
+            tool(vec![Field::required("x", Schema::array(Schema::any()))]),
+            |n| format!(r#"{{"x": [1, {n}]}}"#),
+        ),
+        (
+            tool(vec![Field::required(
+                "x",
+                Schema::union(UnionMode::AnyOf, vec![Schema::boolean(), Schema::any()]),
+            )]),
+            |n| format!(r#"{{"x": {n}}}"#),
+        ),
+        (tool(vec![Field::required("x", Schema::number())]), |n| {
+            format!(r#"{{"x": {n}}}"#)
+        }),
+        (tool(vec![Field::required("x", Schema::number())]), |n| {
+            format!(r#"{{"x": "{n}"}}"#)
+        }),
+        (tool(vec![Field::required("x", Schema::integer())]), |n| {
+            format!(r#"{{"x": {n}}}"#)
+        }),
+    ]
+}
+
+proptest::proptest! {
+    /// Issue 43 §4: an integer written as one is never rounded, wherever it sits and on
+    /// every road: within `i64::MIN..=u64::MAX` it is that integer; beyond, it is refused
+    /// (`limit`, or the integer field's bound), never handed on as the float nearest to it.
+    /// Generated across and beyond every width: near each end of `i64` and `u64`, and far.
+    #[test]
+    fn an_integer_is_kept_or_refused_never_rounded(
+        edge in proptest::sample::select(vec![
+            0i128, i64::MIN as i128, i64::MAX as i128, u64::MAX as i128, 1 << 64, 1 << 70,
+            i128::MIN / 2, i128::MAX,
+        ]),
+        offset in -3i128..=3,
+        far in proptest::option::of("[1-9][0-9]{39,60}"),
+    ) {
+        let digits = match &far {
+            Some(far) => far.clone(),
+            None => edge.saturating_add(offset).to_string(),
+        };
+        let carried = digits
+            .parse::<i128>()
+            .is_ok_and(|n| (i64::MIN as i128..=u64::MAX as i128).contains(&n));
+        for (model, call) in positions() {
+            let text = call(&digits);
+            let options = Options::default();
+            let mut answers = vec![
+                decode_text(&model, text.as_bytes(), &options),
+                decode_text_by_tree(&model, text.as_bytes(), &options),
+                // Lenient text: the tree walk over the lenient reader's tree.
+                decode_text(&model, format!("```json\n{text}\n```").as_bytes(), &options),
+            ];
+            answers.extend(decode_text_by_stream(&model, text.as_bytes(), &options));
+            for answer in answers {
+                match answer {
+                    Ok(decoded) => {
+                        proptest::prop_assert!(carried, "{} accepted as {}", text, decoded.value);
+                        let written = decoded.value.to_string();
+                        proptest::prop_assert!(written.contains(&digits), "{} became {}", text, written);
+                    }
+                    Err(rejected) => {
+                        proptest::prop_assert!(!carried, "{}: {}", text, rejected.report);
+                        let limit_or_bound = rejected.report.issues().iter().all(|issue| {
+                            matches!(issue.constraint, Constraint::Limit | Constraint::Maximum | Constraint::Minimum)
+                        });
+                        proptest::prop_assert!(limit_or_bound, "{}: {}", text, rejected.report);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -131,24 +131,37 @@ fn a_refusal_of_such_keys_and_its_hint_take_linear_work() {
     });
 }
 
+/// `{"field_0": "a", "Field_0": "b", ...}`: each field by its name, and again in another case.
+fn each_field_twice(count: usize) -> String {
+    let members: Vec<String> = (0..count)
+        .flat_map(|i| {
+            [
+                format!("\"field_{i}\": \"a\""),
+                format!("\"Field_{i}\": \"b\""),
+            ]
+        })
+        .collect();
+    format!("{{{}}}", members.join(", "))
+}
+
 #[test]
 fn ties_in_a_wide_object_are_found_in_linear_work() {
     linear("ties", |count| {
-        let model = wide(count, Schema::string(), false);
-        // Each field by its name, and again in another case.
-        let members: Vec<String> = (0..count)
-            .flat_map(|i| {
-                [
-                    format!("\"field_{i}\": \"a\""),
-                    format!("\"Field_{i}\": \"b\""),
-                ]
-            })
-            .collect();
-        let text = format!("{{{}}}", members.join(", "));
+        let model = wide(count, Schema::string(), true);
+        let text = each_field_twice(count);
         work_of(|| {
             let rejected = refuse_text(&model, &text);
             assert_eq!(rejected.report.len(), Report::DEFAULT_CAP + 1);
             assert_eq!(rejected.report.issues()[0].constraint, Constraint::Syntax);
+        })
+    });
+    // Where undeclared keys are taken, the keys in another case are undeclared keys.
+    linear("undeclared beside their fields", |count| {
+        let model = wide(count, Schema::string(), false);
+        let text = each_field_twice(count);
+        work_of(|| {
+            let decoded = accept_text(&model, &text);
+            assert!(decoded.repairs.is_empty());
         })
     });
 }

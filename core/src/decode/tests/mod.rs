@@ -19,6 +19,7 @@ mod scalars;
 mod switches;
 mod text;
 mod unions;
+mod valid_as_sent;
 
 // ---------------------------------------------------------------------------------------
 // Helpers

@@ -132,14 +132,15 @@ fn json_text_repairs_combine_with_value_repairs() {
 }
 
 #[test]
-fn json_text_refuses_prose_with_json_punctuation_around_the_value() {
-    // Brackets outside the value: the surroundings are not prose, so which text is the
-    // call is a guess (DESIGN.md, `json_text`).
+fn json_text_refuses_prose_with_a_second_value_or_a_stray_bracket() {
+    // A citation that reads as a value beside the call, or a closing bracket outside every
+    // group: which text is the call is a guess (DESIGN.md, `json_text`). A group that reads
+    // as no value (`[see the docs]`, `{name}`) is prose (issue 43 §3).
     let model = text_model();
     for text in [
-        "Sure [see the docs]: {\"a\": 1}",
         "Calling the tool (per [1]):\n{\"a\": 1}",
         "{\"a\": 1} (see [2])",
+        "Sure see the docs]: {\"a\": 1}",
     ] {
         let rejected = refuse_text(&model, text);
         assert_eq!(
@@ -152,6 +153,14 @@ fn json_text_refuses_prose_with_json_punctuation_around_the_value() {
             message.contains("JSON punctuation") || message.contains("more than one"),
             "{message}"
         );
+    }
+    for text in [
+        "Sure [see the docs]: {\"a\": 1}",
+        "Use {name} style. Call: {\"a\": 1}",
+    ] {
+        let decoded = accept_text(&model, text);
+        assert_eq!(decoded.value, json!({"a": 1}), "{text:?}");
+        assert_eq!(decoded.repairs[0].rule, Rule::JsonText);
     }
 }
 

@@ -78,3 +78,59 @@ fn decodes_unicode_escapes() {
         Ok(serde_json::json!({"e": "é😀😀"}))
     );
 }
+
+proptest::proptest! {
+    /// Issue 43 §3: prose that holds brace groups that read as no JSON value, even leniently
+    /// (`{name}`, `{the city}`, `{a, b}`, `[see below]`), around one object is that object;
+    /// a second group that reads as a value (`{}`, `[1]`, another object) makes the text
+    /// ambiguous; an object inside a group that does not read is never taken.
+    #[test]
+    fn placeholders_in_prose_are_prose(
+        before in proptest::collection::vec(0..6usize, 0..4),
+        after in proptest::collection::vec(0..6usize, 0..4),
+        second in proptest::option::of(0..3usize),
+        second_first in proptest::bool::ANY,
+    ) {
+        const GROUPS: [&str; 6] =
+            ["{name}", "{the city}", "{a, b}", "[see below]", "{x y z}", "{city!}"];
+        const VALUES: [&str; 3] = ["{}", "[1]", "{\"b\": 2}"];
+        let words = |picks: &[usize]| -> String {
+            picks.iter().map(|&i| format!("use {} here. ", GROUPS[i])).collect()
+        };
+        let mut text = format!("{}Call: {{\"a\": 1}} {}", words(&before), words(&after));
+        if let Some(value) = second {
+            text = if second_first {
+                format!("First {} then {text}", VALUES[value])
+            } else {
+                format!("{text} and {}", VALUES[value])
+            };
+        }
+        let read = read(&text);
+        if second.is_some() {
+            proptest::prop_assert_eq!(read, Err(TextError::Ambiguous), "{}", text);
+        } else {
+            proptest::prop_assert_eq!(read, Ok(serde_json::json!({"a": 1})), "{}", text);
+        }
+    }
+}
+
+#[test]
+fn a_value_inside_a_group_that_does_not_read_is_never_taken() {
+    for text in [
+        "Use {name {\"a\": 1} here",
+        "Use {name: x, y {\"a\": 1}} here",
+        "Use [see {\"a\": 1} here",
+        "Call {\"a\": 1, \"b\": } please",
+    ] {
+        assert!(
+            matches!(read(text), Err(TextError::Invalid { .. })),
+            "{text}: {:?}",
+            read(text)
+        );
+    }
+    // A closing bracket outside every group is not prose.
+    assert!(matches!(
+        read("Result]: {\"a\": 1}"),
+        Err(TextError::NotProse { .. })
+    ));
+}

@@ -253,7 +253,14 @@ impl<'m> Decoder<'m> {
                 }
                 Value::Object(out)
             }
-            other => other.into_value(),
+            other => {
+                if let Some(digits) = super::integers::uncarried_literal(&other) {
+                    let digits = digits.to_owned();
+                    self.refuse_uncarried(&digits, other.into_value());
+                    return None;
+                }
+                other.into_value()
+            }
         };
         (self.checker.issue_count() == before).then_some(value)
     }

@@ -55,6 +55,30 @@ pub(super) fn float_spelled_integer(json: &Json) -> Option<i128> {
     decimal_integer(&float_digits(number, sent))?.to_i128()
 }
 
+/// The text of `json` when it is an integer written as one (no fraction, no exponent)
+/// beyond [`CARRIED`], which no `serde_json::Value` holds exactly (its number is the nearest
+/// float): only an integer schema (which names the bound it passes) or a string (which
+/// takes the text as sent) may take it; anywhere else it is refused with a `limit` issue
+/// ([`Decoder::refuse_uncarried`]), never rounded.
+pub(super) fn uncarried_literal(json: &Json) -> Option<&str> {
+    match json {
+        Json::SpelledNumber(number, sent) if number.is_f64() && is_uncarried_integer(sent) => {
+            Some(sent)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `digits` are an integer written as one (`-?[0-9]+`) beyond [`CARRIED`].
+pub(super) fn is_uncarried_integer(digits: &str) -> bool {
+    let unsigned = digits.strip_prefix('-').unwrap_or(digits);
+    !unsigned.is_empty()
+        && unsigned.bytes().all(|b| b.is_ascii_digit())
+        && digits
+            .parse::<i128>()
+            .map_or(true, |n| !CARRIED.contains(&n))
+}
+
 /// `integer` as a `Value`, when it is in [`CARRIED`].
 pub(super) fn carried(integer: i128) -> Option<Value> {
     if !CARRIED.contains(&integer) {
@@ -147,6 +171,12 @@ impl<'m> Decoder<'m> {
         if self.checker.issue_count() > before {
             return;
         }
+        self.refuse_uncarried(digits, original);
+    }
+
+    /// The `limit` issue of an integer (its `digits`, as sent) beyond [`CARRIED`]: refused
+    /// rather than rounded into a float.
+    pub(super) fn refuse_uncarried(&mut self, digits: &str, original: Value) {
         let message = format!(
             "{} is an integer beyond what a JSON value carries exactly ({} to {}): it is refused rather than rounded into a float",
             crate::issue::shorten_str(digits).as_str().unwrap_or(digits),

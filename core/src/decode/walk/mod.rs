@@ -69,6 +69,10 @@ struct SharedTrials {
     /// [`Decoder::spend_default`]), and whether they already ran out (said once).
     default_bytes_left: Cell<usize>,
     defaults_ran_out: Cell<bool>,
+    /// Pairs of characters the near-miss checks may still measure (see
+    /// [`Decoder::near_miss`]), and whether they already ran out (said once).
+    near_miss_cells_left: Cell<usize>,
+    near_misses_ran_out: Cell<bool>,
 }
 
 impl SharedTrials {
@@ -80,6 +84,8 @@ impl SharedTrials {
             nesting_message: OnceCell::new(),
             default_bytes_left: Cell::new(default_bytes),
             defaults_ran_out: Cell::new(false),
+            near_miss_cells_left: Cell::new(crate::suggest::MOST_NEAR_MISS_CELLS),
+            near_misses_ran_out: Cell::new(false),
         }
     }
 
@@ -238,6 +244,41 @@ impl<'m> Decoder<'m> {
         self.checker
             .issue(Constraint::Limit, message, Some(most.into()), None);
         false
+    }
+
+    /// The field of `object` (its key table `keys`) whose name `key` (undeclared) is a near
+    /// miss of, by the "did you mean" rule ([`crate::suggest::nearest`]), against the
+    /// object's names folded once. A name that cannot be near by its length or its
+    /// characters costs a few comparisons; the edit distances measured for one call share
+    /// [`crate::suggest::MOST_NEAR_MISS_CELLS`] pairs of characters with its trial decoders.
+    /// Past them, `Err`: a `limit` issue, written once (the call is refused, never handed
+    /// on with a key that was not looked at). Only keys built to resemble the names without
+    /// being near them get there.
+    pub(super) fn near_miss(
+        &mut self,
+        key: &str,
+        object: &crate::model::ObjectSchema,
+        keys: &crate::plan::KeyTable,
+    ) -> Result<Option<usize>, ()> {
+        let shared = self.shared();
+        if shared.near_misses_ran_out.get() {
+            return Err(());
+        }
+        let mut cells_left = shared.near_miss_cells_left.get();
+        let found =
+            keys.with_folded_names(object, |names| names.nearest_within(key, &mut cells_left));
+        shared.near_miss_cells_left.set(cells_left);
+        if let Some(near) = found {
+            return Ok(near);
+        }
+        shared.near_misses_ran_out.set(true);
+        let most = crate::suggest::MOST_NEAR_MISS_CELLS;
+        let message = format!(
+            "the undeclared keys need more than {most} pairs of characters compared to tell whether they are near misses of the fields left out"
+        );
+        self.checker
+            .issue(Constraint::Limit, message, Some(most.into()), None);
+        Err(())
     }
 
     /// Whether some trial nested past [`MAX_NESTED_TRIALS`].
@@ -491,6 +532,19 @@ impl<'m> Decoder<'m> {
             };
             if !judged_below {
                 return self.type_issue(resolved, Value::Null);
+            }
+        }
+        // An integer written beyond what a `Value` carries: an integer schema names the bound
+        // it passes, a string takes its text as sent (`scalar_to_string`) and a union's
+        // alternatives decide; anywhere else it would be rounded into a float: refused.
+        if let Some(digits) = integers::uncarried_literal(&json) {
+            if !matches!(
+                resolved.kind,
+                Kind::Integer(_) | Kind::String(_) | Kind::Union(_)
+            ) {
+                let digits = digits.to_owned();
+                self.refuse_uncarried(&digits, json.into_value());
+                return None;
             }
         }
         // A `const` is compared with a float-spelled integer as its digits say.

@@ -14,7 +14,8 @@
 use serde_json::Value;
 
 use super::Decoder;
-use crate::decode::{Rule, UnknownKeys};
+use crate::check::{admits_within, JsonKind};
+use crate::decode::{NearMisses, Rule, UnknownKeys};
 use crate::model::{Additional, Field, ObjectSchema};
 use crate::plan::{KeyMatch, KeyTable, KeyTarget, Node};
 use crate::Constraint;
@@ -47,6 +48,11 @@ pub(super) struct ObjectRun<'m> {
     keys: &'m KeyTable,
     /// Fields given, or named by keys that tie (so not absent either).
     given: FieldSet,
+    /// Fields given by `key_case` so far (the stream's: without look-ahead, a later key may
+    /// name the field exactly).
+    given_by_case: FieldSet,
+    /// With look-ahead: the fields some key names (so the call did not leave them out).
+    named: Option<FieldSet>,
     /// What each key names, decided with every key in view ([`ObjectRun::look_ahead`]),
     /// and the next key's position.
     ahead: Option<(Vec<KeyTarget>, usize)>,
@@ -67,6 +73,8 @@ impl<'m> ObjectRun<'m> {
             node,
             keys: node.keys(decoder.model),
             given: FieldSet::new(object.fields.len()),
+            given_by_case: FieldSet::new(object.fields.len()),
+            named: None,
             ahead: None,
             unknown_seen: KeysSeen::default(),
             next_in_order: 0,
@@ -76,18 +84,27 @@ impl<'m> ObjectRun<'m> {
 
     /// Every key of the object, in order, before any value (their repeats already
     /// resolved): decides which field each names by the model's one rule
-    /// ([`KeyTable::key_targets`]) and refuses keys that tie — keys naming one field, one
-    /// of them by folding (`Query` and `QUERY`, or `query` and `Query`, for `query`): which
-    /// was meant would be a guess, so it is one issue at the field. Tie issues come before
-    /// the members' own.
+    /// ([`KeyTable::key_targets`]) and refuses keys that tie — keys naming one field by
+    /// folding (`Query` and `QUERY` for `query`), or where the object denies undeclared keys,
+    /// the field's name and a key that folds to it: which was meant would be a guess, so it
+    /// is one issue at the field. Tie issues come before the members' own.
     pub(super) fn look_ahead<'k>(
         &mut self,
         decoder: &mut Decoder<'m>,
         keys: impl ExactSizeIterator<Item = &'k str> + Clone,
     ) {
-        let decided =
-            self.keys
-                .key_targets(self.object, keys.clone(), decoder.allows(Rule::KeyCase));
+        let decided = self.keys.key_targets(
+            self.object,
+            keys.clone(),
+            decoder.allows(Rule::KeyCase),
+            self.keeps_undeclared(decoder),
+        );
+        let mut named = FieldSet::new(self.object.fields.len());
+        for target in &decided.targets {
+            if let KeyTarget::Field(at) | KeyTarget::ByCase(at) = target {
+                named.set(*at);
+            }
+        }
         let sent: Vec<&str> = if decided.ties.is_empty() {
             Vec::new()
         } else {
@@ -112,8 +129,36 @@ impl<'m> ObjectRun<'m> {
                 Some(Value::Array(keys.iter().map(|&k| Value::from(k)).collect())),
             );
             decoder.checker.path_pop();
+            named.set(tie.field);
         }
+        self.named = Some(named);
         self.ahead = Some((decided.targets, 0));
+    }
+
+    /// Whether the object keeps undeclared keys in its value: as sent, or under its
+    /// `additionalProperties` schema. Only there is a key in another case beside the field's
+    /// own name an undeclared key like any other: a typed tool would drop it, losing what
+    /// the model said, so there it is a tie.
+    fn keeps_undeclared(&self, decoder: &Decoder<'m>) -> bool {
+        match self.object.additional {
+            Additional::Deny => false,
+            Additional::Schema(_) => true,
+            Additional::Allow => decoder.options.unknown_keys == UnknownKeys::Keep,
+        }
+    }
+
+    /// Whether the object takes undeclared keys: keeps them ([`ObjectRun::keeps_undeclared`])
+    /// or drops them with a log entry (never where its schema denies them, nor where a typed
+    /// tool may not drop them).
+    fn takes_undeclared(&self, decoder: &Decoder<'m>) -> bool {
+        match self.object.additional {
+            Additional::Deny => false,
+            Additional::Schema(_) => true,
+            Additional::Allow => {
+                decoder.options.unknown_keys == UnknownKeys::Keep
+                    || decoder.allows(Rule::DropUnknownKey)
+            }
+        }
     }
 
     /// What the walker does with the value of `key`, the next key sent.
@@ -127,7 +172,13 @@ impl<'m> ObjectRun<'m> {
         let field = &self.object.fields[at];
         if self.given.has(at) {
             if self.ahead.is_none() {
-                // A third key could make it a tie rather than a field given twice.
+                if by_case && !self.given_by_case.has(at) && self.keeps_undeclared(decoder) {
+                    // The field came under its own name: this key is an undeclared one,
+                    // whatever comes next.
+                    return self.unknown(decoder, key);
+                }
+                // A third key could make it a tie rather than a field given twice (or, in
+                // an object that takes undeclared keys, the key in another case one of them).
                 return KeyStep::Undecided;
             }
             // The field came already under another of its names: which was meant would be
@@ -146,6 +197,9 @@ impl<'m> ObjectRun<'m> {
         self.given.set(at);
         decoder.checker.path_push_field(&field.name);
         if by_case {
+            if self.ahead.is_none() {
+                self.given_by_case.set(at);
+            }
             decoder.repair(
                 Rule::KeyCase,
                 Value::String(key.to_owned()),
@@ -188,10 +242,32 @@ impl<'m> ObjectRun<'m> {
     }
 
     /// An undeclared key: under `additionalProperties`' schema, kept, dropped (logged) or
-    /// refused, by the object and the options.
+    /// refused, by the object and the options. Where the object takes it, a near miss of a
+    /// field the call left out is refused with its "did you mean" first
+    /// ([`NearMisses::Refuse`]).
     fn unknown(&mut self, decoder: &mut Decoder<'m>, key: &str) -> KeyStep<'m> {
         if self.ahead.is_none() && !self.unknown_seen.first_time(key) {
             return KeyStep::Undecided;
+        }
+        if decoder.options.near_misses == NearMisses::Refuse && self.takes_undeclared(decoder) {
+            let Ok(near) = decoder.near_miss(key, self.object, self.keys) else {
+                return KeyStep::Skip;
+            };
+            if let Some(at) = near {
+                let left_out = match &self.named {
+                    Some(named) => !named.has(at),
+                    // The stream: a field not given so far may come later.
+                    None if self.given.has(at) => false,
+                    None => return KeyStep::Undecided,
+                };
+                if left_out {
+                    let near = &self.object.fields[at].name;
+                    decoder
+                        .checker
+                        .unknown_field_near(key, Some(near), self.object);
+                    return KeyStep::Skip;
+                }
+            }
         }
         if let Some(extra) = self.node.extra(decoder.model, self.object) {
             decoder.checker.path_push_key(key);
@@ -250,13 +326,18 @@ impl<'m> ObjectRun<'m> {
 
 /// `null_as_absent`: a `null` sent for an optional field whose schema does not take `null`
 /// is the field left out (logged). `Some` with the value it gets then (its default, or none);
-/// `None` where the `null` is the field's value, to walk as any other.
+/// `None` where the `null` is the field's value, to walk as any other: where the schema
+/// takes `null` anywhere (nullable, `{}`, a union with such an alternative, an enum or a
+/// `const` of `null`), the call may be valid as sent, and a valid call is never changed.
 pub(super) fn null_as_absent<'m>(
     decoder: &mut Decoder<'m>,
     field: &'m Field,
     node: Node<'m>,
 ) -> Option<Option<Value>> {
-    let absent = !field.required && !node.accepts_null && decoder.allows(Rule::NullAsAbsent);
+    let absent = !field.required
+        && !node.accepts_null
+        && decoder.allows(Rule::NullAsAbsent)
+        && !admits_within(decoder.model, node.schema, JsonKind::Null);
     if !absent {
         return None;
     }

@@ -88,6 +88,16 @@ impl<'m> Decoder<'m> {
                 (Num::from_json(&number), Value::Number(number), None)
             }
             Json::String(text) if self.allows(Rule::StringToNumber) => match parse_number(&text) {
+                // Its digits an integer no `Value` carries: a float would round it.
+                Some(_)
+                    if super::integers::is_uncarried_integer(super::integers::string_digits(
+                        &text,
+                    )) =>
+                {
+                    let digits = super::integers::string_digits(&text).to_owned();
+                    self.refuse_uncarried(&digits, Value::String(text));
+                    return None;
+                }
                 Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
                 None => return self.type_issue(schema, Value::String(text)),
             },

@@ -1,7 +1,10 @@
 //! A model's answer as text, read with each tool call's arguments kept as written: the
 //! arguments are found first by a read that keeps their text, whichever provider's shape the
-//! answer has.
+//! answer has and whatever else it holds around them.
 
+use std::borrow::Cow;
+
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -38,192 +41,101 @@ pub(crate) fn read_answer(text: &str) -> Result<Value, serde_json::Error> {
 
 /// The arguments of every tool call in an answer's text, as written, whichever provider's
 /// shape it has (`None` when the text is not JSON: it is then read as a `Value` whole).
+///
+/// A call is any object with a `name` member: its `arguments` (OpenAI, MCP), `input`
+/// (Anthropic) and `args` (Gemini) members are taken as written, every one of them, each
+/// time it is repeated, wherever the object sits and whatever else it holds. So nothing
+/// around the arguments — a second holder beside the first, `function` twice, a member of
+/// an unexpected type, members in any order, shapes no provider writes — changes how they
+/// are read: the provider's reader then takes the member it reads (the last of repeated
+/// ones, as a `Value` does) from the answer in which each of them is a string of its text.
 fn raw_arguments(text: &str) -> Option<Vec<&RawValue>> {
-    use serde::Deserialize;
-    /// A tool call, a function, an output item, a content block or a Gemini part: what
-    /// holds arguments (`arguments`, Anthropic's `input`, Gemini's `args`).
-    #[derive(Deserialize)]
-    struct Holder<'a> {
-        #[serde(borrow, default, alias = "input", alias = "args")]
-        arguments: Option<&'a RawValue>,
-        #[serde(borrow, default)]
-        function: Lenient<Box<Holder<'a>>>,
-        #[serde(borrow, default, rename = "functionCall")]
-        function_call: Lenient<Box<Holder<'a>>>,
-    }
-    /// A message, a whole answer, a choice, a Gemini candidate or its content, an MCP
-    /// request.
-    #[derive(Deserialize)]
-    struct Message<'a> {
-        #[serde(borrow, default)]
-        tool_calls: Lenient<Vec<Lenient<Holder<'a>>>>,
-        #[serde(borrow, default)]
-        output: Lenient<Vec<Lenient<Holder<'a>>>>,
-        /// Anthropic's content blocks, or a Gemini candidate's content (a message).
-        #[serde(borrow, default)]
-        content: SeqOrMap<Vec<Lenient<Holder<'a>>>, Box<Message<'a>>>,
-        #[serde(borrow, default)]
-        parts: Lenient<Vec<Lenient<Holder<'a>>>>,
-        #[serde(borrow, default)]
-        choices: Lenient<Vec<Lenient<Message<'a>>>>,
-        #[serde(borrow, default)]
-        candidates: Lenient<Vec<Lenient<Message<'a>>>>,
-        #[serde(borrow, default)]
-        message: Lenient<Box<Message<'a>>>,
-        /// An MCP `tools/call` request's params.
-        #[serde(borrow, default)]
-        params: Lenient<Box<Holder<'a>>>,
-    }
-    fn gather<'a>(message: Message<'a>, into: &mut Vec<&'a RawValue>) {
-        let holders = [
-            message.tool_calls,
-            message.output,
-            message.content.0,
-            message.parts,
-        ];
-        for holder in holders
-            .into_iter()
-            .flat_map(|h| h.0)
-            .flatten()
-            .flat_map(|h| h.0)
-        {
-            into.extend(holder.arguments);
-            into.extend(holder.function.0.and_then(|function| function.arguments));
-            into.extend(holder.function_call.0.and_then(|call| call.arguments));
-        }
-        into.extend(message.params.0.and_then(|params| params.arguments));
-        let choices = message.choices.0.into_iter().flatten().flat_map(|c| c.0);
-        let candidates = message.candidates.0.into_iter().flatten().flat_map(|c| c.0);
-        let inner = message.message.0.into_iter().chain(message.content.1);
-        for inner in choices
-            .chain(candidates)
-            .chain(inner.map(|message| *message))
-        {
-            gather(inner, into);
-        }
-    }
     let mut found = Vec::new();
-    if text.trim_start().starts_with('[') {
-        // OpenAI Responses' output items alone.
-        let items: Vec<Lenient<Holder<'_>>> = serde_json::from_str(text).ok()?;
-        found.extend(items.into_iter().filter_map(|item| item.0?.arguments));
-    } else {
-        gather(serde_json::from_str(text).ok()?, &mut found);
-    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    Walk { found: &mut found }.deserialize(&mut reader).ok()?;
+    reader.end().ok()?;
     Some(found)
 }
 
-/// A value read as `T` when it is an object or an array, and skipped otherwise (text
-/// `content`, a `null`), so the shape of one member never stops the search.
-struct Lenient<T>(Option<T>);
+/// A walk over any JSON value that collects the argument members of the calls in it.
+struct Walk<'f, 'a> {
+    found: &'f mut Vec<&'a RawValue>,
+}
 
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient(None)
+/// The members that hold a call's arguments.
+const HOLDERS: [&str; 3] = ["arguments", "input", "args"];
+
+impl<'de, 'f> DeserializeSeed<'de> for Walk<'f, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Lenient<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-        struct Visit<T>(std::marker::PhantomData<T>);
-        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
-            type Value = Lenient<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
+impl<'de, 'f> Visitor<'de> for Walk<'f, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut held: Vec<&'de RawValue> = Vec::new();
+        let mut named = false;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if HOLDERS.contains(&key.as_ref()) {
+                held.push(map.next_value()?);
+                continue;
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Self::Value, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(|value| Lenient(Some(value)))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                T::deserialize(SeqAccessDeserializer::new(seq)).map(|value| Lenient(Some(value)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Lenient(None))
+            named |= key == "name";
+            map.next_value_seed(Walk {
+                found: &mut *self.found,
+            })?;
+        }
+        if named {
+            self.found.extend(held);
+        } else {
+            // Not a call: what its holder-named members hold may still be (an MCP
+            // request's `params` is read as a call; a message's `input` would be looked into).
+            for raw in held {
+                let mut reader = serde_json::Deserializer::from_str(raw.get());
+                Walk {
+                    found: &mut *self.found,
+                }
+                .deserialize(&mut reader)
+                .map_err(A::Error::custom)?;
             }
         }
-        deserializer.deserialize_any(Visit(std::marker::PhantomData))
+        Ok(())
     }
-}
 
-/// A value read as `S` when it is an array and as `M` when it is an object, and skipped
-/// otherwise: a member whose shape differs by provider (Anthropic's `content` is a list of
-/// blocks, a Gemini candidate's a message).
-struct SeqOrMap<S, M>(Lenient<S>, Option<M>);
-
-impl<S, M> Default for SeqOrMap<S, M> {
-    fn default() -> Self {
-        SeqOrMap(Lenient(None), None)
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq
+            .next_element_seed(Walk {
+                found: &mut *self.found,
+            })?
+            .is_some()
+        {}
+        Ok(())
     }
-}
 
-impl<'de, S: serde::Deserialize<'de>, M: serde::Deserialize<'de>> serde::Deserialize<'de>
-    for SeqOrMap<S, M>
-{
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-        struct Visit<S, M>(std::marker::PhantomData<(S, M)>);
-        impl<'de, S: serde::Deserialize<'de>, M: serde::Deserialize<'de>> serde::de::Visitor<'de>
-            for Visit<S, M>
-        {
-            type Value = SeqOrMap<S, M>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Self::Value, A::Error> {
-                let message = M::deserialize(MapAccessDeserializer::new(map))?;
-                Ok(SeqOrMap(Lenient(None), Some(message)))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                let items = S::deserialize(SeqAccessDeserializer::new(seq))?;
-                Ok(SeqOrMap(Lenient(Some(items)), None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(SeqOrMap::default())
-            }
-        }
-        deserializer.deserialize_any(Visit(std::marker::PhantomData))
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
     }
 }

@@ -135,3 +135,86 @@ fn gemini_results_are_function_responses_named_by_the_tool() {
     let turn = correction_turn(Provider::Gemini, &[envelope], CORRECTION_INSTRUCTION);
     assert_eq!(turn[0]["parts"][1]["text"], CORRECTION_INSTRUCTION);
 }
+
+/// The answer of `provider` calling `get` with `arguments`, the call's own members shuffled
+/// among `strays` (other members beside the arguments: a second holder, a call inside an
+/// unknown member, values of any type), and for OpenAI Chat a stray `function` before the
+/// real one (a `Value` keeps the last).
+fn answer_among(
+    provider: Provider,
+    arguments: &str,
+    strays: &[(&str, &str)],
+    order: &[usize],
+) -> String {
+    let (own, holder) = match provider {
+        Provider::OpenAiChat => ("function", "arguments"),
+        Provider::OpenAiResponses => ("item", "arguments"),
+        Provider::Anthropic => ("block", "input"),
+        Provider::Gemini => ("functionCall", "args"),
+        _ => ("params", "arguments"),
+    };
+    let mut members: Vec<String> = vec![
+        r#""name": "get""#.to_owned(),
+        format!(r#""{holder}": {arguments}"#),
+    ];
+    members.extend(
+        strays
+            .iter()
+            .filter(|(key, _)| *key != holder)
+            .map(|(key, value)| format!(r#""{key}": {value}"#)),
+    );
+    let mut shuffled: Vec<String> = Vec::new();
+    let mut left = members;
+    for &pick in order {
+        if left.is_empty() {
+            break;
+        }
+        shuffled.push(left.remove(pick % left.len()));
+    }
+    shuffled.extend(left);
+    let call = shuffled.join(", ");
+    match (provider, own) {
+        (Provider::OpenAiChat, _) => format!(
+            r#"{{"choices": [{{"message": {{"tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "stray", "arguments": "{{}}"}}, "function": {{{call}}}}}]}}}}]}}"#
+        ),
+        (Provider::OpenAiResponses, _) => {
+            format!(r#"{{"output": [{{"type": "function_call", "call_id": "c1", {call}}}]}}"#)
+        }
+        (Provider::Anthropic, _) => {
+            format!(r#"{{"content": [{{"type": "tool_use", "id": "c1", {call}}}]}}"#)
+        }
+        (Provider::Gemini, _) => format!(
+            r#"{{"candidates": [{{"content": {{"parts": [{{"functionCall": {{"id": "c1", {call}}}}}]}}}}]}}"#
+        ),
+        _ => format!(
+            r#"{{"jsonrpc": "2.0", "id": "c1", "method": "tools/call", "params": {{{call}}}}}"#
+        ),
+    }
+}
+
+proptest! {
+    /// Issue 43 §6: whatever surrounds a call's arguments in a provider's answer — a second
+    /// holder (`input`, `args`, `arguments`) beside the one the provider reads, `function`
+    /// twice, a call inside an unknown member, members of any type in any order — its
+    /// arguments reach the call as written (a repeated key kept), for every provider.
+    #[test]
+    fn the_arguments_are_read_as_written_whatever_surrounds_them(
+        provider in provider(),
+        arguments in arguments_text(),
+        strays in prop::sample::subsequence(vec![
+            ("input", r#"{"q": 1, "q": 2}"#),
+            ("args", "[1, 1]"),
+            ("arguments", r#""{\"s\": 1}""#),
+            ("extra", r#"{"arguments": {"z": 1, "z": 2}, "list": [null, true, 1.5]}"#),
+            ("nested", r#"[{"name": "other", "input": {"k": 1, "k": 2}}]"#),
+            ("id2", "12"),
+            ("note", "null"),
+        ], 0..7),
+        order in prop::collection::vec(0..16usize, 0..9),
+    ) {
+        let text = answer_among(provider, &arguments, &strays, &order);
+        let calls = tool_calls_in_text(provider, &text).unwrap();
+        prop_assert_eq!(calls.len(), 1, "{}", text);
+        prop_assert_eq!(&calls[0].arguments, &arguments, "{}", text);
+    }
+}

@@ -213,6 +213,8 @@ mod tests {
             "{\"sum\": 1, \"s\": \"\\ud800\"}",
             &format!("{{\"sum\": 1, \"d\": {deep}}}"),
             "{\"sum\": \"x\"}",
+            // An integer no `Value` carries: checked, it would be rounded (issue 43 §4).
+            "{\"sum\": 123456789012345678901234567890}",
         ] {
             let text =
                 format!(r#"{{"id":7,"result":{{"content":[],"structuredContent":{content}}}}}"#);
@@ -220,7 +222,7 @@ mod tests {
             assert!(answer.contains("malformed_response"), "{content}: {answer}");
             assert!(answer.starts_with(r#"{"id":1.0,"result":{"#), "{answer}");
         }
-        let fits = r#"{"id":7,"result":{"content":[],"structuredContent":{"sum":123456789012345678901234567890}}}"#;
+        let fits = r#"{"id":7,"result":{"content":[],"structuredContent":{"sum":1.23456789012345678901234567890e29}}}"#;
         assert_eq!(
             answered(fits, &call),
             fits.replace("\"id\":7", "\"id\":1.0")

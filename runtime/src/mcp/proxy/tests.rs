@@ -240,7 +240,7 @@ fn request(id: &str, kind: usize) -> String {
     };
     match kind {
         0 => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
-        1 => call(r#"{ "n" : 1, "free": 123456789012345678901234567890 }"#),
+        1 => call(r#"{ "n" : 1, "free": 1.23456789012345678901234567890e29 }"#),
         2 => call(r#"{"free": {"b": 1e2, "a": [1.50]}, "n": "2"}"#),
         3 => call(r#"{"n": "two"}"#),
         _ => format!(

@@ -129,6 +129,11 @@ impl<'de, 'm, V: Visitor<'de>> NodeVisitor<'_, 'm, V> {
     }
 }
 
+/// 2^63 and 2^64: a `serde_json::Value` carries integers in `-2^63..2^64`; a float at or past
+/// either end may have been such an integer's digits (`-2^63 - 1` reads as `-2^63`).
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+
 impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
     type Value = V::Value;
 
@@ -164,6 +169,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NodeVisitor<'_, '_, V> {
         match (self.kind(), number) {
             (Some(Kind::Integer(_)), Some(number)) if self.stream.floats_are_exact() => {
                 self.delegate(Json::Number(number))
+            }
+            // An integral float past what an `i64` or `u64` holds may be an integer written as
+            // one, which serde_json read through a float: its digits decide (refused, never
+            // rounded), so the tree walk reads them.
+            (Some(Kind::Number(_)), Some(_))
+                if float.fract() == 0.0 && !(float > -TWO_POW_63 && float < TWO_POW_64) =>
+            {
+                Err(self.stream.stop())
             }
             (Some(Kind::Number(_)), Some(number)) => {
                 let resolved = self.checked_schema();
