@@ -36,8 +36,10 @@ use serde_json::{json, Value};
 use crate::boundary::correction::{
     Correction, CorrectionRequest, Corrector, Resolution, ResolutionRequest, Resolver,
 };
-use crate::boundary::messages::{tool_calls, tool_results, MessageError, Provider};
-use crate::boundary::{async_trait, Envelope, Toolbox};
+use crate::boundary::messages::{
+    answer_calls, calls_turn, tool_calls, tool_results, MessageError, Provider,
+};
+use crate::boundary::{async_trait, Call, Envelope, Toolbox};
 use crate::flavour::{request_definitions, Flavour, FlavourError};
 use crate::prompt::DEFAULT_PROMPT_BUDGET;
 use toolgate_core::issue::shorten_text;
@@ -136,8 +138,25 @@ impl OpenAiClient {
         tools: &[Value],
         tool_choice: Option<Value>,
     ) -> Result<Value, OpenAiError> {
+        let answer = self.complete(messages, tools, tool_choice, None).await?;
+        message_of(&answer).cloned()
+    }
+
+    /// Posts a chat completion request and returns the whole answer (its `finish_reason` and
+    /// `usage` say whether it was cut: [`answer_calls`]), each call's arguments kept as
+    /// written; `max_tokens`, when set, is sent as `max_completion_tokens`.
+    pub async fn complete(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        tool_choice: Option<Value>,
+        max_tokens: Option<u64>,
+    ) -> Result<Value, OpenAiError> {
         let url = self.url();
         let mut body = json!({"model": self.model, "messages": messages});
+        if let Some(cap) = max_tokens {
+            body["max_completion_tokens"] = cap.into();
+        }
         if !tools.is_empty() {
             body["tools"] = Value::from(tools.to_vec());
             if let Some(choice) = tool_choice {
@@ -176,10 +195,16 @@ impl OpenAiClient {
             .map_err(|error| OpenAiError::Malformed(error.to_string()))?;
         let answer: Value = crate::boundary::messages::read_answer(text)
             .map_err(|error| OpenAiError::Malformed(error.to_string()))?;
-        match answer.pointer("/choices/0/message") {
-            Some(message) if message.is_object() => Ok(message.clone()),
-            _ => Err(OpenAiError::Malformed("no choices[0].message".to_owned())),
-        }
+        message_of(&answer)?;
+        Ok(answer)
+    }
+}
+
+/// The first choice's message of a chat completion.
+fn message_of(answer: &Value) -> Result<&Value, OpenAiError> {
+    match answer.pointer("/choices/0/message") {
+        Some(message) if message.is_object() => Ok(message),
+        _ => Err(OpenAiError::Malformed("no choices[0].message".to_owned())),
     }
 }
 
@@ -206,6 +231,10 @@ pub struct TurnOptions {
     /// absent. A tool strict mode cannot express ends the turn before the first request
     /// ([`TurnError::Flavour`]). Off by default: the tools go as their plain schemas.
     pub strict: bool,
+    /// The output token cap of each request (`max_completion_tokens`; none by default). An
+    /// answer cut by it (`finish_reason: "length"`, or its usage at the cap whatever the
+    /// finish reason says) runs none of its calls: each is refused naming the cut.
+    pub max_tokens: Option<u64>,
 }
 
 impl Default for TurnOptions {
@@ -215,6 +244,7 @@ impl Default for TurnOptions {
             system: "You are an agent that calls tools to do what the user asks. When a tool result is refused, correct only the fields its hint names and call the tool again.".to_owned(),
             rules_budget: DEFAULT_PROMPT_BUDGET,
             strict: false,
+            max_tokens: None,
         }
     }
 }
@@ -257,7 +287,9 @@ pub enum TurnError {
 /// One agent turn: the user's request goes to the model with the tools and their type rules;
 /// each tool call goes through the toolbox (the gate first) and its envelope back as a
 /// `role: "tool"` message, a refusal carrying its issues and hint; until the model answers in
-/// text or the rounds are spent.
+/// text or the rounds are spent. The calls of an answer cut by its token cap never run (each
+/// is refused naming the cut), and the history replays every call as the API accepts it
+/// (repaired arguments as they ran, unreadable ones as an object keeping their text).
 pub async fn agent_turn(
     client: &OpenAiClient,
     toolbox: &Toolbox,
@@ -276,10 +308,13 @@ pub async fn agent_turn(
     ];
     let mut envelopes = Vec::new();
     for round in 1..=options.max_rounds {
-        let message = client.chat(&messages, &tools, None).await?;
-        let calls = tool_calls(Provider::OpenAiChat, &message)?;
-        messages.push(message.clone());
-        if calls.is_empty() {
+        let completion = client
+            .complete(&messages, &tools, None, options.max_tokens)
+            .await?;
+        let message = message_of(&completion)?.clone();
+        let read = answer_calls(Provider::OpenAiChat, &completion, options.max_tokens)?;
+        if read.calls.is_empty() {
+            messages.push(message.clone());
             let answer = message
                 .get("content")
                 .and_then(Value::as_str)
@@ -292,7 +327,8 @@ pub async fn agent_turn(
                 rounds: round,
             });
         }
-        let answered = toolbox.call_all(calls).await;
+        let answered = toolbox.call_answer(&read).await;
+        messages.push(replayed_message(toolbox, message, &read));
         messages.extend(tool_results(Provider::OpenAiChat, &answered));
         envelopes.extend(answered);
     }
@@ -300,6 +336,29 @@ pub async fn agent_turn(
         rounds: options.max_rounds,
         envelopes,
     })
+}
+
+/// The model's message as the history replays it: each call with the arguments the tool ran
+/// with (repaired ones repaired), an unreadable or cut one as an object that keeps its text
+/// ([`crate::boundary::messages::history_turns`]), so no later request is refused for it.
+fn replayed_message(
+    toolbox: &Toolbox,
+    mut message: Value,
+    read: &crate::boundary::messages::AnswerCalls,
+) -> Value {
+    let replayed: Vec<Call> = match read.cut {
+        // Nothing ran: the calls as sent.
+        Some(_) => read.calls.clone(),
+        None => read
+            .calls
+            .iter()
+            .map(|call| toolbox.replayed(call))
+            .collect(),
+    };
+    if let Some(mut turn) = calls_turn(Provider::OpenAiChat, &replayed).pop() {
+        message["tool_calls"] = turn["tool_calls"].take();
+    }
+    message
 }
 
 /// The arguments of the first tool call of a message, if it has one.

@@ -444,6 +444,63 @@ fn a_runtime_tools_arguments_can_be_changed_as_json() {
     assert_eq!(echoed.value, Some(json!("loud")));
 }
 
+/// A list of boxes, any length: its `Serialize` recurses once per level, as a typed tool's
+/// own result type may.
+#[derive(serde::Serialize)]
+struct Chain {
+    next: Option<Box<Chain>>,
+}
+
+impl Drop for Chain {
+    /// Without recursion: a long chain would overflow the stack dropping itself.
+    fn drop(&mut self) {
+        let mut next = self.next.take();
+        while let Some(mut link) = next {
+            next = link.next.take();
+        }
+    }
+}
+
+/// Issue 43 §7: a typed tool whose own result nests 10,000 and 100,000 levels is a
+/// `malformed_response` with a `limit` issue, never a crash: its result is written within
+/// `MAX_RESULT_DEPTH` levels (`serde_json::to_value` recursed deeper than the type's own
+/// `Serialize` and aborted the process).
+#[test]
+fn a_typed_result_built_too_deep_is_malformed_not_a_crash() {
+    use toolgate::boundary::MAX_RESULT_DEPTH;
+    /// Builds a chain as deep as asked.
+    #[derive(toolgate::Tool, serde::Deserialize)]
+    struct Build {
+        levels: usize,
+    }
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .add_tool(|args: Build| async move {
+            let mut chain = Chain { next: None };
+            for _ in 1..args.levels {
+                chain = Chain {
+                    next: Some(Box::new(chain)),
+                };
+            }
+            Ok::<_, String>(chain)
+        })
+        .unwrap();
+    for levels in [MAX_RESULT_DEPTH, MAX_RESULT_DEPTH + 1, 10_000, 100_000] {
+        let envelope = block_on(toolbox.call("build", &format!(r#"{{"levels": {levels}}}"#)));
+        assert_eq!(
+            envelope.ok,
+            levels <= MAX_RESULT_DEPTH,
+            "{levels} levels: {}",
+            envelope.to_json()
+        );
+        if levels > MAX_RESULT_DEPTH {
+            let error = envelope.error.as_ref().unwrap();
+            assert_eq!(error.reason, Reason::MalformedResponse);
+            assert_eq!(error.issues[0].constraint, toolgate::Constraint::Limit);
+        }
+    }
+}
+
 /// Issue 28 §3: a tool's result nested past `MAX_RESULT_DEPTH` is a `malformed_response`
 /// with a `limit` issue; nothing after the tool recurses into it (100,000 levels overflowed
 /// the stack), and every server writes the envelope it makes.

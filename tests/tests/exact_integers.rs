@@ -275,7 +275,8 @@ fn outcome(place: Place, n: i128) -> Outcome {
         Place::MapValue => ranged(0, u64::MAX.into()),
         Place::TupleElement => ranged(0, i128::MAX),
         Place::Enum if PICKED.contains(&n) => Outcome::Accepted,
-        Place::Enum => Outcome::Refused(&["enum"]),
+        // (An integer written as one beyond what a `Value` carries: `limit`, issue 43 §4.)
+        Place::Enum => Outcome::Refused(&["enum", "limit"]),
         Place::Const(_, constant) if n == constant => Outcome::Accepted,
         Place::Const(..) => Outcome::Refused(&["const"]),
     }

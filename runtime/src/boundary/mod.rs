@@ -107,6 +107,8 @@ mod finalizer;
 pub mod messages;
 pub mod middleware;
 mod registry;
+mod replay;
+mod result_json;
 mod run;
 mod stopped;
 mod telemetry;

@@ -135,15 +135,21 @@ fn unwritable(error: impl Display) -> String {
 }
 
 /// A handler's result as JSON: a `serde_json::Value` as it is (not copied through serde),
-/// anything else written by serde.
-fn into_json<O: Serialize + 'static>(result: O) -> Result<Value, String> {
+/// anything else written by serde within [`MAX_RESULT_DEPTH`] levels
+/// ([`super::result_json`]): `Ok(None)` for a result nested deeper, however it is built.
+fn into_json<O: Serialize + 'static>(result: O) -> Result<Option<Value>, String> {
     let mut slot = Some(result);
     if let Some(value) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<Value>>() {
-        return Ok(value.take().unwrap_or(Value::Null));
+        return Ok(Some(value.take().unwrap_or(Value::Null)));
     }
-    slot.map_or(Ok(Value::Null), |result| {
-        serde_json::to_value(result).map_err(unwritable)
-    })
+    let Some(result) = slot else {
+        return Ok(Some(Value::Null));
+    };
+    match super::result_json::to_value_within_depth(&result) {
+        Ok(value) => Ok(Some(value)),
+        Err(super::result_json::Unwritten::TooDeep) => Ok(None),
+        Err(super::result_json::Unwritten::Failed(why)) => Err(unwritable(why)),
+    }
 }
 
 /// Most levels of nesting a tool's result may have, as serde_json reads a text: a deeper
@@ -160,10 +166,15 @@ fn within_depth(value: Value, model: &ToolModel) -> Result<Value, Output> {
         return Ok(value);
     }
     drop_flat(value);
+    Err(too_deep(model))
+}
+
+/// The `malformed_response` of a result nested past [`MAX_RESULT_DEPTH`].
+fn too_deep(model: &ToolModel) -> Output {
     let mut report = Report::new();
     report.push(result_too_deep());
     let hint = RetryHint::build(model, &report, HintReason::MalformedResponse);
-    Err(Output::Malformed(Value::Null, report, Box::new(hint)))
+    Output::Malformed(Value::Null, report, Box::new(hint))
 }
 
 /// The issue of a result nested past [`MAX_RESULT_DEPTH`].
@@ -253,7 +264,10 @@ where
             let running = (self.handler)(value);
             Box::pin(async move {
                 let result = running.await.map_err(|error| error.to_string())?;
-                let value = match within_depth(into_json(result)?, T::model()) {
+                let Some(value) = into_json(result)? else {
+                    return Ok(too_deep(T::model()));
+                };
+                let value = match within_depth(value, T::model()) {
                     Ok(value) => value,
                     Err(too_deep) => return Ok(too_deep),
                 };

@@ -129,6 +129,11 @@ impl std::fmt::Debug for Toolbox {
 }
 
 impl Toolbox {
+    /// The arguments' model of the tool named `name`.
+    pub(super) fn model_of(&self, name: &str) -> Option<&ToolModel> {
+        self.tools.get(name).map(|entry| entry.tool.model())
+    }
+
     /// An empty toolbox with default budgets (none but stall detection).
     pub fn new() -> Self {
         Toolbox {

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{as_text, call_id, object_or_text, text, MessageError};
+use super::{as_text, call_id, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
 pub(super) fn tool_calls(answer: &Value) -> Result<Vec<Call>, MessageError> {
@@ -54,7 +54,7 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         .iter()
         .map(|call| {
             json!({"type": "tool_use", "id": call.call_id.clone().unwrap_or_default(),
-                "name": call.tool, "input": object_or_text(&call.arguments)})
+                "name": call.tool, "input": replayed_arguments(&call.arguments)})
         })
         .collect();
     vec![json!({"role": "assistant", "content": blocks})]

@@ -11,7 +11,7 @@
 
 use serde_json::{json, Value};
 
-use super::{as_text, object_or_text, text, MessageError};
+use super::{as_text, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
 pub(super) fn tool_calls(answer: &Value) -> Result<Vec<Call>, MessageError> {
@@ -64,7 +64,7 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         .iter()
         .map(|call| {
             let mut function_call =
-                json!({"name": call.tool, "args": object_or_text(&call.arguments)});
+                json!({"name": call.tool, "args": replayed_arguments(&call.arguments)});
             if let Some(id) = &call.call_id {
                 function_call["id"] = Value::String(id.clone());
             }

@@ -93,7 +93,7 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         .iter()
         .map(|call| {
             let params =
-                json!({"name": call.tool, "arguments": super::object_or_text(&call.arguments)});
+                json!({"name": call.tool, "arguments": super::replayed_arguments(&call.arguments)});
             let mut request = json!({"jsonrpc": "2.0", "method": "tools/call", "params": params});
             if let Some(id) = &call.call_id {
                 request["id"] = Value::String(id.clone());

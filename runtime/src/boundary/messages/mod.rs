@@ -50,12 +50,16 @@ use super::{Call, Envelope};
 
 mod answer;
 mod anthropic;
+mod end;
 mod gemini;
+mod history;
 mod mcp;
 mod openai_chat;
 mod openai_responses;
 
 pub(crate) use answer::read_answer;
+pub use end::{cut, finish_reason, Cut};
+pub use history::{history_turns, refuse_cut, replayed_arguments, UNREADABLE_ARGUMENTS_KEY};
 /// What the MCP server sends (`McpServer::result_of`).
 #[cfg(feature = "mcp")]
 pub(crate) use mcp::tool_result as mcp_tool_result;
@@ -89,6 +93,58 @@ pub fn tool_calls(provider: Provider, answer: &Value) -> Result<Vec<Call>, Messa
             what: format!("{other} has no message shapes here"),
         }),
     }
+}
+
+/// The tool calls of a whole answer, and how it ended ([`answer_calls`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerCalls {
+    /// The calls, in order.
+    pub calls: Vec<Call>,
+    /// The finish reason as the provider wrote it ([`finish_reason`]).
+    pub finish_reason: Option<String>,
+    /// Whether the answer was cut ([`cut`]): then no call of it may run
+    /// ([`Toolbox::call_answer`](crate::boundary::Toolbox::call_answer) refuses them all).
+    pub cut: Option<Cut>,
+}
+
+/// The tool calls of a whole answer (a chat completion, a response, a message, a Gemini
+/// answer) and how it ended; `max_tokens`: the output token cap the request set, for an
+/// answer cut without saying so.
+///
+/// ```
+/// use serde_json::json;
+/// use toolgate::boundary::messages::{answer_calls, Provider};
+///
+/// let answer = json!({"stop_reason": "max_tokens", "content": [
+///     {"type": "tool_use", "id": "t1", "name": "add", "input": {"a": 1}}]});
+/// let read = answer_calls(Provider::Anthropic, &answer, None).unwrap();
+/// assert_eq!(read.calls.len(), 1);
+/// assert!(read.cut.is_some());
+/// ```
+pub fn answer_calls(
+    provider: Provider,
+    answer: &Value,
+    max_tokens: Option<u64>,
+) -> Result<AnswerCalls, MessageError> {
+    Ok(AnswerCalls {
+        calls: tool_calls(provider, answer)?,
+        finish_reason: finish_reason(provider, answer).map(str::to_owned),
+        cut: cut(provider, answer, max_tokens),
+    })
+}
+
+/// [`answer_calls`] of an answer given as text, each call's arguments kept as written
+/// ([`tool_calls_in_text`]).
+pub fn answer_calls_in_text(
+    provider: Provider,
+    text: &str,
+    max_tokens: Option<u64>,
+) -> Result<AnswerCalls, MessageError> {
+    let answer = read_answer(text).map_err(|error| MessageError {
+        index: 0,
+        what: format!("the answer is not JSON: {error}"),
+    })?;
+    answer_calls(provider, &answer, max_tokens)
 }
 
 /// The tool calls of a model's answer given as text (the message alone or the whole API
@@ -172,8 +228,9 @@ pub fn correction_turn(
 /// The model's turn that made `calls`, written as the provider writes it (for a history
 /// kept as calls, or for tests): an assistant message with `tool_calls`, `function_call`
 /// items, an assistant message with `tool_use` blocks, a model content with `functionCall`
-/// parts, or `tools/call` requests (arguments that are not a JSON object go as a string
-/// where the provider wants an object, as the model sent them).
+/// parts, or `tools/call` requests. Every call is written as the provider accepts it in a
+/// history: arguments that are not a JSON object go as an object that keeps their text
+/// ([`replayed_arguments`]; see [`history_turns`]).
 pub fn calls_turn(provider: Provider, calls: &[Call]) -> Vec<Value> {
     match provider {
         Provider::OpenAiChat => openai_chat::calls_turn(calls),
@@ -187,14 +244,6 @@ pub fn calls_turn(provider: Provider, calls: &[Call]) -> Vec<Value> {
 /// The call's id an envelope answers (empty when the model gave none).
 fn call_id(envelope: &Envelope) -> String {
     envelope.call_id.clone().unwrap_or_default()
-}
-
-/// Arguments as the JSON object they hold, or as the text sent when they hold none.
-fn object_or_text(arguments: &str) -> Value {
-    serde_json::from_str::<Value>(arguments)
-        .ok()
-        .filter(Value::is_object)
-        .unwrap_or_else(|| Value::String(arguments.to_owned()))
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         .iter()
         .map(|call| {
             json!({"id": call.call_id.clone().unwrap_or_default(), "type": "function",
-                "function": {"name": call.tool, "arguments": call.arguments}})
+                "function": {"name": call.tool, "arguments": super::history::replayed_text(&call.arguments)}})
         })
         .collect();
     vec![json!({"role": "assistant", "content": null, "tool_calls": tool_calls})]

@@ -37,7 +37,7 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         .iter()
         .map(|call| {
             json!({"type": "function_call", "call_id": call.call_id.clone().unwrap_or_default(),
-                "name": call.tool, "arguments": call.arguments})
+                "name": call.tool, "arguments": super::history::replayed_text(&call.arguments)})
         })
         .collect()
 }

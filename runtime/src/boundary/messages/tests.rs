@@ -2,6 +2,9 @@ use proptest::prelude::*;
 
 use super::*;
 
+#[path = "history_tests.rs"]
+mod history;
+
 /// Arguments a parse into a `Value` would change or refuse: a key twice, digits a float
 /// rounds, numbers out of a float's range, nesting past serde_json's limit, escapes.
 fn arguments_text() -> impl Strategy<Value = String> {
