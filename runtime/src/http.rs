@@ -6,10 +6,12 @@
 //!   hint; a body axum cannot read (too large, cut off) keeps axum's status, with RFC 9457's
 //!   members only (`type`, `title`, `status`, `detail`).
 //! - A body is read as `axum::Json` reads one: its `Content-Type` is `application/json` or
-//!   `application/*+json`, else `415 Unsupported Media Type` (a form, `text/plain`, none):
-//!   the gate repairs what a model writes, not what a form encodes. Every refusal before the
-//!   gate (415, axum's `413` past its body limit, a body cut off) is a problem body too, on
-//!   both the extractor and the router.
+//!   `application/*+json`, else `415 Unsupported Media Type` (a form, `text/plain`, none, or
+//!   a JSON type with a `charset` other than UTF-8, which JSON is): the gate repairs what a
+//!   model writes, not what a form encodes. A body past the gate's limit
+//!   (`Options::max_bytes`, 1 MiB) is `413 Content Too Large`, as one past axum's body limit
+//!   is: one status per cause. Every refusal before the gate (415, 413, a body cut off) is a
+//!   problem body too, on both the extractor and the router.
 //! - [`router`] serves a whole [`Toolbox`]: `GET /tools` lists the definitions, `POST
 //!   /tools/{name}` calls a tool with the body as its argument text and answers its
 //!   [`Envelope`] (status below). HTTP knows no agent run: each request is a run of its own
@@ -157,29 +159,41 @@ where
 /// media type, within axum's body limit (2 MB unless the app sets another), which holds
 /// while the body is read; else a problem body.
 async fn body_of<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, Refusal> {
-    let media_type = request
+    let content_type = request
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .map(|value| {
-            value
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_ascii_lowercase()
-        });
-    let json = media_type.as_deref().is_some_and(|media_type| {
-        media_type == "application/json"
-            || (media_type.starts_with("application/") && media_type.ends_with("+json"))
-    });
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let mut parts = content_type.split(';').map(str::trim);
+    let media_type = parts.next().unwrap_or_default();
+    let json = media_type == "application/json"
+        || (media_type.starts_with("application/") && media_type.ends_with("+json"));
     if !json {
         let detail = "Expected request with `Content-Type: application/json`".to_owned();
         return Err(Refusal::problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, detail));
     }
-    Bytes::from_request(request, state)
+    // JSON is UTF-8 (RFC 8259): a body said to be in another charset is another media type.
+    let charset = parts.find_map(|part| part.strip_prefix("charset="));
+    if let Some(charset) = charset.map(|c| c.trim_matches('"')) {
+        if charset != "utf-8" && charset != "utf8" {
+            let detail = format!("Expected a UTF-8 JSON body, not `charset={charset}`");
+            return Err(Refusal::problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, detail));
+        }
+    }
+    let bytes = Bytes::from_request(request, state)
         .await
-        .map_err(|rejection| Refusal::problem(rejection.status(), rejection.body_text()))
+        .map_err(|rejection| Refusal::problem(rejection.status(), rejection.body_text()))?;
+    // Past the gate's own limit, the same status as past axum's: one status per cause.
+    let most = toolgate_core::decode::Options::default().max_bytes;
+    if bytes.len() > most {
+        let detail = format!(
+            "The body is {} bytes, more than the {most} bytes the gate reads",
+            bytes.len()
+        );
+        return Err(Refusal::problem(StatusCode::PAYLOAD_TOO_LARGE, detail));
+    }
+    Ok(bytes)
 }
 
 /// The HTTP status of an envelope: `200` for a success; `422` refused arguments; `404`

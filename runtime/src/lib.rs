@@ -233,10 +233,10 @@ pub use rmcp;
 #[cfg(feature = "axum")]
 pub mod http;
 
-/// The axum (0.8) that [`http`] extracts for, with its `json` feature: routes and handlers
-/// need no `axum` line of your own. Serving them (`axum::serve`) needs axum's `tokio` and
-/// `http1` features: add `axum = { version = "0.8", features = ["tokio", "http1"] }`;
-/// Cargo builds one axum for both.
+/// The axum (0.8) that [`http`] extracts for, with its `json`, `tokio` and `http1`
+/// features: routes, handlers and `axum::serve` need no `axum` line of your own. Add one
+/// (the same major version) for features toolgate does not turn on; Cargo builds one axum
+/// for both.
 #[cfg(feature = "axum")]
 pub use axum;
 

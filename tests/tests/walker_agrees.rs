@@ -205,8 +205,10 @@ fn changed_on_purpose(now: &str, before: &str) -> bool {
         || (now.contains("AdditionalProperties") && !before.contains("AdditionalProperties"))
         || (before.contains("NullAsAbsent") && !now.contains("NullAsAbsent"))
         || (now.contains("Limit") && !before.contains("Limit"))
-        || (before.contains("JSON punctuation") || before.contains("not JSON at byte"))
-            && now.contains("JsonText")
+        || ((before.contains("JSON punctuation")
+            || before.contains("not JSON at byte")
+            || before.contains("the text holds no JSON object"))
+            && (now.contains("JsonText") || now.contains("constraint: Syntax")))
 }
 
 /// Where both crates decide `text` differently, the roads that differ.

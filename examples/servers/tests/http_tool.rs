@@ -117,6 +117,15 @@ fn refusals_before_the_gate_are_problem_bodies() {
         for (body, media_type) in [
             ("lat=1&lon=2", "application/x-www-form-urlencoded"),
             (r#"{"lat": 1, "lon": 2}"#, "text/plain"),
+            // Issue 43 §8: JSON is UTF-8; another charset is another media type.
+            (
+                r#"{"lat": 1, "lon": 2}"#,
+                "application/json; charset=latin1",
+            ),
+            (
+                r#"{"lat": 1, "lon": 2}"#,
+                "application/json; charset=\"ISO-8859-1\"",
+            ),
         ] {
             let (status, content_type, problem) = post_as(&agent, &url, body, media_type);
             assert_eq!(status, 415, "{url} {media_type}: {problem}");
@@ -128,6 +137,7 @@ fn refusals_before_the_gate_are_problem_bodies() {
         }
         for media_type in [
             "application/json; charset=utf-8",
+            "application/json; charset=\"UTF-8\"",
             "application/vnd.api+json",
         ] {
             let (status, _, answer) = post_as(&agent, &url, "{}", media_type);
@@ -159,6 +169,22 @@ fn a_body_past_the_limit_is_a_problem_body() {
         .build()
         .unwrap();
     let large = format!(r#"{{"lat": 1, "pad": "{}"}}"#, "x".repeat(2_000));
+    // Issue 43 §8: past the gate's 1 MiB but within axum's default 2 MB, the same 413.
+    let within_axum = axum::Router::new()
+        .route("/book_flight", post(book))
+        .merge(router(Arc::new(toolbox())));
+    let mid = format!(r#"{{"lat": 1, "pad": "{}"}}"#, "x".repeat(1_500_000));
+    for uri in ["/book_flight", "/tools/get_weather"] {
+        let request = axum::http::Request::post(uri)
+            .header("content-type", "application/json")
+            .body(Body::from(mid.clone()))
+            .unwrap();
+        let response = runtime
+            .block_on(within_axum.clone().oneshot(request))
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 413, "{uri}");
+        assert_eq!(response.headers()["content-type"], PROBLEM_JSON, "{uri}");
+    }
     for uri in ["/book_flight", "/tools/get_weather"] {
         let request = axum::http::Request::post(uri)
             .header("content-type", "application/json")
