@@ -201,6 +201,8 @@ struct FoldedName {
     folded: String,
     /// Its length in characters.
     chars: usize,
+    /// Whether it is ASCII of at most [`SHORT`] bytes: measured on the stack.
+    short: bool,
     /// Which characters it holds: bit `c % 128` for each character `c`.
     holds: u128,
 }
@@ -213,6 +215,7 @@ impl FoldedName {
             .fold(0u128, |holds, c| holds | 1 << (c as u32 % 128));
         FoldedName {
             chars: folded.chars().count(),
+            short: folded.is_ascii() && folded.len() <= SHORT,
             folded,
             holds,
         }
@@ -261,12 +264,11 @@ impl FoldedNames {
                 continue;
             }
             *cells_left = cells_left.checked_sub(got.chars * length)?;
-            let distance = match (
-                short_ascii_fold(&got.folded),
-                short_ascii_fold(&candidate.folded),
-            ) {
-                (Some((a, la)), Some((b, lb))) => osa_distance_short(&a[..la], &b[..lb], allowed),
-                _ => strsim::osa_distance(&got.folded, &candidate.folded),
+            // Both folded already: measured as they are.
+            let distance = if got.short && candidate.short {
+                osa_distance_short(got.folded.as_bytes(), candidate.folded.as_bytes(), allowed)
+            } else {
+                strsim::osa_distance(&got.folded, &candidate.folded)
             };
             if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
                 best = Some((distance, at));

@@ -543,3 +543,33 @@ fn a_result_nested_too_deep_is_malformed_not_a_crash() {
         }
     }
 }
+
+/// Issue 43 §5: a call replayed in a history carries the arguments its tool ran with where
+/// the gate repaired them, and is as sent otherwise (an unknown tool's too).
+#[test]
+fn a_call_is_replayed_as_it_ran() {
+    use toolgate::boundary::Call;
+    /// Adds.
+    #[derive(toolgate::Tool, serde::Deserialize)]
+    struct Add {
+        a: i64,
+        b: i64,
+    }
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .add_tool(|args: Add| async move { Ok::<_, String>(args.a + args.b) })
+        .unwrap();
+    let repaired = toolbox.replayed(&Call::new("add", r#"{"a": "2", "b": 3}"#).with_id("c1"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&repaired.arguments).unwrap(),
+        json!({"a": 2, "b": 3})
+    );
+    assert_eq!(repaired.call_id.as_deref(), Some("c1"));
+    for call in [
+        Call::new("add", r#"{"a": 2, "b": 3}"#),
+        Call::new("add", r#"{"a": 2, "b""#),
+        Call::new("adds", r#"{"a": "2"}"#),
+    ] {
+        assert_eq!(toolbox.replayed(&call), call);
+    }
+}

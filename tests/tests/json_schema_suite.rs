@@ -192,7 +192,7 @@ fn valid_cases_pass_every_road_untouched() {
                                 .collect();
                             if !changed.is_empty() {
                                 Some(format!("repaired: {changed:?}"))
-                            } else if !same_but_integral_floats(&decoded.value, data)
+                            } else if !toolgate_core::values::json_equal(&decoded.value, data)
                                 && !decoded.repairs.iter().any(|r| r.rule.as_str() == "default")
                             {
                                 Some(format!("value {} for {}", decoded.value, data))
@@ -219,20 +219,4 @@ fn valid_cases_pass_every_road_untouched() {
         wrong.len(),
         wrong.join("\n")
     );
-}
-
-/// `got` is `sent` but for floats with no fraction made integers.
-fn same_but_integral_floats(got: &Value, sent: &Value) -> bool {
-    match (got, sent) {
-        (Value::Number(g), Value::Number(s)) => g == s || (s.is_f64() && s.as_f64() == g.as_f64()),
-        (Value::Array(g), Value::Array(s)) => {
-            g.len() == s.len() && g.iter().zip(s).all(|(g, s)| same_but_integral_floats(g, s))
-        }
-        (Value::Object(g), Value::Object(s)) => {
-            g.len() == s.len()
-                && g.iter()
-                    .all(|(k, g)| s.get(k).is_some_and(|s| same_but_integral_floats(g, s)))
-        }
-        _ => got == sent,
-    }
 }

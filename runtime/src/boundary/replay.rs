@@ -2,8 +2,6 @@
 //! was cut; and each call as the conversation's history replays it
 //! ([`messages::history_turns`](super::messages::history_turns)).
 
-use toolgate_core::decode::{decode_text, Options};
-
 use super::messages::{refuse_cut, AnswerCalls};
 use super::{Call, Envelope, Toolbox};
 
@@ -19,17 +17,17 @@ impl Toolbox {
         }
     }
 
-    /// `call` as the conversation's history should replay it: where the gate repairs its
-    /// arguments, with the arguments the tool runs with (so the model sees what ran);
-    /// otherwise as sent ([`messages::calls_turn`](super::messages::calls_turn) then writes an
-    /// unreadable one as an object that keeps its text).
+    /// `call` as the conversation's history should replay it: where the tool's gate repairs
+    /// its arguments, with the arguments the tool runs with, as its gate hands them on (so the
+    /// model sees what ran); otherwise as sent ([`messages::calls_turn`](super::messages::calls_turn)
+    /// then writes an unreadable one as an object that keeps its text).
     pub fn replayed(&self, call: &Call) -> Call {
-        let Some(model) = self.model_of(&call.tool) else {
+        let Some(tool) = self.registered(&call.tool) else {
             return call.clone();
         };
-        match decode_text(model, call.arguments.as_bytes(), &Options::default()) {
-            Ok(decoded) if decoded.is_repaired() => Call {
-                arguments: decoded.value.to_string(),
+        match tool.gate(&call.arguments) {
+            Ok((arguments, repairs)) if repairs.iter().any(|r| r.rule.is_repair()) => Call {
+                arguments: arguments.to_json().to_string(),
                 ..call.clone()
             },
             _ => call.clone(),

@@ -129,9 +129,9 @@ impl std::fmt::Debug for Toolbox {
 }
 
 impl Toolbox {
-    /// The arguments' model of the tool named `name`.
-    pub(super) fn model_of(&self, name: &str) -> Option<&ToolModel> {
-        self.tools.get(name).map(|entry| entry.tool.model())
+    /// The tool named `name`, as registered.
+    pub(super) fn registered(&self, name: &str) -> Option<&dyn Registered> {
+        self.tools.get(name).map(|entry| &*entry.tool)
     }
 
     /// An empty toolbox with default budgets (none but stall detection).

@@ -151,14 +151,9 @@ impl<'m> ObjectRun<'m> {
     /// or drops them with a log entry (never where its schema denies them, nor where a typed
     /// tool may not drop them).
     fn takes_undeclared(&self, decoder: &Decoder<'m>) -> bool {
-        match self.object.additional {
-            Additional::Deny => false,
-            Additional::Schema(_) => true,
-            Additional::Allow => {
-                decoder.options.unknown_keys == UnknownKeys::Keep
-                    || decoder.allows(Rule::DropUnknownKey)
-            }
-        }
+        self.keeps_undeclared(decoder)
+            || (matches!(self.object.additional, Additional::Allow)
+                && decoder.allows(Rule::DropUnknownKey))
     }
 
     /// What the walker does with the value of `key`, the next key sent.
@@ -345,33 +340,40 @@ pub(super) fn null_as_absent<'m>(
     Some(decoder.default_value(field, node))
 }
 
-/// Which fields of an object were given: bits, on the stack for up to 64 fields.
+/// A set of an object's fields: bits, on the stack for up to 64 fields; past that, a flag
+/// per field, allocated at the first one set (an object run keeps several sets, most of
+/// them empty).
 struct FieldSet {
+    count: usize,
     few: u64,
     many: Vec<bool>,
 }
 
 impl FieldSet {
     fn new(count: usize) -> Self {
-        let many = if count > 64 {
-            vec![false; count]
-        } else {
-            Vec::new()
-        };
-        FieldSet { few: 0, many }
+        FieldSet {
+            count,
+            few: 0,
+            many: Vec::new(),
+        }
     }
 
     fn has(&self, at: usize) -> bool {
-        match self.many.get(at) {
-            Some(&given) => given,
-            None => at < 64 && self.few & (1 << at) != 0,
+        if self.count > 64 {
+            self.many.get(at).copied().unwrap_or(false)
+        } else {
+            at < 64 && self.few & (1 << at) != 0
         }
     }
 
     fn set(&mut self, at: usize) {
-        match self.many.get_mut(at) {
-            Some(given) => *given = true,
-            None => self.few |= 1 << at,
+        if self.count > 64 {
+            if self.many.is_empty() {
+                self.many = vec![false; self.count];
+            }
+            self.many[at] = true;
+        } else {
+            self.few |= 1 << at;
         }
     }
 }

@@ -87,20 +87,19 @@ impl<'m> Decoder<'m> {
             Json::Number(number) | Json::SpelledNumber(number, _) | Json::RoundedNumber(number) => {
                 (Num::from_json(&number), Value::Number(number), None)
             }
-            Json::String(text) if self.allows(Rule::StringToNumber) => match parse_number(&text) {
+            Json::String(text) if self.allows(Rule::StringToNumber) => {
                 // Its digits an integer no `Value` carries: a float would round it.
-                Some(_)
-                    if super::integers::is_uncarried_integer(super::integers::string_digits(
-                        &text,
-                    )) =>
-                {
-                    let digits = super::integers::string_digits(&text).to_owned();
+                let digits = super::integers::string_digits(&text);
+                if super::integers::is_uncarried_integer(digits) {
+                    let digits = digits.to_owned();
                     self.refuse_uncarried(&digits, Value::String(text));
                     return None;
                 }
-                Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
-                None => return self.type_issue(schema, Value::String(text)),
-            },
+                match parse_number(&text) {
+                    Some(number) => (number, Value::String(text), Some(Rule::StringToNumber)),
+                    None => return self.type_issue(schema, Value::String(text)),
+                }
+            }
             other => return self.type_issue(schema, other.into_value()),
         };
         let value = match (&original, rule) {

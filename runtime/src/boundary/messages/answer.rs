@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -44,7 +44,8 @@ pub(crate) fn read_answer(text: &str) -> Result<Value, serde_json::Error> {
 ///
 /// A call is any object with a `name` member: its `arguments` (OpenAI, MCP), `input`
 /// (Anthropic) and `args` (Gemini) members are taken as written, every one of them, each
-/// time it is repeated, wherever the object sits and whatever else it holds. So nothing
+/// time it is repeated, wherever the object sits (but inside another object's argument
+/// members, where no provider puts a call) and whatever else it holds. So nothing
 /// around the arguments — a second holder beside the first, `function` twice, a member of
 /// an unexpected type, members in any order, shapes no provider writes — changes how they
 /// are read: the provider's reader then takes the member it reads (the last of repeated
@@ -93,19 +94,10 @@ impl<'de, 'f> Visitor<'de> for Walk<'f, 'de> {
                 found: &mut *self.found,
             })?;
         }
+        // An object without a name is no call: what its holder-named members hold is read
+        // by no provider's reader, so it is skipped as read (never read twice).
         if named {
             self.found.extend(held);
-        } else {
-            // Not a call: what its holder-named members hold may still be (an MCP
-            // request's `params` is read as a call; a message's `input` would be looked into).
-            for raw in held {
-                let mut reader = serde_json::Deserializer::from_str(raw.get());
-                Walk {
-                    found: &mut *self.found,
-                }
-                .deserialize(&mut reader)
-                .map_err(A::Error::custom)?;
-            }
         }
         Ok(())
     }

@@ -39,11 +39,7 @@ pub const UNREADABLE_ARGUMENTS_KEY: &str = "toolgate_unreadable_arguments";
 pub fn replayed_arguments(arguments: &str) -> Value {
     match serde_json::from_str::<Value>(arguments) {
         Ok(object @ Value::Object(_)) => object,
-        _ => {
-            let mut placeholder = Map::new();
-            placeholder.insert(UNREADABLE_ARGUMENTS_KEY.to_owned(), arguments.into());
-            Value::Object(placeholder)
-        }
+        _ => placeholder(arguments),
     }
 }
 
@@ -52,8 +48,16 @@ pub fn replayed_arguments(arguments: &str) -> Value {
 pub(super) fn replayed_text(arguments: &str) -> String {
     match serde_json::from_str::<Value>(arguments) {
         Ok(Value::Object(_)) => arguments.to_owned(),
-        _ => replayed_arguments(arguments).to_string(),
+        _ => placeholder(arguments).to_string(),
     }
+}
+
+/// The object an unreadable call is replayed as: its text under
+/// [`UNREADABLE_ARGUMENTS_KEY`].
+fn placeholder(arguments: &str) -> Value {
+    let mut placeholder = Map::new();
+    placeholder.insert(UNREADABLE_ARGUMENTS_KEY.to_owned(), arguments.into());
+    Value::Object(placeholder)
 }
 
 /// The turns a history gets for `calls` and their `envelopes`: the model's turn that made
