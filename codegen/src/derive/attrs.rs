@@ -228,14 +228,26 @@ fn number_from_lit(lit: &Lit, negative: bool, expr: &Expr) -> darling::Result<Nu
     let number = match lit {
         Lit::Int(int) => {
             // `-1` may arrive as one negative literal token or as `-` and `1`.
+            let carried = toolgate_core::num::CARRIED_INTEGERS;
+            let beyond = || {
+                error_at(
+                    expr,
+                    format!(
+                        "beyond the integers toolgate carries exactly ({} to {}): a JSON value holds no larger integer, and a float would round it",
+                        carried.start(),
+                        carried.end()
+                    ),
+                )
+            };
             let integer = match int.base10_parse::<i128>() {
                 Ok(value) => value,
-                Err(_) if int.base10_parse::<u128>().is_ok() => {
-                    return Err(error_at(expr, "too large: toolgate's bounds stop at i128::MAX (JSON integers beyond u64::MAX cannot be read exactly anyway)"));
-                }
+                Err(_) if int.base10_parse::<u128>().is_ok() => return Err(beyond()),
                 Err(_) => return Err(error_at(expr, "not a whole number")),
             };
             let integer = if negative { -integer } else { integer };
+            if !carried.contains(&integer) {
+                return Err(beyond());
+            }
             NumberLiteral {
                 value: integer as f64,
                 integer: Some(integer),

@@ -69,10 +69,15 @@ pub(super) fn plan_tool(
 /// The text, when the schema reader takes it as the schema of a value.
 fn read(text: &LitStr, errors: &mut darling::error::Accumulator) -> Option<String> {
     let value = text.value();
-    let json: Json = match serde_json::from_str(&value) {
+    // Read as every road reads schema text (integers by their digits, one beyond what a
+    // JSON value carries refused).
+    let json = match Json::from_schema_text(&value) {
         Ok(json) => json,
-        Err(error) => {
-            errors.push(error_at(text, format!("the schema is not JSON: {error}")));
+        Err(schema_errors) => {
+            errors.push(error_at(
+                text,
+                format!("the schema cannot be read: {schema_errors}"),
+            ));
             return None;
         }
     };

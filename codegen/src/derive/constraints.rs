@@ -195,15 +195,10 @@ fn at_least(a: &NumberLiteral, b: &NumberLiteral) -> bool {
     }
 }
 
-/// The range of an integer type (`u128` clamped to `i128::MAX`: larger bounds are refused
-/// when read).
+/// The range of an integer type, `u128`'s cut at `i128::MAX` (a larger literal is refused
+/// when read: [`toolgate_core::model::IntWidth::type_range`]).
 pub fn integer_range(bits: u8, signed: bool) -> (i128, i128) {
-    match (bits, signed) {
-        (128, true) => (i128::MIN, i128::MAX),
-        (128, false) => (0, i128::MAX),
-        (bits, true) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
-        (bits, false) => (0, (1i128 << bits) - 1),
-    }
+    toolgate_core::model::IntWidth { bits, signed }.type_range()
 }
 
 /// The `format` that names a number's Rust width (`"int32"`, `"uint8"`, `"double"`).

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toolgate_core::model::read::{unwrap_definition, Unwrapped};
 use toolgate_core::model::Json;
 
-use super::Error;
+use super::{Error, SchemaProblem};
 
 /// One tool as found in a file.
 pub(crate) struct ToolSource {
@@ -66,9 +66,18 @@ pub(crate) fn read_text(
     text: &str,
     ignored: &[String],
 ) -> Result<Vec<ToolSource>, Error> {
-    let json = Json::from_schema_text(text).map_err(|error| Error::Json {
-        path: path.to_owned(),
-        message: error.to_string(),
+    let json = Json::from_schema_text(text).map_err(|errors| {
+        Error::Schema(
+            errors
+                .0
+                .into_iter()
+                .map(|error| SchemaProblem {
+                    file: path.to_owned(),
+                    pointer: error.pointer,
+                    message: error.message,
+                })
+                .collect(),
+        )
     })?;
     let definitions = match json {
         Json::Array(items) => items

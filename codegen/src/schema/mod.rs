@@ -48,14 +48,6 @@ pub enum Error {
         /// What the system said.
         source: std::io::Error,
     },
-    /// A file is not JSON.
-    #[error("{}: not JSON: {message}", path.display())]
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// What the JSON parser said.
-        message: String,
-    },
     /// Schemas the compiler cannot turn into Rust: every reason, each at its JSON pointer.
     #[error("{}", SchemaLines(.0))]
     Schema(Vec<SchemaProblem>),

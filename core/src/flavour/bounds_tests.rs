@@ -226,3 +226,37 @@ fn a_tuple_anthropic_strict_cannot_say_is_described_not_closed_empty() {
         "{description}"
     );
 }
+
+/// Issue 43 §4: every integer width, in every flavour, writes the range the gate holds as
+/// integers (a 128-bit width's is the carried range), never a float such as
+/// `1.7014118346046923e+38`.
+#[test]
+fn every_width_writes_its_carried_range_exactly_in_every_flavour() {
+    for bits in [8, 16, 32, 64, 128] {
+        for signed in [false, true] {
+            let width = crate::model::IntWidth { bits, signed };
+            let (low, high) = width.range();
+            let tool = ToolModel::new(
+                "t",
+                None,
+                crate::model::Schema::object(vec![crate::model::Field::required(
+                    "n",
+                    crate::model::Schema::integer_of(width),
+                )]),
+                Default::default(),
+            );
+            for flavour in Flavour::ALL {
+                let Ok(written) = tool.schema_for(flavour) else {
+                    continue;
+                };
+                let text = serde_json::to_string(&written.schema.to_value()).unwrap();
+                assert!(!text.contains("e+"), "{flavour:?} {width:?}: {text}");
+                for bound in [low, high] {
+                    if text.contains("imum") && bound != crate::num::Num::Int(0) {
+                        assert!(text.contains(&bound.to_string()), "{flavour:?}: {text}");
+                    }
+                }
+            }
+        }
+    }
+}

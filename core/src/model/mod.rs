@@ -314,7 +314,7 @@ impl ToolModel {
 
     /// [`ToolModel::from_definition`] from text, keeping the order of properties.
     pub fn from_definition_text(text: &str) -> Result<ToolModel, SchemaErrors> {
-        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
+        let json = Json::from_schema_text(text)?;
         read::read_definition(json)
     }
 
@@ -327,7 +327,7 @@ impl ToolModel {
     /// `description` the description, its `$defs` the definitions. Every keyword the model
     /// cannot hold is an error with its JSON pointer; none is dropped.
     pub fn from_json_schema(text: &str) -> Result<ToolModel, SchemaErrors> {
-        let json = Json::from_schema_text(text).map_err(SchemaErrors::syntax)?;
+        let json = Json::from_schema_text(text)?;
         read::read_tool(&json)
     }
 }

@@ -127,21 +127,43 @@ impl IntWidth {
         Some(IntWidth { bits, signed })
     }
 
-    /// The smallest and largest value of the type.
-    pub fn range(self) -> (Num, Num) {
+    /// The smallest and largest value of the Rust type, as an `i128` holds them (`u128`'s
+    /// cut at `i128::MAX`): what a bound written for the type must be within.
+    ///
+    /// ```
+    /// use toolgate_core::model::IntWidth;
+    /// assert_eq!(IntWidth { bits: 8, signed: true }.type_range(), (-128, 127));
+    /// assert_eq!(IntWidth { bits: 128, signed: false }.type_range(), (0, i128::MAX));
+    /// ```
+    pub fn type_range(self) -> (i128, i128) {
         let bits = u32::from(self.bits);
-        if self.signed {
-            let max = if bits == 128 {
-                i128::MAX
-            } else {
-                (1i128 << (bits - 1)) - 1
-            };
-            (Num::from_i128(-max - 1), Num::from_i128(max))
-        } else if bits == 128 {
-            (Num::Int(0), Num::from(u128::MAX))
-        } else {
-            (Num::Int(0), Num::from_i128((1i128 << bits) - 1))
+        match (self.signed, bits) {
+            (true, 128) => (i128::MIN, i128::MAX),
+            (false, 128) => (0, i128::MAX),
+            (true, _) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            (false, _) => (0, (1i128 << bits) - 1),
         }
+    }
+
+    /// The smallest and largest value of the type that toolgate carries: the type's range,
+    /// a 128-bit type's cut to [`crate::num::CARRIED_INTEGERS`] (an integer beyond it is
+    /// refused whatever the width). It is the range a width puts in the bounds, so no
+    /// written schema states a bound the gate does not hold (`i128` is
+    /// `-9223372036854775808..=18446744073709551615`, not `±1.7014118346046923e+38`).
+    ///
+    /// ```
+    /// use toolgate_core::model::IntWidth;
+    /// use toolgate_core::num::Num;
+    /// let (low, high) = IntWidth { bits: 128, signed: false }.range();
+    /// assert_eq!((low, high), (Num::Int(0), Num::Int(u64::MAX as i128)));
+    /// ```
+    pub fn range(self) -> (Num, Num) {
+        let (low, high) = self.type_range();
+        let carried = crate::num::CARRIED_INTEGERS;
+        (
+            Num::Int(low.max(*carried.start())),
+            Num::Int(high.min(*carried.end())),
+        )
     }
 }
 

@@ -19,6 +19,43 @@ use std::fmt;
 mod decimal;
 pub use decimal::{decimal_integer, float_keeping_digits, DecimalInteger};
 
+/// The integers toolgate carries exactly: those a `serde_json::Value` holds (`i64` and
+/// `u64`; serde_json's `arbitrary_precision` is not assumed, as it changes every `Value` in
+/// the user's build). One rule for every place an integer is written (issue 43 §4):
+/// - arguments: an integer beyond it is refused with a `limit` issue (an `integer` schema
+///   names the bound it passes; a string field takes the digits as text), never rounded;
+/// - schemas: an integer literal beyond it (`"const": 18446744073709551617`) is a schema
+///   error at its pointer, in schema text, the derive's attributes and the schema compiler's
+///   files; a number written with a fraction or an exponent is a float, read as every JSON
+///   reader reads it;
+/// - written schemas: a 128-bit width's range is this range (its part of it), so no writer
+///   states a bound the gate does not hold;
+/// - foreign error texts: a number beyond it is kept as its text.
+///
+/// ```
+/// use toolgate_core::num::CARRIED_INTEGERS;
+/// assert_eq!(*CARRIED_INTEGERS.end(), u64::MAX as i128);
+/// ```
+pub const CARRIED_INTEGERS: std::ops::RangeInclusive<i128> = INT_MIN..=INT_MAX;
+
+/// Whether `digits` are an integer written as one (`-?[0-9]+`) beyond [`CARRIED_INTEGERS`].
+///
+/// ```
+/// use toolgate_core::num::is_uncarried_integer;
+/// assert!(is_uncarried_integer("18446744073709551616"));
+/// assert!(is_uncarried_integer("-9223372036854775809"));
+/// assert!(!is_uncarried_integer("18446744073709551615"));
+/// assert!(!is_uncarried_integer("1e30"));
+/// ```
+pub fn is_uncarried_integer(digits: &str) -> bool {
+    let unsigned = digits.strip_prefix('-').unwrap_or(digits);
+    !unsigned.is_empty()
+        && unsigned.bytes().all(|b| b.is_ascii_digit())
+        && digits
+            .parse::<i128>()
+            .map_or(true, |n| !CARRIED_INTEGERS.contains(&n))
+}
+
 /// Whether the decimal number `text` (JSON number syntax, an optional sign) denotes an
 /// integer exactly, judged on its digits: `5`, `5.0`, `1.2e1` and `1e400` are integers;
 /// `5.5`, `1.0000000000000001` and `1e-400` are not, though a float rounds the last two to

@@ -152,7 +152,8 @@ fn read(text: &str) -> Option<Parsed> {
         if text.len() > MAX_FOREIGN_JSON_BYTES {
             return None;
         }
-        if let Ok(value) = serde_json::from_str::<Value>(text) {
+        // Numbers keep their digits: a bound of 30 digits is not read through a float.
+        if let Ok(value) = toolgate_core::model::Json::value_keeping_digits(text) {
             if let Some((format, issues)) = structured::read(&value) {
                 return Some(Parsed { format, issues });
             }
@@ -267,6 +268,7 @@ pub fn align(model: &ToolModel, issue: &mut Issue) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use toolgate_core::model::{Field, Schema};
     use toolgate_core::plan::work::steps_in;
 
@@ -283,6 +285,41 @@ mod tests {
         let mut issue = Issue::new(Path::root().key(key), Constraint::Custom, "bad");
         align(model, &mut issue);
         issue.path.to_string()
+    }
+
+    proptest! {
+        /// Issue 43 §4: a foreign text's number is never read through a float. Integers
+        /// across and beyond every width, and decimals longer than a float keeps, as a
+        /// pydantic JSON body's bound, a FastAPI body's and a sentence's: the issue's
+        /// `expected` is that number exactly (a JSON number whose text is the same decimal,
+        /// or its text).
+        #[test]
+        fn a_foreign_bound_keeps_its_digits(
+            number in prop_oneof![
+                any::<i128>().prop_map(|n| n.to_string()),
+                any::<u64>().prop_map(|n| n.to_string()),
+                "[1-9][0-9]{19,40}",
+                "[1-9][0-9]{0,3}\\.[0-9]{15,25}",
+            ],
+        ) {
+            let bodies = [
+                format!(r#"[{{"type": "greater_than", "loc": ["amount"], "msg": "Input should be greater than {number}", "input": 0, "ctx": {{"gt": {number}}}}}]"#),
+                format!(r#"{{"detail": [{{"type": "less_than", "loc": ["body", "amount"], "msg": "Input should be less than {number}", "input": 0, "ctx": {{"lt": {number}}}}}]}}"#),
+                format!("amount must be greater than {number}"),
+            ];
+            for body in bodies {
+                let parsed = parse(&body).expect("read");
+                let expected = parsed.issues[0].expected.clone().expect("a bound");
+                let same = match &expected {
+                    Value::String(text) => *text == number,
+                    Value::Number(read) => toolgate_core::num::float_keeping_digits(&number)
+                        .is_some_and(|kept| read.as_f64() == Some(kept))
+                        || read.to_string() == number,
+                    _ => false,
+                };
+                prop_assert!(same, "{number} read as {expected} from {body}");
+            }
+        }
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub(super) fn integer(
     );
     let width = match integer.width {
         Some(width) => {
-            let (low, high) = integer_range(width);
+            let (low, high) = width.type_range();
             for (keyword, value) in &values {
                 if !holds(width, *value) {
                     errors.push((
@@ -289,26 +289,14 @@ fn default_width(
 
 /// Whether a value of `width` can be `value`, as the derive reads it.
 fn holds(width: IntWidth, value: Num) -> bool {
-    let (low, high) = integer_range(width);
+    let (low, high) = width.type_range();
     to_i128(value).is_some_and(|value| (low..=high).contains(&value))
-}
-
-/// The range of a width as the derive checks bounds against it (`u128` up to `i128::MAX`:
-/// the derive reads no larger literal).
-fn integer_range(width: IntWidth) -> (i128, i128) {
-    let bits = u32::from(width.bits);
-    match (width.signed, bits) {
-        (true, 128) => (i128::MIN, i128::MAX),
-        (false, 128) => (0, i128::MAX),
-        (true, _) => (-(1 << (bits - 1)), (1 << (bits - 1)) - 1),
-        (false, _) => (0, (1 << bits) - 1),
-    }
 }
 
 /// Why no integer of `width` fits the bounds, if none does.
 fn empty_integers(bounds: &Bounds, width: IntWidth) -> Option<String> {
     let whole = |value: Option<Num>| value.and_then(to_i128);
-    let (mut low, mut high) = integer_range(width);
+    let (mut low, mut high) = width.type_range();
     if let Some(minimum) = whole(bounds.minimum) {
         low = low.max(minimum);
     }

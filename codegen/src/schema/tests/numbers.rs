@@ -23,9 +23,12 @@ fn refused(schema: &str) -> Vec<String> {
 /// are integer literals.
 #[test]
 fn an_integer_type_holds_every_bound() {
+    // The carried range is `i128`'s as toolgate holds it (issue 43 §4): left to the type.
     assert_eq!(
-        field(r#"{"type": "integer", "minimum": -9223372036854775808, "maximum": 18446744073709551615}"#),
-        "    #[tool(range(min = -9223372036854775808, max = 18446744073709551615))]\n    pub n: ::std::option::Option<i128>,"
+        field(
+            r#"{"type": "integer", "minimum": -9223372036854775808, "maximum": 18446744073709551615}"#
+        ),
+        "    pub n: ::std::option::Option<i128>,"
     );
     assert_eq!(
         field(r#"{"type": "integer", "minimum": 1, "maximum": 18446744073709551615}"#),
@@ -188,4 +191,35 @@ fn a_constant_its_own_constraints_refuse_is_refused() {
         field(r#"{"type": "integer", "maximum": 5, "const": 5.0}"#),
         "    #[tool(range(max = 5), constant = 5.0)]\n    pub n: ::std::option::Option<i64>,"
     );
+}
+
+/// Issue 43 §4: an integer literal beyond what a JSON value carries is refused at its file
+/// and pointer, wherever it is (it is not read through a float).
+#[test]
+fn an_integer_beyond_what_a_value_carries_is_refused_at_its_pointer() {
+    for (schema, at) in [
+        (
+            r#"{"type": "integer", "maximum": 18446744073709551616}"#,
+            "/maximum",
+        ),
+        (
+            r#"{"type": "integer", "const": -9223372036854775809}"#,
+            "/const",
+        ),
+        (
+            r#"{"type": "integer", "enum": [1, 36893488147419103232]}"#,
+            "/enum/1",
+        ),
+        (
+            r#"{"type": "string", "x-size": 100000000000000000000000000000}"#,
+            "/x-size",
+        ),
+    ] {
+        let refusals = refused(schema);
+        assert_eq!(refusals.len(), 1, "{refusals:?}");
+        assert!(
+            refusals[0].starts_with(&format!("/parameters/properties/n{at}: the integer ")),
+            "{refusals:?}"
+        );
+    }
 }

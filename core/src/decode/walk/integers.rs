@@ -25,11 +25,12 @@ use serde_json::{Number, Value};
 use super::Decoder;
 use crate::decode::Rule;
 use crate::model::{Json, Kind, Schema};
+pub(super) use crate::num::is_uncarried_integer;
 use crate::num::{decimal_integer, DecimalInteger, Num};
 use crate::Constraint;
 
 /// The smallest and largest integers a `serde_json::Value` holds.
-const CARRIED: std::ops::RangeInclusive<i128> = (i64::MIN as i128)..=(u64::MAX as i128);
+const CARRIED: std::ops::RangeInclusive<i128> = crate::num::CARRIED_INTEGERS;
 
 /// The digits of a float `number`: `sent` (its text as sent), else serde_json's spelling.
 fn float_digits<'t>(number: &Number, sent: Option<&'t str>) -> Cow<'t, str> {
@@ -67,16 +68,6 @@ pub(super) fn uncarried_literal(json: &Json) -> Option<&str> {
         }
         _ => None,
     }
-}
-
-/// Whether `digits` are an integer written as one (`-?[0-9]+`) beyond [`CARRIED`].
-pub(super) fn is_uncarried_integer(digits: &str) -> bool {
-    let unsigned = digits.strip_prefix('-').unwrap_or(digits);
-    !unsigned.is_empty()
-        && unsigned.bytes().all(|b| b.is_ascii_digit())
-        && digits
-            .parse::<i128>()
-            .map_or(true, |n| !CARRIED.contains(&n))
 }
 
 /// `integer` as a `Value`, when it is in [`CARRIED`].

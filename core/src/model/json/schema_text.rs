@@ -3,8 +3,69 @@
 
 use serde_json::Number;
 
-use super::{mark_number_texts, Json};
-use crate::num::Num;
+use super::{mark_number_texts, number_tokens, Json};
+use crate::model::read::{SchemaError, SchemaErrors};
+use crate::num::{is_uncarried_integer, Num, CARRIED_INTEGERS};
+use crate::path::escape_pointer_token;
+
+/// The integers of `json` (read from the strict JSON `text`) written as integers beyond
+/// [`CARRIED_INTEGERS`], each an error at its JSON pointer. serde_json reads such an integer
+/// as a float, so only floats are looked at.
+fn uncarried_integers(json: &Json, text: &[u8]) -> Vec<SchemaError> {
+    fn visit<'t>(
+        json: &Json,
+        pointer: &mut String,
+        tokens: &mut impl Iterator<Item = &'t [u8]>,
+        errors: &mut Vec<SchemaError>,
+    ) {
+        match json {
+            Json::Number(number) => {
+                let Some(token) = tokens.next() else { return };
+                let token = std::str::from_utf8(token).unwrap_or("");
+                if number.is_f64() && is_uncarried_integer(token) {
+                    errors.push(SchemaError {
+                        pointer: pointer.clone(),
+                        message: format!(
+                            "the integer {} is beyond the integers toolgate carries exactly ({} to {}): a JSON value holds none larger, and read as the float {number} it would be another number",
+                            crate::issue::shorten_str(token).as_str().unwrap_or(token),
+                            CARRIED_INTEGERS.start(),
+                            CARRIED_INTEGERS.end()
+                        ),
+                    });
+                }
+            }
+            Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
+                tokens.next();
+            }
+            Json::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    let length = pointer.len();
+                    pointer.push_str(&format!("/{index}"));
+                    visit(item, pointer, tokens, errors);
+                    pointer.truncate(length);
+                }
+            }
+            Json::Object(members) => {
+                for (key, member) in members {
+                    let length = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&escape_pointer_token(key));
+                    visit(member, pointer, tokens, errors);
+                    pointer.truncate(length);
+                }
+            }
+            Json::Null | Json::Bool(_) | Json::String(_) => {}
+        }
+    }
+    let mut errors = Vec::new();
+    visit(
+        json,
+        &mut String::new(),
+        &mut number_tokens(text),
+        &mut errors,
+    );
+    errors
+}
 
 impl Json {
     /// Reads schema text (a tool definition, a JSON Schema) keeping the integers its
@@ -17,6 +78,12 @@ impl Json {
     /// `serde_json::Value` gets the same, its floats taken at their shortest text (as a
     /// float in a `Value` of arguments is).
     ///
+    /// An integer written as one (no fraction, no exponent) beyond
+    /// [`crate::num::CARRIED_INTEGERS`] is an error at its JSON pointer, wherever it is
+    /// (`"const": 18446744073709551617`): no JSON value holds it, and read through a float it
+    /// would be another number, so a `const`, `enum`, bound or default would give wrong
+    /// verdicts. Text that is not JSON is an error at the root.
+    ///
     /// ```
     /// use toolgate_core::model::Json;
     ///
@@ -24,13 +91,58 @@ impl Json {
     /// assert_eq!(json.get("default"), Some(&Json::Number(9007199254740993u64.into())));
     /// assert_eq!(json.get("minimum").unwrap().to_value(), serde_json::json!(5.0));
     /// ```
-    pub fn from_schema_text(text: &str) -> Result<Json, serde_json::Error> {
-        let mut json: Json = serde_json::from_str(text)?;
+    pub fn from_schema_text(text: &str) -> Result<Json, SchemaErrors> {
+        let mut json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
         if json.has_float() {
+            let uncarried = uncarried_integers(&json, text.as_bytes());
+            if !uncarried.is_empty() {
+                return Err(SchemaErrors(uncarried));
+            }
             mark_number_texts(&mut json, text.as_bytes());
             json.integers_by_digits();
         }
         Ok(json)
+    }
+
+    /// Reads JSON text that is not a schema and not arguments (another library's error
+    /// body) as a `Value`, keeping every number's digits: a number a float would change
+    /// (`18446744073709551617`, `9007199254740993.5`) is its text, a string, as
+    /// [`crate::num::float_keeping_digits`] decides; every other number is what serde_json
+    /// reads.
+    ///
+    /// ```
+    /// use toolgate_core::model::Json;
+    ///
+    /// let value = Json::value_keeping_digits(r#"{"gt": 123456789012345678901234567890, "le": 0.5}"#).unwrap();
+    /// assert_eq!(value, serde_json::json!({"gt": "123456789012345678901234567890", "le": 0.5}));
+    /// ```
+    pub fn value_keeping_digits(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+        let mut json: Json = serde_json::from_str(text)?;
+        if json.has_float() {
+            let mut tokens = number_tokens(text.as_bytes());
+            let mut pending = vec![&mut json];
+            // Document order: a stack of the members left, the next one on top.
+            while let Some(json) = pending.pop() {
+                match json {
+                    Json::Number(number) => {
+                        let Some(token) = tokens.next() else { break };
+                        let token = std::str::from_utf8(token).unwrap_or("");
+                        if number.is_f64() && crate::num::float_keeping_digits(token).is_none() {
+                            *json = Json::String(token.to_owned());
+                        }
+                    }
+                    Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
+                        tokens.next();
+                    }
+                    Json::Array(items) => pending.extend(items.iter_mut().rev()),
+                    Json::Object(members) => {
+                        pending.extend(members.iter_mut().rev().map(|(_, member)| member))
+                    }
+                    Json::Null | Json::Bool(_) | Json::String(_) => {}
+                }
+            }
+        }
+        Ok(json.to_value())
     }
 
     /// Whether some number in this value is a float, counted without recursion.

@@ -580,4 +580,6 @@ fn percent_decode(fragment: &str) -> String {
 }
 
 #[cfg(test)]
+mod integers_tests;
+#[cfg(test)]
 mod tests;
