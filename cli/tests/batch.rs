@@ -130,7 +130,7 @@ fn schema_warnings_go_to_stderr_once_per_tool() {
     assert_eq!(ok, [true, false, true]);
     assert_eq!(
         stderr.trim(),
-        "warning: dns: /properties/proxied/enum: `type` string contradicts the `enum` values true, false: no value fits: the value refuses whatever is sent for it"
+        "warning: dns: /parameters/properties/proxied/enum: `type` string contradicts the `enum` values true, false: no value fits: the value refuses whatever is sent for it"
     );
     let (_, answers, stderr) = batch(&["--deny-warnings"], input.as_bytes());
     assert!(answers

@@ -63,7 +63,7 @@ fn refused_arguments_print_the_issues_and_the_hint() {
     );
     assert!(out.contains("origin: is required"), "{out}");
     assert!(
-        out.contains("What is the departure airport (IATA code)?"),
+        out.contains("What should the departure airport (IATA code) be?"),
         "{out}"
     );
 }

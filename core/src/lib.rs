@@ -26,7 +26,7 @@
 //!
 //! The gate is a trust boundary (DESIGN.md, 'Trust boundary'): no input makes it panic,
 //! overflow its stack, run for seconds or grow memory past its documented limits (the
-//! README's 'Limits and guarantees'); it never loses or invents a value.
+//! 'Limits and guarantees', `runtime/docs/limits.md`); it never loses or invents a value.
 
 #![warn(missing_docs)]
 // docs.rs builds with `--cfg docsrs`: each feature-gated item is labelled with its feature.

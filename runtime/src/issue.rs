@@ -1,5 +1,5 @@
 //! Refusals as data: [`Issue`], the [`Constraint`] it broke, and the [`Report`] that holds
-//! every issue of one value, with the bounds on the size of each (README, 'Limits and
+//! every issue of one value, with the bounds on the size of each (`toolgate::reference::limits`, 'Limits and
 //! guarantees').
 
 #[doc(inline)]

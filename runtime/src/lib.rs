@@ -204,6 +204,15 @@ pub mod issue;
 pub mod model;
 pub mod path;
 
+/// Reference pages: every rule of what the gate repairs and refuses, and every limit it
+/// keeps. The README gives the short of them and links here.
+pub mod reference {
+    #[doc = include_str!("../docs/repairs.md")]
+    pub mod repairs {}
+    #[doc = include_str!("../docs/limits.md")]
+    pub mod limits {}
+}
+
 /// The `serde_json` toolgate is built with. Code written by the schema compiler names its
 /// types through this path (`::toolgate::serde_json::Value` for a field of any value), so a
 /// crate using generated tools needs no `serde_json` dependency of its own, and the version

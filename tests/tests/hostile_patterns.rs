@@ -115,7 +115,7 @@ fn refused(pattern: &str) -> (String, String) {
         .expect_err("a costly pattern is refused when the schema is read");
     assert_eq!(errors.0.len(), 1, "{errors}");
     let error = &errors.0[0];
-    assert_eq!(error.pointer, "/properties/s/pattern");
+    assert_eq!(error.pointer, "/parameters/properties/s/pattern");
     let report = schema_refusal(&errors);
     assert_eq!(report.issues().len(), 1);
     assert_eq!(report.issues()[0].constraint, Constraint::Schema);

@@ -97,7 +97,7 @@ proptest! {
     }
 }
 
-/// README's "Limits and guarantees" states this number: 3.6 MiB.
+/// "Limits and guarantees" (`runtime/docs/limits.md`) states this number: 3.6 MiB.
 #[test]
 fn the_answer_bound_is_the_number_the_readme_states() {
     assert_eq!(ANSWER_MAX_BYTES, 3_820_823);

@@ -29,9 +29,11 @@ fn placeholder(model: &ToolModel, path: &Path) -> Value {
         .description
         .as_ref()
         .or(resolved.description.as_ref());
-    let placeholder = match description {
-        Some(description) => format!("<{kind}: {}>", phrase(description)),
-        None => format!("<{kind}>"),
+    let phrase = description.map(|d| phrase(d)).unwrap_or_default();
+    let placeholder = if phrase.chars().any(char::is_alphanumeric) {
+        format!("<{kind}: {phrase}>")
+    } else {
+        format!("<{kind}>")
     };
     // The schema's description and values, echoed: kept as short as the hint's message.
     Value::String(crate::issue::shorten_text(

@@ -26,9 +26,11 @@ mod bounds;
 mod expected;
 mod json;
 mod parts;
+mod subject;
 
 pub use bounds::HINT_MAX_BYTES;
 use parts::{description_of, schema_pair, FieldParts, HintParts};
+use subject::{phrase, subject_described};
 
 /// Most missing fields listed.
 pub const MAX_MISSING_FIELDS: usize = 3;
@@ -175,57 +177,9 @@ fn description_at<'m>(model: &'m ToolModel, path: &Path) -> Option<&'m str> {
 /// path exactly, the value shortened), not in the hint's message too.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
-/// A description as a phrase inside a question: its first sentence, without the final
-/// period, first letter lowercased unless it starts an acronym.
-fn phrase(description: &str) -> String {
-    let described = description.trim();
-    // The first sentence: up to the first ". " (found byte by byte: descriptions are short).
-    let end = described
-        .as_bytes()
-        .windows(2)
-        .position(|pair| pair == b". ")
-        .unwrap_or(described.len());
-    let first = described[..end].trim_end_matches('.').trim();
-    let mut chars = first.chars();
-    match (chars.next(), chars.next()) {
-        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
-            let mut phrase = String::with_capacity(first.len() + 2);
-            phrase.extend(a.to_lowercase());
-            phrase.push_str(&first[a.len_utf8()..]);
-            phrase
-        }
-        _ => first.to_owned(),
-    }
-}
-
 /// "the departure airport", or the field's name when it has no description.
 fn subject(model: &ToolModel, path: &Path) -> String {
     subject_described(description_at(model, path), path)
-}
-
-/// [`subject`] of the field at `path` whose description is `description`. A description
-/// that is a clause, not a name ("How to reach the passenger", "Whether the ticket must be
-/// refundable"), cannot take "the": the field's name leads and the clause follows in
-/// brackets ("`contact` (how to reach the passenger)").
-fn subject_described(description: Option<&str>, path: &Path) -> String {
-    const CLAUSE_WORDS: [&str; 9] = [
-        "how", "what", "which", "whether", "when", "where", "who", "why", "if",
-    ];
-    match description {
-        Some(description) => {
-            let phrase = phrase(description);
-            let first_word = phrase.split_whitespace().next().unwrap_or("");
-            let has_article = ["the", "a", "an", "your"].contains(&first_word);
-            if has_article {
-                phrase
-            } else if CLAUSE_WORDS.contains(&first_word) {
-                format!("`{path}` ({phrase})")
-            } else {
-                format!("the {phrase}")
-            }
-        }
-        None => format!("`{path}`"),
-    }
 }
 
 fn join_words(items: &[String], last: &str) -> String {
@@ -292,10 +246,11 @@ fn question(
     field: Option<&FieldParts<'_>>,
 ) -> Option<String> {
     let question = match (missing, first, field) {
-        ([only], _, _) => format!("What is {}?", subject(model, &only.path)),
+        // "What should ... be?" reads right whatever the subject's number.
+        ([only], _, _) => format!("What should {} be?", subject(model, &only.path)),
         ([_, ..], _, _) => {
             let subjects: Vec<String> = missing.iter().map(|i| subject(model, &i.path)).collect();
-            format!("What are {}?", join_words(&subjects, "and"))
+            format!("What should {} be?", join_words(&subjects, "and"))
         }
         ([], Some(issue), Some(field)) => issue_question(issue, field),
         ([], _, _) => {

@@ -84,7 +84,7 @@ fn caps_missing_fields_and_fields_and_counts_the_rest() {
     // Missing fields come first in the question; descriptions are used where they exist.
     assert_eq!(
         hint.clarifying_question.as_deref(),
-        Some("What are the wall to paint, `room` and `finish`?")
+        Some("What should the wall to paint, `room` and `finish` be?")
     );
     // In the schema's order, which `serde_json::Value` would have sorted.
     assert_eq!(
@@ -198,7 +198,7 @@ fn nested_missing_fields_nest_in_the_example() {
     );
     assert_eq!(
         hint.clarifying_question.as_deref(),
-        Some("What is the email address?")
+        Some("What should the email address be?")
     );
 }
 
@@ -431,7 +431,7 @@ fn a_description_that_is_a_clause_follows_the_field_name_in_the_question() {
     let hint = RetryHint::build(&model, &report, HintReason::InvalidArguments);
     assert_eq!(
         hint.clarifying_question.as_deref(),
-        Some("What is `contact` (how to reach the passenger)?")
+        Some("What should `contact` (how to reach the passenger) be?")
     );
     assert_eq!(
         subject_described(

@@ -1,6 +1,6 @@
 //! How echoed values are kept short: every value, name, key and text an [`Issue`], a retry
 //! hint or a repair log shows is shortened here, so that an answer's size does not grow with
-//! the schema or the arguments (README, "Limits and guarantees").
+//! the schema or the arguments ("Limits and guarantees", `runtime/docs/limits.md`).
 //!
 //! [`Issue`]: super::Issue
 

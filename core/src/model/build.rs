@@ -323,7 +323,7 @@ impl Schema {
         let mut pending = vec![&mut self];
         while let Some(schema) = pending.pop() {
             name_width(&mut schema.kind);
-            pending.extend(super::definitions::children_mut(&mut schema.kind));
+            pending.extend(schema.kind.children_mut());
         }
         self
     }

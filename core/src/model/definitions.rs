@@ -4,7 +4,7 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::{Additional, Kind, Schema};
+use super::{Kind, Schema};
 
 /// Collects the named types of a model while it is built (the `#[derive(Tool)]` structs and
 /// enums, through [`Definitions::named`]), then decides where each is written
@@ -234,7 +234,7 @@ impl Definitions {
                     }
                 }
             }
-            pending.extend(children(&schema.kind));
+            pending.extend(schema.kind.children());
         }
         uses
     }
@@ -251,24 +251,6 @@ fn numbered(name: &str, taken: impl Fn(&str) -> bool) -> String {
     candidate
 }
 
-/// The schemas directly inside a kind: items, map values, fields, additional properties,
-/// alternatives.
-pub(crate) fn children(kind: &Kind) -> Vec<&Schema> {
-    match kind {
-        Kind::Array(array) => array.schemas().collect(),
-        Kind::Map(map) => vec![&map.values],
-        Kind::Object(object) => {
-            let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
-            if let Additional::Schema(extra) = &object.additional {
-                inside.push(extra);
-            }
-            inside
-        }
-        Kind::Union(union) => union.variants.iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Every reference in `schema` to a name of `keys` is changed to the key it maps to.
 fn rename_references(schema: &mut Schema, keys: &HashMap<String, String>) {
     let mut pending = vec![schema];
@@ -278,25 +260,7 @@ fn rename_references(schema: &mut Schema, keys: &HashMap<String, String>) {
                 *key = renamed.clone();
             }
         }
-        pending.extend(children_mut(&mut schema.kind));
-    }
-}
-
-/// [`children`], to change them.
-pub(crate) fn children_mut(kind: &mut Kind) -> Vec<&mut Schema> {
-    match kind {
-        Kind::Array(array) => array.schemas_mut().collect(),
-        Kind::Map(map) => vec![&mut *map.values],
-        Kind::Object(object) => {
-            let mut inside: Vec<&mut Schema> =
-                object.fields.iter_mut().map(|f| &mut f.schema).collect();
-            if let Additional::Schema(extra) = &mut object.additional {
-                inside.push(extra);
-            }
-            inside
-        }
-        Kind::Union(union) => union.variants.iter_mut().collect(),
-        _ => Vec::new(),
+        pending.extend(schema.kind.children_mut());
     }
 }
 
@@ -330,7 +294,7 @@ impl Writer<'_> {
                 let site = std::mem::replace(schema, Schema::any());
                 *schema = in_place(body, site);
             }
-            pending.extend(children_mut(&mut schema.kind));
+            pending.extend(schema.kind.children_mut());
         }
     }
 }
@@ -371,7 +335,7 @@ mod tests {
     use std::marker::PhantomData;
 
     use super::*;
-    use crate::model::Field;
+    use crate::model::{Field, ToolModel};
 
     struct Node;
 
@@ -514,5 +478,55 @@ mod tests {
         };
         assert!(matches!(object.fields[0].schema.kind, Kind::Object(_)));
         assert_eq!(object.fields[2].schema.kind, Kind::Ref("Point".into()));
+    }
+
+    /// Issue 43 §8: a reference at any place a schema holds one (each of the eight, both
+    /// `propertyNames` included) is followed by every walk: counted and written in place by
+    /// `finish`, renamed by `Definitions::schema_text`, and carried by
+    /// `ToolModel::schema_text`.
+    #[test]
+    fn a_reference_at_every_child_place_is_kept_by_every_walk() {
+        let key = r##"{"$ref": "#/$defs/key"}"##;
+        let places = [
+            format!(r#"{{"type": "array", "prefixItems": [{key}]}}"#),
+            format!(r#"{{"type": "array", "items": {key}}}"#),
+            format!(r#"{{"type": "object", "additionalProperties": {key}}}"#),
+            format!(
+                r#"{{"type": "object", "additionalProperties": {{"type": "integer"}}, "propertyNames": {key}}}"#
+            ),
+            format!(r#"{{"type": "object", "properties": {{"a": {key}}}}}"#),
+            format!(
+                r#"{{"type": "object", "properties": {{"a": {{"type": "string"}}}}, "additionalProperties": {key}}}"#
+            ),
+            format!(
+                r#"{{"type": "object", "properties": {{"a": {{"type": "string"}}}}, "propertyNames": {key}}}"#
+            ),
+            format!(r#"{{"anyOf": [{{"type": "integer"}}, {key}]}}"#),
+        ];
+        let defs = r#""$defs": {"key": {"type": "string", "maxLength": 3}}"#;
+        for place in places {
+            let text = format!(r#"{{"type": "object", "properties": {{"p": {place}}}, {defs}}}"#);
+            let model = ToolModel::from_json_schema(&text).unwrap_or_else(|e| panic!("{e}"));
+            let Kind::Object(object) = &model.input().kind else {
+                panic!("{text}")
+            };
+            // `schema_text` carries the definition the field reaches.
+            let field_text = model.schema_text(&object.fields[0].schema);
+            assert!(field_text.contains(r#""$defs":{"key""#), "{field_text}");
+            // Read into other definitions (renamed), and finished: nothing dangles.
+            let mut definitions = Definitions::new();
+            definitions.named::<Node>("key", |_| Schema::string());
+            let schema = definitions.schema_text(&field_text);
+            let (root, written) =
+                definitions.finish(Schema::object(vec![Field::required("p", schema)]));
+            let tool = ToolModel::new("t", None, root, written);
+            let again = ToolModel::from_json_schema(tool.json_schema())
+                .unwrap_or_else(|e| panic!("{e}\n{}", tool.json_schema()));
+            assert!(
+                again.json_schema().contains("maxLength"),
+                "{place}: {}",
+                again.json_schema()
+            );
+        }
     }
 }

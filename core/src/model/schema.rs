@@ -73,6 +73,60 @@ impl Kind {
             Kind::Any | Kind::Never | Kind::Enum(_) | Kind::Union(_) | Kind::Ref(_) => return None,
         })
     }
+
+    /// The schemas directly inside this kind, every one, in the plan's order: an array's
+    /// `prefixItems` then `items`; a map's values then `propertyNames`; an object's fields,
+    /// its `additionalProperties` schema, then `propertyNames`; a union's alternatives. A
+    /// reference's body is not inside it (it is a definition). Every walk over a model's
+    /// schemas (counting and renaming references, writing, `schema_text`) takes its
+    /// children from here, so none misses one (issue 43 §8).
+    ///
+    /// ```
+    /// use toolgate_core::model::ToolModel;
+    ///
+    /// let model = ToolModel::from_json_schema(r#"{"type": "object",
+    ///     "additionalProperties": {"type": "integer"}, "propertyNames": {"maxLength": 3}}"#).unwrap();
+    /// assert_eq!(model.input().kind.children().len(), 2);
+    /// ```
+    pub fn children(&self) -> Vec<&Schema> {
+        match self {
+            Kind::Array(array) => array.schemas().collect(),
+            Kind::Map(map) => std::iter::once(&*map.values)
+                .chain(map.property_names.as_deref())
+                .collect(),
+            Kind::Object(object) => {
+                let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
+                if let Additional::Schema(extra) = &object.additional {
+                    inside.push(extra);
+                }
+                inside.extend(object.property_names.as_deref());
+                inside
+            }
+            Kind::Union(union) => union.variants.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`Kind::children`], to change them.
+    pub fn children_mut(&mut self) -> Vec<&mut Schema> {
+        match self {
+            Kind::Array(array) => array.schemas_mut().collect(),
+            Kind::Map(map) => std::iter::once(&mut *map.values)
+                .chain(map.property_names.as_deref_mut())
+                .collect(),
+            Kind::Object(object) => {
+                let mut inside: Vec<&mut Schema> =
+                    object.fields.iter_mut().map(|f| &mut f.schema).collect();
+                if let Additional::Schema(extra) = &mut object.additional {
+                    inside.push(extra);
+                }
+                inside.extend(object.property_names.as_deref_mut());
+                inside
+            }
+            Kind::Union(union) => union.variants.iter_mut().collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// Lower and upper bounds of a number.

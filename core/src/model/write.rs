@@ -370,7 +370,7 @@ impl ToolModel {
                     }
                 }
             }
-            pending.extend(definitions::children(&next.kind));
+            pending.extend(next.kind.children());
         }
         let standing = Standing {
             schema,

@@ -107,23 +107,13 @@ pub(super) fn keeping(schema: &Schema, keep: bool) -> Schema {
     let mut schema = schema.clone();
     let mut pending = vec![&mut schema];
     while let Some(next) = pending.pop() {
-        match &mut next.kind {
-            Kind::Object(object) => {
-                if matches!(object.additional, Additional::Allow)
-                    && (keep || object.fields.is_empty())
-                {
-                    object.additional = Additional::Schema(Box::new(Schema::any()));
-                }
-                pending.extend(object.fields.iter_mut().map(|f| &mut f.schema));
-                if let Additional::Schema(extra) = &mut object.additional {
-                    pending.push(extra);
-                }
+        if let Kind::Object(object) = &mut next.kind {
+            if matches!(object.additional, Additional::Allow) && (keep || object.fields.is_empty())
+            {
+                object.additional = Additional::Schema(Box::new(Schema::any()));
             }
-            Kind::Array(array) => pending.extend(array.schemas_mut()),
-            Kind::Map(map) => pending.push(&mut map.values),
-            Kind::Union(union) => pending.extend(union.variants.iter_mut()),
-            _ => {}
         }
+        pending.extend(next.kind.children_mut());
     }
     schema
 }

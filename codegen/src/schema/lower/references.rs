@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use quote::quote;
-use toolgate_core::model::{Additional, Kind, Schema, ToolModel};
+use toolgate_core::model::{Kind, Schema, ToolModel};
 use toolgate_core::path::escape_pointer_token;
 
 use super::{string_enum, type_name, Described, Lowered, Lowering, Scope};
@@ -126,23 +126,6 @@ pub(super) fn is_named(definition: &Schema) -> bool {
     }
 }
 
-/// The schemas directly inside `schema`.
-fn children(schema: &Schema) -> Vec<&Schema> {
-    match &schema.kind {
-        Kind::Array(array) => array.schemas().collect(),
-        Kind::Map(map) => vec![&map.values],
-        Kind::Object(object) => {
-            let mut inside: Vec<&Schema> = object.fields.iter().map(|f| &f.schema).collect();
-            if let Additional::Schema(extra) = &object.additional {
-                inside.push(extra);
-            }
-            inside
-        }
-        Kind::Union(union) => union.variants.iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// The structs of named definitions (see [`is_named`]) that the Rust code uses more than
 /// once: each such use is boxed, so that a struct holding two of the struct below is not
 /// twice its size, 2⁴⁰ times over at 40 levels. A definition written in place counts the
@@ -156,7 +139,13 @@ pub(super) fn shared_definitions(model: &ToolModel) -> BTreeSet<String> {
     let mut pending: Vec<(&Schema, Vec<&str>)> = vec![(model.input(), Vec::new())];
     while let Some((schema, inlining)) = pending.pop() {
         let Kind::Ref(key) = &schema.kind else {
-            pending.extend(children(schema).into_iter().map(|c| (c, inlining.clone())));
+            pending.extend(
+                schema
+                    .kind
+                    .children()
+                    .into_iter()
+                    .map(|c| (c, inlining.clone())),
+            );
             continue;
         };
         let Some((key, definition)) = definitions.get_key_value(key.as_str()) else {
@@ -171,7 +160,9 @@ pub(super) fn shared_definitions(model: &ToolModel) -> BTreeSet<String> {
             let mut around = inlining.clone();
             around.push(key);
             pending.extend(
-                children(definition)
+                definition
+                    .kind
+                    .children()
                     .into_iter()
                     .map(|c| (c, around.clone())),
             );
@@ -220,9 +211,13 @@ pub(super) fn oversized_in_place(model: &ToolModel) -> Option<(String, u64)> {
             sizes.insert(key, written);
             return written;
         }
-        children(schema).into_iter().fold(1u64, |total, child| {
-            total.saturating_add(size(child, model, sizes, sizing))
-        })
+        schema
+            .kind
+            .children()
+            .into_iter()
+            .fold(1u64, |total, child| {
+                total.saturating_add(size(child, model, sizes, sizing))
+            })
     }
     let mut sizes = BTreeMap::new();
     let mut sizing = BTreeSet::new();
@@ -243,22 +238,11 @@ pub(super) fn oversized_in_place(model: &ToolModel) -> Option<(String, u64)> {
 /// The definitions that contain themselves, through any number of references.
 pub(super) fn recursive_definitions(model: &ToolModel) -> BTreeSet<String> {
     fn references(schema: &Schema, out: &mut BTreeSet<String>) {
-        match &schema.kind {
-            Kind::Ref(key) => {
-                out.insert(key.clone());
-            }
-            Kind::Array(array) => array.schemas().for_each(|element| references(element, out)),
-            Kind::Map(map) => references(&map.values, out),
-            Kind::Object(object) => {
-                for field in &object.fields {
-                    references(&field.schema, out);
-                }
-                if let Additional::Schema(extra) = &object.additional {
-                    references(extra, out);
-                }
-            }
-            Kind::Union(union) => union.variants.iter().for_each(|v| references(v, out)),
-            _ => {}
+        if let Kind::Ref(key) = &schema.kind {
+            out.insert(key.clone());
+        }
+        for child in schema.kind.children() {
+            references(child, out);
         }
     }
     let edges: BTreeMap<&String, BTreeSet<String>> = model

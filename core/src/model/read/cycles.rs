@@ -34,9 +34,13 @@ pub(super) fn endless_at_one_value(
     if !cycles.is_empty() {
         return cycles;
     }
-    if let Some((pointer, depth)) = too_deep_unions(input, definitions) {
+    if let Some((pointer, depth, through)) = too_deep_unions(input, definitions) {
+        let through = match through.as_slice() {
+            [] => "alternatives".to_owned(),
+            names => format!("the definitions {}", shown_chain(names)),
+        };
         return vec![(pointer, format!(
-            "unions (`anyOf`, `oneOf`, type lists) nest {depth} deep at this value, through references and alternatives with no object or array between: more than the {MAX_NESTED_UNIONS} a value may nest (`decode::MAX_NESTED_UNIONS`)"
+            "unions (`anyOf`, `oneOf`, type lists) nest {depth} deep at this value, through {through} with no object or array between: more than the {MAX_NESTED_UNIONS} a value may nest (`decode::MAX_NESTED_UNIONS`). To fix it, flatten them (a union whose alternative is a union is one union of all their alternatives: `anyOf: [A, b]` with `A` = `anyOf: [x, y]` is `anyOf: [x, y, b]`), or put an object between two levels (a field holding the inner union)"
         ))];
     }
     super::references::long_reference_chains(definitions)
@@ -131,10 +135,10 @@ pub(crate) fn cycles_without_progress(
 ///
 /// Each definition's nesting is measured once, after the definitions it reaches
 /// (post-order, without recursion across definitions): linear in the schema.
-fn too_deep_unions(
-    input: &Schema,
-    definitions: &BTreeMap<String, Schema>,
-) -> Option<(String, usize)> {
+fn too_deep_unions<'s>(
+    input: &'s Schema,
+    definitions: &'s BTreeMap<String, Schema>,
+) -> Option<(String, usize, Vec<&'s str>)> {
     let mut depths: BTreeMap<&str, usize> = BTreeMap::new();
     for root in definitions.keys() {
         // (definition, whether the definitions it reaches were pushed already).
@@ -174,7 +178,8 @@ fn too_deep_unions(
         while let Some((pointer, schema)) = pending.pop() {
             let depth = union_depth(schema, &depths);
             if depth > MAX_NESTED_UNIONS {
-                return Some((pointer, depth));
+                let through = deepest_references(schema, definitions, &depths);
+                return Some((pointer, depth, through));
             }
             value_children(schema, &pointer, &mut pending);
         }
@@ -247,6 +252,57 @@ fn union_depth(schema: &Schema, definitions: &BTreeMap<&str, usize>) -> usize {
     }
 }
 
+/// The definitions the deepest nesting of unions at `schema` goes through, in order: what
+/// the user would flatten. Follows the deepest alternative at each level (each step goes
+/// one level down, so it ends).
+fn deepest_references<'s>(
+    schema: &'s Schema,
+    definitions: &'s BTreeMap<String, Schema>,
+    depths: &BTreeMap<&str, usize>,
+) -> Vec<&'s str> {
+    let mut through = Vec::new();
+    let mut at = schema;
+    loop {
+        match &at.kind {
+            // No cycle is left (`cycles_without_progress` ran first); the bound is a guard.
+            Kind::Ref(name) => match definitions.get_key_value(name.as_str()) {
+                Some((name, body)) if through.len() < definitions.len() => {
+                    through.push(name.as_str());
+                    at = body;
+                }
+                _ => break,
+            },
+            Kind::Union(union) => {
+                let deepest = union
+                    .variants
+                    .iter()
+                    .max_by_key(|variant| union_depth(variant, depths));
+                match deepest {
+                    Some(variant) if union_depth(variant, depths) > 0 => at = variant,
+                    _ => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    through
+}
+
+/// A chain of definition names as `A → B → … → Z`: the first three and the last.
+fn shown_chain(names: &[&str]) -> String {
+    let quoted = |name: &&str| format!("`{}`", crate::issue::shorten_name(name));
+    if names.len() <= 4 {
+        return names.iter().map(quoted).collect::<Vec<_>>().join(" → ");
+    }
+    let first: Vec<String> = names[..3].iter().map(quoted).collect();
+    format!(
+        "{} → … → {} ({} in all)",
+        first.join(" → "),
+        quoted(&names[names.len() - 1]),
+        names.len()
+    )
+}
+
 fn same_value_references<'s>(schema: &'s Schema, reached: &mut Vec<&'s str>) {
     let mut pending = vec![schema];
     while let Some(schema) = pending.pop() {
@@ -305,10 +361,16 @@ mod tests {
             "x",
             Schema::array(Schema::reference(name(0))),
         )]);
-        let (pointer, depth) = too_deep_unions(&input, &definitions).unwrap();
+        let (pointer, depth, through) = too_deep_unions(&input, &definitions).unwrap();
         assert_eq!(
             (pointer.as_str(), depth),
             ("/properties/x/items", count - 1)
+        );
+        // The message names the definitions to flatten.
+        assert_eq!(through.len(), count - 1);
+        assert_eq!(
+            shown_chain(&through),
+            "`D00000` → `D00001` → `D00002` → … → `D09998` (9999 in all)"
         );
         // Exactly the limit, through references and alternatives: read.
         let mut nested = Schema::integer();
@@ -319,10 +381,15 @@ mod tests {
         assert_eq!(too_deep_unions(&input, &BTreeMap::new()), None);
         let deeper = union(vec![nested, Schema::string()]);
         let input = Schema::object(vec![crate::model::Field::optional("y", deeper)]);
-        let found = too_deep_unions(&input, &BTreeMap::new());
+        let none = BTreeMap::new();
+        let found = too_deep_unions(&input, &none);
         assert_eq!(
             found,
-            Some(("/properties/y".to_owned(), MAX_NESTED_UNIONS + 1))
+            Some((
+                "/properties/y".to_owned(),
+                MAX_NESTED_UNIONS + 1,
+                Vec::new()
+            ))
         );
     }
 

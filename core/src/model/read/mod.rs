@@ -35,15 +35,29 @@ use super::write::DEFS_PREFIX;
 use super::*;
 use crate::path::escape_pointer_token;
 
-/// Reads a tool definition or bare schema in any dialect [`normalize`] knows.
+/// Reads a tool definition or bare schema in any dialect [`normalize`] knows. Errors and
+/// warnings point into the definition (`/parameters/properties/x/format`), as the schema
+/// compiler's do into its file, so `check` and `gen` name the same place.
 pub(crate) fn read_definition(json: Json) -> Result<ToolModel, SchemaErrors> {
     let Unwrapped {
         name,
         description,
         schema,
+        pointer,
         ..
     } = unwrap_definition(json);
-    read_parts(name, description, schema)
+    let within = |at: &mut String| at.insert_str(0, &pointer);
+    match read_parts(name, description, schema) {
+        Ok(model) => {
+            let mut warnings = model.schema_warnings().to_vec();
+            warnings.iter_mut().for_each(|w| within(&mut w.pointer));
+            Ok(model.with_schema_warnings(warnings))
+        }
+        Err(mut errors) => {
+            errors.0.iter_mut().for_each(|e| within(&mut e.pointer));
+            Err(errors)
+        }
+    }
 }
 
 /// Reads an arguments schema taken out of its definition ([`unwrap_definition`]), in any
