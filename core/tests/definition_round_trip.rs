@@ -2,8 +2,8 @@
 //! description, any of a set of tool shapes, every flavour and every provider that takes
 //! it, the definition of the flavoured schema (`FlavouredSchema::definition`,
 //! `Provider::definition`) is read by `ToolModel::from_definition`
-//! as that tool: the same name, the same description, and the arguments schema the flavour
-//! wrote, as if read bare.
+//! as that tool: the same name, the description the flavour wrote (the tool's, and any note
+//! it added at the root), and the arguments schema the flavour wrote, as if read bare.
 
 use proptest::prelude::*;
 use toolgate_core::flavour::Flavour;
@@ -62,10 +62,18 @@ proptest! {
             for definition in &definitions {
             let read_back = read(definition);
             prop_assert_eq!(read_back.name(), tool.name(), "{}", flavour);
-            prop_assert_eq!(read_back.description(), tool.description(), "{}", flavour);
+            // The description the flavour wrote: the tool's, with what the flavour noted at
+            // the root (`(additionalProperties: false)`), which the envelope keeps apart
+            // and reading joins again (issue 43 §8: no root description lost on read).
+            let bare = read(&flavoured.schema);
+            prop_assert_eq!(read_back.description(), bare.description(), "{}", flavour);
+            prop_assert!(
+                read_back.description().is_some_and(|d| d.starts_with(&description)),
+                "{}",
+                flavour
+            );
             // The arguments: what the flavour wrote, read bare (the envelope adds nothing to
             // them and takes nothing from them but the name and description it carries).
-            let bare = read(&flavoured.schema);
             prop_assert!(
                 read_back.input() == bare.input(),
                 "{}: {} against {}",

@@ -302,6 +302,14 @@ fn a_runtime_tools_result_is_repaired_or_refused_by_its_output_schema() {
     let listed = serde_json::to_value(toolbox.definitions()).unwrap();
     assert_eq!(listed[0]["outputSchema"]["required"], json!(["count"]));
     assert_eq!(listed[0]["inputSchema"]["required"], json!(["table"]));
+    // The name and description are sent once, beside the schema (issue 43 §8).
+    let text = listed.to_string();
+    assert_eq!(
+        text.matches("Count the rows of a table.").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(listed[0]["inputSchema"].get("title"), None, "{text}");
 
     let repaired = block_on(toolbox.call("count_rows", r#"{"table": "users"}"#));
     assert_eq!(repaired.value, Some(json!({"count": 3})));

@@ -389,6 +389,10 @@ impl Planner<'_> {
             |shape: &Shape| matches!(shape, Shape::Integer { .. } | Shape::Float { .. });
         let is_string = |shape: &Shape| matches!(shape, Shape::String);
         let mut setters = Vec::new();
+        // The exclusive bounds are set first: one takes out the width's own bound it holds
+        // already (`Schema::exclusive_minimum`), and an inclusive bound written beside it is
+        // then set, and kept.
+        let mut inclusive = Vec::new();
         let ranges = [
             (&constraints.range, false),
             (&constraints.exclusive_range, true),
@@ -409,7 +413,7 @@ impl Planner<'_> {
                             .chain(high.map(Setter::ExclusiveMaximum)),
                     );
                 } else {
-                    setters.extend(
+                    inclusive.extend(
                         low.map(Setter::Minimum)
                             .into_iter()
                             .chain(high.map(Setter::Maximum)),
@@ -417,6 +421,7 @@ impl Planner<'_> {
                 }
             }
         }
+        setters.append(&mut inclusive);
         if let Shape::Integer { bits, signed } = value {
             self.integers_left(constraints, *bits, *signed);
         }

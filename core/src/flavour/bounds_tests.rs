@@ -149,6 +149,42 @@ fn a_tool_s_description_and_name_are_sent_once() {
     );
 }
 
+/// Issue 43 §8: a definition read back keeps every description it holds: the tool's, and
+/// its arguments' root one (a flavour's note, or any other text), joined as the flavour
+/// wrote them; written again, each is sent once.
+#[test]
+fn a_definition_read_back_keeps_its_root_description() {
+    let tools = [
+        json!({"title": "t", "description": "Tags.", "type": "object",
+            "properties": {"a": {"type": "string"}}, "propertyNames": {"maxLength": 1}}),
+        json!({"title": "t", "description": "Write a note.", "type": "object",
+            "properties": {"text": {"type": "string", "maxLength": 3}}}),
+    ];
+    let mut noted = 0;
+    for tool in tools.map(model) {
+        for flavour in Flavour::ALL {
+            let Ok(flavoured) = tool.schema_for(flavour) else {
+                continue;
+            };
+            let written = flavoured.schema.get("description").and_then(Json::as_str);
+            let definition = flavoured
+                .definition(tool.name(), tool.description())
+                .to_value();
+            let Ok(read) = ToolModel::from_definition(&definition) else {
+                continue; // A provider's own dialect (Gemini's `parameters`) may not read back.
+            };
+            assert_eq!(read.description(), written, "{flavour}: {definition}");
+            noted += usize::from(written.is_some_and(|text| text.contains("(")));
+        }
+    }
+    assert!(noted > 0, "no flavour's note was read back");
+    // Two other texts: both kept, the tool's first.
+    let read = ToolModel::from_definition(&json!({"name": "t", "description": "Tool doc",
+        "parameters": {"type": "object", "description": "Root doc", "properties": {}}}))
+    .unwrap();
+    assert_eq!(read.description(), Some("Tool doc\n\nRoot doc"));
+}
+
 /// A definition holding a long text in one of its keywords, used by many properties.
 fn big_schema(keyword: usize, chars: usize, uses: usize, nested: bool) -> Value {
     let text = "x".repeat(chars);
@@ -227,9 +263,10 @@ fn a_tuple_anthropic_strict_cannot_say_is_described_not_closed_empty() {
     );
 }
 
-/// Issue 43 §4: every integer width, in every flavour, writes the range the gate holds as
-/// integers (a 128-bit width's is the carried range), never a float such as
-/// `1.7014118346046923e+38`.
+/// Issue 43 §4, §8: every integer width, in every flavour, writes the range the gate holds
+/// as integers (a 128-bit width's is the carried range), never a float such as
+/// `1.7014118346046923e+38`, and no edge of the carried integers, which is no bound of its
+/// own.
 #[test]
 fn every_width_writes_its_carried_range_exactly_in_every_flavour() {
     for bits in [8, 16, 32, 64, 128] {
@@ -251,12 +288,67 @@ fn every_width_writes_its_carried_range_exactly_in_every_flavour() {
                 };
                 let text = serde_json::to_string(&written.schema.to_value()).unwrap();
                 assert!(!text.contains("e+"), "{flavour:?} {width:?}: {text}");
+                // An edge of the carried integers is no bound of the width's: not written.
                 for bound in [low, high] {
+                    let carried = crate::num::is_carried_edge(bound);
                     if text.contains("imum") && bound != crate::num::Num::Int(0) {
-                        assert!(text.contains(&bound.to_string()), "{flavour:?}: {text}");
+                        let written = text.contains(&format!(":{bound}"))
+                            || text.contains(&format!(": {bound}"));
+                        assert_eq!(written, !carried, "{flavour:?} {bound}: {text}");
                     }
                 }
             }
         }
+    }
+}
+
+proptest! {
+    /// Issue 43 §8: a width's range is not written beside an exclusive bound that already
+    /// holds that side (`exclusiveMinimum: 5` on a `u8` has no `minimum: 0` beside it), and
+    /// the values taken are the same: those within the width and the bound.
+    #[test]
+    fn a_width_range_is_not_written_beside_a_tighter_exclusive_bound(
+        bits in prop::sample::select(vec![8u8, 16, 32, 64]),
+        signed in any::<bool>(),
+        low_at in any::<bool>(),
+        offset in 0i128..1000,
+        value in any::<i64>(),
+    ) {
+        let width = crate::model::IntWidth { bits, signed };
+        let (low, high) = width.type_range();
+        let (keyword, bound) = if low_at {
+            ("exclusiveMinimum", (low + offset).min(high - 1))
+        } else {
+            ("exclusiveMaximum", (high - offset).max(low + 1))
+        };
+        let text = format!(
+            r#"{{"type": "object", "properties": {{"n": {{"type": "integer", "format": "{}", "{keyword}": {bound}}}}}}}"#,
+            width.format_name()
+        );
+        let tool = ToolModel::from_json_schema(&text).unwrap();
+        let written: Value = serde_json::from_str(tool.json_schema()).unwrap();
+        let n = &written["properties"]["n"];
+        let beside = if low_at { "minimum" } else { "maximum" };
+        prop_assert!(n.get(beside).is_none(), "{n}");
+        // The derive's road: the width's schema, then the bound.
+        let field = crate::model::Schema::integer_of(width);
+        let field = if low_at {
+            field.exclusive_minimum(bound)
+        } else {
+            field.exclusive_maximum(bound)
+        };
+        let built = ToolModel::new(
+            "t",
+            None,
+            crate::model::Schema::object(vec![crate::model::Field::required("n", field)]),
+            Default::default(),
+        );
+        let built: Value = serde_json::from_str(built.json_schema()).unwrap();
+        prop_assert!(built["properties"]["n"].get(beside).is_none(), "{}", built);
+        let value = i128::from(value) % (high - low + 1).max(1) + if signed { 0 } else { low };
+        let within = (low..=high).contains(&value)
+            && if low_at { value > bound } else { value < bound };
+        let checked = tool.check_against(tool.input(), &serde_json::json!({"n": value as i64}));
+        prop_assert_eq!(checked.is_ok(), within, "{} {}", value, n);
     }
 }

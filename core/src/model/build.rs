@@ -247,20 +247,46 @@ impl Schema {
         self
     }
 
-    /// Sets `exclusiveMinimum` on a number or integer.
+    /// Sets `exclusiveMinimum` on a number or integer. A width's own `minimum` that the
+    /// bound holds already is taken out (a `u8` above 5 writes no `minimum: 0`), as
+    /// [`Bounds::fill_range`] leaves it out when the bound comes first.
     pub fn exclusive_minimum(mut self, bound: impl Into<Num>) -> Self {
+        // (A carried edge is never a width's own bound: one there was set, and stays.)
+        let width_low = self.width_range().map(|(low, _)| low);
+        let width_low = width_low.filter(|edge| !crate::num::is_carried_edge(*edge));
         if let Some(bounds) = self.bounds_mut() {
-            bounds.exclusive_minimum = Some(bound.into());
+            let bound = bound.into();
+            bounds.exclusive_minimum = Some(bound);
+            if bounds.minimum.is_some() && bounds.minimum == width_low && width_low <= Some(bound) {
+                bounds.minimum = None;
+            }
         }
         self
     }
 
-    /// Sets `exclusiveMaximum` on a number or integer.
+    /// Sets `exclusiveMaximum` on a number or integer (a width's own `maximum` it holds
+    /// already is taken out, as with [`Schema::exclusive_minimum`]).
     pub fn exclusive_maximum(mut self, bound: impl Into<Num>) -> Self {
+        let width_high = self.width_range().map(|(_, high)| high);
+        let width_high = width_high.filter(|edge| !crate::num::is_carried_edge(*edge));
         if let Some(bounds) = self.bounds_mut() {
-            bounds.exclusive_maximum = Some(bound.into());
+            let bound = bound.into();
+            bounds.exclusive_maximum = Some(bound);
+            if bounds.maximum.is_some() && bounds.maximum == width_high && Some(bound) <= width_high
+            {
+                bounds.maximum = None;
+            }
         }
         self
+    }
+
+    /// The range of the Rust width of a number or integer, if it has one.
+    fn width_range(&self) -> Option<(Num, Num)> {
+        match &self.kind {
+            Kind::Integer(integer) => integer.width.map(IntWidth::range),
+            Kind::Number(number) => number.width.and_then(FloatWidth::range),
+            _ => None,
+        }
     }
 
     /// Sets `multipleOf` on a number or integer.

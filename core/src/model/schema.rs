@@ -145,10 +145,23 @@ pub struct Bounds {
 impl Bounds {
     /// Sets `minimum` and `maximum` from a width's range where they are not written: a
     /// width is a range too.
+    ///
+    /// No bound is set that says nothing the gate does not hold already (issue 43 §8): a
+    /// side an exclusive bound holds within the range (`exclusiveMinimum: 5` on a `u8` has
+    /// no `minimum: 0` beside it), and an edge of the integers every road carries
+    /// ([`crate::num::is_carried_edge`]: `i64`'s minimum, `u64`'s maximum, both of `i128`'s),
+    /// past which every integer is refused whatever the schema says.
     pub fn fill_range(&mut self, range: Option<(Num, Num)>) {
         if let Some((low, high)) = range {
-            self.minimum.get_or_insert(low);
-            self.maximum.get_or_insert(high);
+            let held = |edge: Num, exclusive: Option<Num>, holds: fn(Num, Num) -> bool| {
+                crate::num::is_carried_edge(edge) || exclusive.is_some_and(|b| holds(b, edge))
+            };
+            if !held(low, self.exclusive_minimum, |bound, edge| bound >= edge) {
+                self.minimum.get_or_insert(low);
+            }
+            if !held(high, self.exclusive_maximum, |bound, edge| bound <= edge) {
+                self.maximum.get_or_insert(high);
+            }
         }
     }
 }

@@ -29,7 +29,8 @@ pub use decimal::{decimal_integer, float_keeping_digits, DecimalInteger};
 ///   files; a number written with a fraction or an exponent is a float, read as every JSON
 ///   reader reads it;
 /// - written schemas: a 128-bit width's range is this range (its part of it), so no writer
-///   states a bound the gate does not hold;
+///   states a bound the gate does not hold, and an edge of it is not written as a width's
+///   bound ([`is_carried_edge`]);
 /// - foreign error texts: a number beyond it is kept as its text.
 ///
 /// ```
@@ -37,6 +38,19 @@ pub use decimal::{decimal_integer, float_keeping_digits, DecimalInteger};
 /// assert_eq!(*CARRIED_INTEGERS.end(), u64::MAX as i128);
 /// ```
 pub const CARRIED_INTEGERS: std::ops::RangeInclusive<i128> = INT_MIN..=INT_MAX;
+
+/// Whether `n` is an edge of [`CARRIED_INTEGERS`] (`-9223372036854775808` or
+/// `18446744073709551615`, as integers): a width's range there adds no bound, since every
+/// road refuses what lies past it.
+///
+/// ```
+/// use toolgate_core::num::{is_carried_edge, Num};
+/// assert!(is_carried_edge(Num::Int(u64::MAX as i128)));
+/// assert!(!is_carried_edge(Num::Int(i64::MAX as i128)));
+/// ```
+pub fn is_carried_edge(n: Num) -> bool {
+    matches!(n, Num::Int(v) if v == *CARRIED_INTEGERS.start() || v == *CARRIED_INTEGERS.end())
+}
 
 /// Whether `digits` are an integer written as one (`-?[0-9]+`) beyond [`CARRIED_INTEGERS`].
 ///

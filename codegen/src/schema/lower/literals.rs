@@ -38,17 +38,23 @@ pub(super) fn without_range(
 ) -> toolgate_core::model::Bounds {
     // Only a bound spelled as the type writes its range: `maximum: 127.0` on an `int8`
     // stays, so the model writes it as the schema did (issue 27 §5).
+    // A bound at an edge of the carried integers stays too: the type's model does not
+    // write that edge back (`Bounds::fill_range`).
     let same = |bound: Option<Num>, edge: Num| {
         bound.is_some_and(|bound| {
-            bound == edge && matches!(bound, Num::Int(_)) == matches!(edge, Num::Int(_))
+            bound == edge
+                && matches!(bound, Num::Int(_)) == matches!(edge, Num::Int(_))
+                && !toolgate_core::num::is_carried_edge(edge)
         })
     };
+    // Nor one beside an exclusive bound on its side, which takes the width's own out
+    // (`Schema::exclusive_minimum`): the schema's is written, and set after it.
     let mut bounds = bounds.clone();
     if let Some((low, high)) = range {
-        if same(bounds.minimum, low) {
+        if same(bounds.minimum, low) && bounds.exclusive_minimum.is_none() {
             bounds.minimum = None;
         }
-        if same(bounds.maximum, high) {
+        if same(bounds.maximum, high) && bounds.exclusive_maximum.is_none() {
             bounds.maximum = None;
         }
     }

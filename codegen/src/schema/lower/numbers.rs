@@ -4,9 +4,16 @@
 //! compiler refuses a schema rather than write code that does not compile.
 //!
 //! - An integer without a `format` is the first of `i64`, `u64`, `i128` whose range holds
-//!   every bound and the `multipleOf` (the derive reads each as a value of the type); with
-//!   a `format`, a bound outside that type's range is refused, and the field keeps the
-//!   `format` (`#[tool(format = "int32")]`), which a derived width does not write.
+//!   every bound and the `multipleOf` (the derive reads each as a value of the type),
+//!   preferring, of `i64` and `u64`, one that adds no bound the schema did not set (issue 43
+//!   §8): `"minimum": 1` is a `u64`, whose model writes `minimum: 1` and no maximum (an
+//!   edge of the carried integers, `i64::MIN` or `u64::MAX`, is no bound of its own);
+//!   `"maximum": 100` is an `i64`. An integer open both ways (`{"type": "integer"}`) is an
+//!   `i64`, whose model writes its maximum: a decision, since the alternative, `i128`,
+//!   would take what the run-time road takes but breaks serde's untagged enums and
+//!   `flatten`, which buffer values in a form without 128-bit integers. With a `format`, a
+//!   bound outside that type's range is refused, and the field keeps the `format`
+//!   (`#[tool(format = "int32")]`), which a derived width does not write.
 //! - A bound of an integer that is not a whole number (`maximum: 10.5`) is refused: the
 //!   derive takes whole-number bounds on integer fields. A whole number written as a float
 //!   (`100.0`, `1e20`) stays a float literal, which the derive keeps as written (issue 27
@@ -267,9 +274,15 @@ fn default_width(
     let mut fitting = DEFAULT_WIDTHS.into_iter().filter(holding);
     if let Some(first) = fitting.next() {
         let leaves_some = |width: &IntWidth| empty_integers(bounds, *width).is_none();
-        return std::iter::once(first)
-            .chain(fitting)
-            .find(leaves_some)
+        let fitting: Vec<IntWidth> = std::iter::once(first).chain(fitting).collect();
+        // The first 64-bit one that adds no bound the schema did not set (issue 43 §8: its
+        // model writes the schema's bounds and no others; `minimum: 1` is a `u64`), else the
+        // first (`{"type": "integer"}` is an `i64`, whose maximum its model writes). Not an
+        // `i128` unless the bounds need one: serde's untagged enums and `flatten` buffer
+        // values in a form that carries no 128-bit integer.
+        return (fitting.iter().copied())
+            .find(|width| width.bits < 128 && leaves_some(width) && adds_no_bound(bounds, *width))
+            .or_else(|| fitting.iter().copied().find(leaves_some))
             .unwrap_or(first);
     }
     let widest = DEFAULT_WIDTHS[DEFAULT_WIDTHS.len() - 1];
@@ -285,6 +298,16 @@ fn default_width(
         }
     }
     widest
+}
+
+/// Whether `width`'s range sets no bound on a side the schema left open: each edge of its
+/// range is an edge of the carried integers (which its model does not write), or the
+/// schema bounds that side itself.
+fn adds_no_bound(bounds: &Bounds, width: IntWidth) -> bool {
+    let (low, high) = width.range();
+    let carried = toolgate_core::num::is_carried_edge;
+    (carried(low) || bounds.minimum.is_some() || bounds.exclusive_minimum.is_some())
+        && (carried(high) || bounds.maximum.is_some() || bounds.exclusive_maximum.is_some())
 }
 
 /// Whether a value of `width` can be `value`, as the derive reads it.

@@ -72,8 +72,10 @@ fn every_integral_spelling_gives_the_digits() {
 
 #[test]
 fn outside_the_width_is_its_bound_beyond_a_value_is_a_limit() {
+    // `u64`'s maximum and a 128-bit width's range are the carried integers' edges (issue 43
+    // §4, §8): past them, a `limit` issue.
     let rejected = refuse_text(&tool_x(u64_schema()), r#"{"x": 18446744073709551616.0}"#);
-    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Limit)]));
     assert!(
         rejected.report.issues()[0]
             .message
@@ -86,11 +88,10 @@ fn outside_the_width_is_its_bound_beyond_a_value_is_a_limit() {
         r#"{"x": 18446744073709551616}"#,
         r#"{"x": "1e30"}"#,
     ] {
-        // A 128-bit width's range is the carried one (issue 43 §4): its bound.
         let rejected = refuse_text(&tool_x(u128_schema()), text);
         assert_eq!(
             issues(&rejected),
-            expect(&[("x", Constraint::Maximum)]),
+            expect(&[("x", Constraint::Limit)]),
             "{text}"
         );
         let rejected = refuse_text(&tool_x(Schema::integer()), text);
@@ -101,9 +102,9 @@ fn outside_the_width_is_its_bound_beyond_a_value_is_a_limit() {
         );
         assert_eq!(rejected.repairs, vec![]);
     }
-    // Beyond 128 bits: past every width's bound.
+    // Beyond 128 bits: past what any value carries.
     let rejected = refuse_text(&tool_x(u128_schema()), r#"{"x": 1e40}"#);
-    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Maximum)]));
+    assert_eq!(issues(&rejected), expect(&[("x", Constraint::Limit)]));
     let rejected = refuse_text(&tool_x(u8_schema()), r#"{"x": "-1e999999"}"#);
     assert_eq!(issues(&rejected), expect(&[("x", Constraint::Minimum)]));
 }
@@ -225,7 +226,8 @@ fn check_value_judges_the_integer_of_the_digits() {
     };
     // A float is the integer its shortest text says.
     assert_eq!(issues_of(u64_schema(), json!(9_007_199_254_740_994.0)), []);
-    assert_eq!(issues_of(u64_schema(), json!(1e20)), [Constraint::Maximum]);
+    // `u64`'s maximum is the carried integers' edge, not a bound of its own: `limit`.
+    assert_eq!(issues_of(u64_schema(), json!(1e20)), [Constraint::Limit]);
     assert_eq!(
         issues_of(Schema::integer(), json!(1e20)),
         [Constraint::Limit]

@@ -79,12 +79,32 @@ pub fn read_parts(
     let schema = normalize(schema);
     let model = read_tool(&schema)?;
     let name = name.unwrap_or_else(|| model.name().to_owned());
-    let description = description.or_else(|| model.description().map(str::to_owned));
+    let description = tool_description(description, model.description());
     let definitions = model.definitions().clone();
     Ok(
         ToolModel::new(name, description, model.input().clone(), definitions)
             .with_schema_warnings(model.schema_warnings().to_vec()),
     )
+}
+
+/// The description of a tool whose definition has `tool`'s and whose arguments' root has
+/// `root`'s: the model keeps one description, so neither is lost. One that holds the other
+/// is taken; two others are joined, a flavour's note (`(maxProperties: 3)`, which the
+/// flavours' definitions leave at the root once the tool's description is taken out) with a
+/// space, as the flavour wrote it, any other text after a blank line.
+fn tool_description(tool: Option<String>, root: Option<&str>) -> Option<String> {
+    let (tool, root) = match (tool, root.map(str::trim).filter(|r| !r.is_empty())) {
+        (Some(tool), Some(root)) => (tool, root),
+        (tool, root) => return tool.or_else(|| root.map(str::to_owned)),
+    };
+    if tool.contains(root) {
+        return Some(tool);
+    }
+    if root.starts_with(tool.trim()) {
+        return Some(root.to_owned());
+    }
+    let separator = if root.starts_with('(') { " " } else { "\n\n" };
+    Some(format!("{tool}{separator}{root}"))
 }
 
 pub(crate) fn read_tool(json: &Json) -> Result<ToolModel, SchemaErrors> {
