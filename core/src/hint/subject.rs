@@ -57,7 +57,7 @@ pub(super) fn first_sentence(text: &str) -> &str {
         let sentence = sentence_at(rest);
         let bare = without_dangling(sentence);
         let after = rest[sentence.len()..].trim_start();
-        if BARE_LABELS.contains(&bare.to_ascii_lowercase().as_str()) && !after.is_empty() {
+        if is_one_of(&BARE_LABELS, bare) && !after.is_empty() {
             rest = after;
             continue;
         }
@@ -73,7 +73,7 @@ fn without_dangling(sentence: &str) -> &str {
     let mut bare = sentence.trim_end_matches(|c: char| ending(c) && c != '(');
     loop {
         let word_at = bare.rfind(char::is_whitespace).map_or(0, |at| at + 1);
-        if word_at == 0 || !INTRODUCING.contains(&bare[word_at..].to_lowercase().as_str()) {
+        if word_at == 0 || !is_one_of(&INTRODUCING, &bare[word_at..]) {
             return bare.trim();
         }
         bare = bare[..word_at].trim_end_matches(ending);
@@ -115,18 +115,18 @@ fn ends_abbreviation(before: &str) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
         .unwrap_or("");
-    let letters: String = word
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .collect::<String>()
-        .to_lowercase();
+    let letters = || word.chars().filter(|c| c.is_alphanumeric());
     let dotted = word.contains('.')
         && word
             .split('.')
             .all(|part| part.chars().count() <= 2 && part.chars().all(char::is_alphabetic));
     dotted
-        || (letters.chars().count() == 1 && word.chars().all(char::is_alphabetic))
-        || ABBREVIATIONS.contains(&letters.as_str())
+        || (letters().count() == 1 && word.chars().all(char::is_alphabetic))
+        || ABBREVIATIONS.iter().any(|abbreviation| {
+            abbreviation
+                .chars()
+                .eq(letters().map(|c| c.to_ascii_lowercase()))
+        })
 }
 
 /// A description as a phrase: its first sentence, first letter lowercased unless it starts
@@ -151,20 +151,19 @@ pub(super) fn subject_described(description: Option<&str>, path: &Path) -> Strin
     if !phrase.chars().any(char::is_alphanumeric) {
         return format!("`{path}`");
     }
-    let mut words = phrase.split_whitespace().map(|word| {
-        word.trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-    });
+    let mut words = phrase
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()));
     let first = words.next().unwrap_or_default();
     let second = words.next().unwrap_or_default();
-    if ["the", "a", "an", "your"].contains(&first.as_str()) {
+    if is_one_of(&["the", "a", "an", "your"], first) {
         if second.is_empty() {
             return format!("`{path}`"); // An article alone names nothing.
         }
         phrase
-    } else if CLAUSE_WORDS.contains(&first.as_str())
-        || INSTRUCTIONS.contains(&first.as_str())
-        || (reads_as_verb(&first) && OBJECT_STARTS.contains(&second.as_str()))
+    } else if is_one_of(&CLAUSE_WORDS, first)
+        || is_one_of(&INSTRUCTIONS, first)
+        || (reads_as_verb(first) && is_one_of(&OBJECT_STARTS, second))
     {
         format!("`{path}` ({phrase})")
     } else {
@@ -176,8 +175,18 @@ pub(super) fn subject_described(description: Option<&str>, path: &Path) -> Strin
 /// form (`returns`, `specifies`, not `address` or `status`) or a gerund (`using`). A bare
 /// noun followed by "the" starts a relative clause ("Airport the flight leaves from").
 fn reads_as_verb(word: &str) -> bool {
-    (word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is"))
-        || word.ends_with("ing")
+    let ends = |suffix: &str| {
+        word.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| word.get(at..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+    };
+    (ends("s") && !ends("ss") && !ends("us") && !ends("is")) || ends("ing")
+}
+
+/// Whether `word` is one of `words` (lowercase ASCII), in any case, without allocating.
+fn is_one_of(words: &[&str], word: &str) -> bool {
+    words.iter().any(|listed| listed.eq_ignore_ascii_case(word))
 }
 
 #[cfg(test)]
