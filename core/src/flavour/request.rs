@@ -52,6 +52,25 @@ impl FlavouredSchema {
     }
 }
 
+impl ToolModel {
+    /// The JSON Schema of the arguments as a tool definition holds it beside the tool's name
+    /// and description: [`ToolModel::json_schema`] without the root's copies of them (as
+    /// [`FlavouredSchema::definition`] leaves them out), so each is sent once.
+    ///
+    /// ```
+    /// use toolgate_core::model::ToolModel;
+    ///
+    /// let model = ToolModel::from_json_schema(r#"{"title": "ping", "description": "Ping a host.",
+    ///     "type": "object", "properties": {}}"#).unwrap();
+    /// assert_eq!(model.arguments_schema(), serde_json::json!({"type": "object", "properties": {}}));
+    /// ```
+    pub fn arguments_schema(&self) -> serde_json::Value {
+        // The model writes its schema as JSON: reading it back cannot fail.
+        let written: Json = serde_json::from_str(self.json_schema()).unwrap_or(Json::Null);
+        without_repeats(&written, self.name(), self.description()).to_value()
+    }
+}
+
 /// The schema without the root's copies of the tool's name (`title`) and description (see
 /// [`FlavouredSchema::definition`]).
 fn without_repeats(schema: &Json, name: &str, description: Option<&str>) -> Json {

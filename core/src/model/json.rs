@@ -227,26 +227,63 @@ impl<'de> DeserializeSeed<'de> for ArgumentSeed<'_> {
 /// Goes over the floats of `json`, read from the strict JSON `text`, with their texts, as
 /// [`Json::from_number_text`] reads them (serde_json gives only the float).
 pub(crate) fn mark_number_texts(json: &mut Json, text: &[u8]) {
-    fn visit<'t>(json: &mut Json, tokens: &mut impl Iterator<Item = &'t [u8]>) {
+    each_number(json, text, &mut |json, token, _| {
+        if let Json::Number(number) = json {
+            if number.is_f64() {
+                *json = Json::from_number_text(number.clone(), token);
+            }
+        }
+    });
+}
+
+/// A step of the way to a value: an object's key or an array's index.
+pub(crate) enum Step<'j> {
+    Key(&'j str),
+    Index(usize),
+}
+
+/// Calls `visit` with each [`Json::Number`] of `json` (read from the strict JSON `text`),
+/// its token and the way to it, in document order: the one place numbers are paired with
+/// their texts. A number already paired (`RoundedNumber`, `SpelledNumber`) takes its token
+/// without a call. Recursive: `json` was read within serde_json's nesting limit.
+pub(crate) fn each_number<'t>(
+    json: &mut Json,
+    text: &'t [u8],
+    visit: &mut dyn FnMut(&mut Json, &'t str, &[Step<'_>]),
+) {
+    fn walk<'j, 't>(
+        json: &'j mut Json,
+        path: &mut Vec<Step<'j>>,
+        tokens: &mut impl Iterator<Item = &'t [u8]>,
+        visit: &mut dyn FnMut(&mut Json, &'t str, &[Step<'_>]),
+    ) {
         match json {
-            Json::Number(number) => {
+            Json::Number(_) => {
                 let Some(token) = tokens.next() else { return };
-                if number.is_f64() {
-                    let token = std::str::from_utf8(token).unwrap_or("");
-                    *json = Json::from_number_text(number.clone(), token);
-                }
+                visit(json, std::str::from_utf8(token).unwrap_or(""), path);
             }
             Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
                 tokens.next();
             }
-            Json::Array(items) => items.iter_mut().for_each(|item| visit(item, tokens)),
-            Json::Object(members) => members
-                .iter_mut()
-                .for_each(|(_, member)| visit(member, tokens)),
+            Json::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    path.push(Step::Index(index));
+                    walk(item, path, tokens, visit);
+                    path.pop();
+                }
+            }
+            Json::Object(members) => {
+                for (key, member) in members.iter_mut() {
+                    let key: &'j String = key;
+                    path.push(Step::Key(key));
+                    walk(member, path, tokens, visit);
+                    path.pop();
+                }
+            }
             Json::Null | Json::Bool(_) | Json::String(_) => {}
         }
     }
-    visit(json, &mut number_tokens(text));
+    walk(json, &mut Vec::new(), &mut number_tokens(text), visit);
 }
 
 /// The number tokens of strict JSON text, in document order.

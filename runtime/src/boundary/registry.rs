@@ -129,22 +129,6 @@ fn schema_value(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
-/// The arguments' JSON Schema (`text`, a model's `json_schema()`) as a definition holds it
-/// beside the tool's name and description: the root's copies of those (`title`,
-/// `description`) are left out, so each is sent once (as the flavours' definitions do).
-fn arguments_schema(text: &str, name: &str, description: Option<&str>) -> Value {
-    let mut schema = schema_value(text);
-    if let Value::Object(root) = &mut schema {
-        if root.get("title").and_then(Value::as_str) == Some(name) {
-            root.remove("title");
-        }
-        if description.is_some() && root.get("description").and_then(Value::as_str) == description {
-            root.remove("description");
-        }
-    }
-    schema
-}
-
 /// The failure text of a result that serde cannot write as JSON.
 fn unwritable(error: impl Display) -> String {
     format!("the tool's result cannot be written as JSON: {error}")
@@ -236,7 +220,7 @@ impl<T: Tool> TypedTool<T, ()> {
         ToolDefinition {
             name: T::name().to_owned(),
             description: T::description().map(str::to_owned),
-            input_schema: arguments_schema(T::json_schema(), T::name(), T::description()),
+            input_schema: T::model().arguments_schema(),
             output_schema: output_schema.map(schema_value),
         }
     }
@@ -393,7 +377,7 @@ where
         let model = input.model();
         let definition = ToolDefinition {
             description: model.description().map(str::to_owned),
-            input_schema: arguments_schema(model.json_schema(), &name, model.description()),
+            input_schema: model.arguments_schema(),
             output_schema: output
                 .as_ref()
                 .map(|output| schema_value(output.model().json_schema())),
@@ -419,7 +403,7 @@ where
         let model = input.model();
         let definition = ToolDefinition {
             description: model.description().map(str::to_owned),
-            input_schema: arguments_schema(model.json_schema(), &name, model.description()),
+            input_schema: model.arguments_schema(),
             output_schema: None,
             name,
         };

@@ -3,67 +3,35 @@
 
 use serde_json::Number;
 
-use super::{mark_number_texts, number_tokens, Json};
+use super::{each_number, mark_number_texts, Json, Step};
 use crate::model::read::{SchemaError, SchemaErrors};
 use crate::num::{is_uncarried_integer, Num, CARRIED_INTEGERS};
-use crate::path::escape_pointer_token;
+use crate::Path;
 
 /// The integers of `json` (read from the strict JSON `text`) written as integers beyond
 /// [`CARRIED_INTEGERS`], each an error at its JSON pointer. serde_json reads such an integer
 /// as a float, so only floats are looked at.
-fn uncarried_integers(json: &Json, text: &[u8]) -> Vec<SchemaError> {
-    fn visit<'t>(
-        json: &Json,
-        pointer: &mut String,
-        tokens: &mut impl Iterator<Item = &'t [u8]>,
-        errors: &mut Vec<SchemaError>,
-    ) {
-        match json {
-            Json::Number(number) => {
-                let Some(token) = tokens.next() else { return };
-                let token = std::str::from_utf8(token).unwrap_or("");
-                if number.is_f64() && is_uncarried_integer(token) {
-                    errors.push(SchemaError {
-                        pointer: pointer.clone(),
-                        message: format!(
-                            "the integer {} is beyond the integers toolgate carries exactly ({} to {}): a JSON value holds none larger, and read as the float {number} it would be another number",
-                            crate::issue::shorten_str(token).as_str().unwrap_or(token),
-                            CARRIED_INTEGERS.start(),
-                            CARRIED_INTEGERS.end()
-                        ),
-                    });
-                }
-            }
-            Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
-                tokens.next();
-            }
-            Json::Array(items) => {
-                for (index, item) in items.iter().enumerate() {
-                    let length = pointer.len();
-                    pointer.push_str(&format!("/{index}"));
-                    visit(item, pointer, tokens, errors);
-                    pointer.truncate(length);
-                }
-            }
-            Json::Object(members) => {
-                for (key, member) in members {
-                    let length = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape_pointer_token(key));
-                    visit(member, pointer, tokens, errors);
-                    pointer.truncate(length);
-                }
-            }
-            Json::Null | Json::Bool(_) | Json::String(_) => {}
-        }
-    }
+fn uncarried_integers(json: &mut Json, text: &[u8]) -> Vec<SchemaError> {
     let mut errors = Vec::new();
-    visit(
-        json,
-        &mut String::new(),
-        &mut number_tokens(text),
-        &mut errors,
-    );
+    each_number(json, text, &mut |json, token, steps| {
+        let Json::Number(number) = json else { return };
+        if !number.is_f64() || !is_uncarried_integer(token) {
+            return;
+        }
+        let path = steps.iter().fold(Path::root(), |path, step| match step {
+            Step::Key(key) => path.key(*key),
+            Step::Index(index) => path.index(*index),
+        });
+        errors.push(SchemaError {
+            pointer: path.to_json_pointer(),
+            message: format!(
+                "the integer {} is beyond the integers toolgate carries exactly ({} to {}): a JSON value holds none larger, and read as the float {number} it would be another number",
+                crate::issue::shorten_str(token).as_str().unwrap_or(token),
+                CARRIED_INTEGERS.start(),
+                CARRIED_INTEGERS.end()
+            ),
+        });
+    });
     errors
 }
 
@@ -94,7 +62,7 @@ impl Json {
     pub fn from_schema_text(text: &str) -> Result<Json, SchemaErrors> {
         let mut json: Json = serde_json::from_str(text).map_err(SchemaErrors::syntax)?;
         if json.has_float() {
-            let uncarried = uncarried_integers(&json, text.as_bytes());
+            let uncarried = uncarried_integers(&mut json, text.as_bytes());
             if !uncarried.is_empty() {
                 return Err(SchemaErrors(uncarried));
             }
@@ -119,28 +87,12 @@ impl Json {
     pub fn value_keeping_digits(text: &str) -> Result<serde_json::Value, serde_json::Error> {
         let mut json: Json = serde_json::from_str(text)?;
         if json.has_float() {
-            let mut tokens = number_tokens(text.as_bytes());
-            let mut pending = vec![&mut json];
-            // Document order: a stack of the members left, the next one on top.
-            while let Some(json) = pending.pop() {
-                match json {
-                    Json::Number(number) => {
-                        let Some(token) = tokens.next() else { break };
-                        let token = std::str::from_utf8(token).unwrap_or("");
-                        if number.is_f64() && crate::num::float_keeping_digits(token).is_none() {
-                            *json = Json::String(token.to_owned());
-                        }
-                    }
-                    Json::RoundedNumber(_) | Json::SpelledNumber(..) => {
-                        tokens.next();
-                    }
-                    Json::Array(items) => pending.extend(items.iter_mut().rev()),
-                    Json::Object(members) => {
-                        pending.extend(members.iter_mut().rev().map(|(_, member)| member))
-                    }
-                    Json::Null | Json::Bool(_) | Json::String(_) => {}
+            each_number(&mut json, text.as_bytes(), &mut |json, token, _| {
+                let Json::Number(number) = json else { return };
+                if number.is_f64() && crate::num::float_keeping_digits(token).is_none() {
+                    *json = Json::String(token.to_owned());
                 }
-            }
+            });
         }
         Ok(json.to_value())
     }

@@ -273,12 +273,11 @@ fn deepest_references<'s>(
                 _ => break,
             },
             Kind::Union(union) => {
-                let deepest = union
-                    .variants
-                    .iter()
-                    .max_by_key(|variant| union_depth(variant, depths));
+                let deepest = (union.variants.iter())
+                    .map(|variant| (union_depth(variant, depths), variant))
+                    .max_by_key(|(depth, _)| *depth);
                 match deepest {
-                    Some(variant) if union_depth(variant, depths) > 0 => at = variant,
+                    Some((depth, variant)) if depth > 0 => at = variant,
                     _ => break,
                 }
             }
