@@ -13,6 +13,10 @@
 //! - `serde_json_value`: the floor, `serde_json::from_str::<Value>` on every text (it refuses
 //!   the texts that are not strict JSON, and checks nothing).
 //!
+//! And `readers_valid`, the readers alone on the texts of class `valid` (strict JSON): `reader`,
+//! the run-time road's cursor into its tree; `serde_json_tree`, serde_json's reader into the
+//! same tree; `serde_json_value`, serde_json into its own `Value`.
+//!
 //! Run it with `cargo bench -p toolgate-bench --bench runtime_road`.
 
 use std::hint::black_box;
@@ -28,6 +32,7 @@ struct Call<'t> {
     tool: &'t DynamicTool,
     arguments: String,
     expect_ok: bool,
+    class: String,
 }
 
 fn decode_all(calls: &[&Call<'_>]) -> usize {
@@ -55,6 +60,7 @@ fn runtime_road(c: &mut Criterion) {
                 tool,
                 arguments: case.arguments,
                 expect_ok: case.expect_ok,
+                class: case.class,
             })
         })
         .collect();
@@ -107,6 +113,42 @@ fn runtime_road(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The readers alone on the valid texts (strict JSON): the run-time road's into its tree,
+    // serde_json's into the same tree and into its own `Value`.
+    let valid: Vec<&str> = cases_valid(&calls);
+    let mut group = c.benchmark_group("readers_valid");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(5));
+    group.throughput(Throughput::Elements(valid.len() as u64));
+    let readers: [(&str, Reader); 3] = [
+        ("reader", toolgate_core::__bench::read_text),
+        (
+            "serde_json_tree",
+            toolgate_core::__bench::read_text_by_serde_json,
+        ),
+        ("serde_json_value", |text| {
+            serde_json::from_str::<Value>(text).is_ok()
+        }),
+    ];
+    for (id, read) in readers {
+        group.bench_function(id, |b| {
+            b.iter(|| valid.iter().filter(|text| read(black_box(text))).count())
+        });
+    }
+    group.finish();
+}
+
+/// A reader of a whole text: whether it read it.
+type Reader = fn(&str) -> bool;
+
+/// The texts of the calls of class `valid`.
+fn cases_valid<'c>(calls: &'c [Call<'_>]) -> Vec<&'c str> {
+    calls
+        .iter()
+        .filter(|call| call.class == "valid")
+        .map(|call| call.arguments.as_str())
+        .collect()
 }
 
 criterion_group!(benches, runtime_road);

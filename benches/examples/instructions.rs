@@ -23,12 +23,15 @@ fn main() {
     let (Some(decoder), Some(shape), Some(runs)) =
         (arguments.next(), arguments.next(), arguments.next())
     else {
-        eprintln!("usage: instructions <serde_floor|toolgate|runtime_value|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>");
+        eprintln!("usage: instructions <serde_floor|toolgate|runtime_value|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>\n       instructions <reader|serde_json_tree|serde_json_value> BFCL_VALID <runs>");
         std::process::exit(2);
     };
     let runs: usize = runs.parse().expect("a number of runs");
     if shape == "BFCL" {
         return bfcl(&decoder, runs);
+    }
+    if shape == "BFCL_VALID" {
+        return bfcl_valid(&decoder, runs);
     }
     let text = match shape.as_str() {
         "V" => VALID,
@@ -107,6 +110,33 @@ fn bfcl(decoder: &str, runs: usize) {
                 }
                 other => panic!("no decoder {other}"),
             }
+        }
+    }
+}
+
+/// The readers alone on BFCL's valid texts (class `valid`, strict JSON), `runs` times: the
+/// cursor of the run-time road into its tree (`reader`), serde_json's reader into the same
+/// tree (`serde_json_tree`) and into its own `Value` (`serde_json_value`).
+fn bfcl_valid(reader: &str, runs: usize) {
+    let (_, cases) = bfcl_corpus();
+    let texts: Vec<String> = cases
+        .into_iter()
+        .filter(|case| case.class == "valid")
+        .map(|case| case.arguments)
+        .collect();
+    for _ in 0..runs {
+        for text in &texts {
+            let read = match reader {
+                "reader" => toolgate_core::__bench::read_text(black_box(text)),
+                "serde_json_tree" => {
+                    toolgate_core::__bench::read_text_by_serde_json(black_box(text))
+                }
+                "serde_json_value" => {
+                    serde_json::from_str::<serde_json::Value>(black_box(text)).is_ok()
+                }
+                other => panic!("no reader {other}"),
+            };
+            assert!(black_box(read));
         }
     }
 }

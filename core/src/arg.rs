@@ -170,7 +170,7 @@ pub trait Tool: ToolArg + Sized {
         // stopped), but where the Rust type gave up on a call already refused: the run-time
         // stream finds the rest of the report without a tree. A text over the size limit
         // goes to the tree road too, which refuses it.
-        let not_strict = if bytes.len() <= options.max_bytes {
+        if bytes.len() <= options.max_bytes {
             match crate::decode::stream_text::<Self>(model, bytes, options) {
                 Streamed::Accepted(decoded) => {
                     return finish_typed(model, decoded, options);
@@ -178,20 +178,17 @@ pub trait Tool: ToolArg + Sized {
                 Streamed::Refused(refused) => {
                     return Err(refused.with_model(HintModel::Static(model)));
                 }
-                Streamed::Unreadable => true,
-                Streamed::Stopped => false,
+                Streamed::Unreadable | Streamed::Stopped => {}
                 // A refusal, its report not complete: the run-time road's stream walks on
                 // where the type gave up.
-                Streamed::TypeRefused => match crate::decode::stream_road(model, bytes, options) {
-                    Ok(Err(refused)) => return Err(refused.with_model(HintModel::Static(model))),
-                    Ok(Ok(_)) => false,
-                    Err(not_strict) => not_strict,
-                },
+                Streamed::TypeRefused => {
+                    if let Some(Err(refused)) = crate::decode::stream_road(model, bytes, options) {
+                        return Err(refused.with_model(HintModel::Static(model)));
+                    }
+                }
             }
-        } else {
-            false
-        };
-        let decoded = crate::decode::tree_road(model, bytes, options, not_strict);
+        }
+        let decoded = crate::decode::tree_road(model, bytes, options);
         into_typed(model, decoded, options)
     }
 }

@@ -63,3 +63,19 @@ pub use issue::{Constraint, Issue, Report};
 pub use lenient::Lenient;
 pub use nullable::Nullable;
 pub use path::{Path, Segment};
+
+/// The readers of argument text, for the benchmarks that compare them with serde_json's
+/// (`benches/examples/instructions.rs`); not a public API.
+#[doc(hidden)]
+pub mod __bench {
+    /// Reads a whole text, strict or lenient, into a tree as the run-time road does; whether
+    /// it was strict JSON.
+    pub fn read_text(text: &str) -> bool {
+        crate::decode::read_whole(text, crate::decode::MAX_DEPTH).is_ok()
+    }
+
+    /// Reads strict JSON text into the same tree by serde_json's reader.
+    pub fn read_text_by_serde_json(text: &str) -> bool {
+        crate::decode::parse_strict(text, crate::decode::MAX_DEPTH).is_ok()
+    }
+}

@@ -172,10 +172,10 @@ impl std::fmt::Write for MessageStart {
     }
 }
 
-/// Reads strict JSON text with at most `max_depth` nested containers, by serde_json's reader
-/// (the fastest on strict JSON), each float read again with its digits
-/// ([`Json::from_number_text`]: rounded, `-0`, spelled otherwise). Text that is not strict
-/// JSON is [`StrictError::NotStrict`], not read further: [`read_whole`] reads it.
+/// Reads strict JSON text with at most `max_depth` nested containers, by serde_json's reader,
+/// each float read again with its digits ([`Json::from_number_text`]: rounded, `-0`, spelled
+/// otherwise). Text that is not strict JSON is [`StrictError::NotStrict`], not read further.
+/// No road reads with it: it is what [`read_whole`] is held to in tests and measured against.
 pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictError> {
     use serde::de::DeserializeSeed;
     let notes = crate::model::ReadNotes::default();
@@ -205,7 +205,7 @@ pub(crate) fn parse_strict(text: &str, max_depth: usize) -> Result<Json, StrictE
 }
 
 /// Reads a whole text once, strict or lenient, with at most `max_depth` nested containers,
-/// each number as its digits say, by the tokenizer of [`crate::read`]: strict JSON is the
+/// each number as its digits say, by the cursor of [`crate::read`]: strict JSON is the
 /// value; text that is not is [`StrictError::NotStrict`], with what the lenient rules read
 /// from its first character (so lenient text that starts with its value is read once); a
 /// number past `f64` or nesting past `max_depth` where everything before it was strict JSON
@@ -436,12 +436,9 @@ pub(crate) fn too_deep_message(max_depth: usize) -> String {
 
 /// Reads argument text into a JSON tree, with the text repairs `options` allow, logging them.
 /// Issues go to `report` (constraint `syntax` or `limit`).
-/// `not_strict`: the streaming walk found the text not to be strict JSON, so it is read
-/// once by the tokenizer, strict or lenient (prose and fences aside).
 fn read_text(
     text: &[u8],
     options: &Options,
-    not_strict: bool,
     repairs: &mut Vec<Repair>,
     report: &mut Report,
 ) -> Option<Json> {
@@ -466,17 +463,7 @@ fn read_text(
     };
     let max_depth = options.max_depth.min(MAX_DEPTH);
     let too_deep = || too_deep(max_depth);
-    // A text the streaming walk found not to be strict JSON is read once, by the tokenizer;
-    // any other by serde_json's reader first, the fastest on strict JSON.
-    let read = if not_strict {
-        read_whole(text, max_depth)
-    } else {
-        match parse_strict(text, max_depth) {
-            Err(StrictError::NotStrict(None)) => read_whole(text, max_depth),
-            read => read,
-        }
-    };
-    let first = match read {
+    let first = match read_whole(text, max_depth) {
         Ok(json) => return Some(json),
         Err(StrictError::TooDeep) => {
             report.push(too_deep());
@@ -562,7 +549,7 @@ pub fn decode_text_by_tree(
     text: &[u8],
     options: &Options,
 ) -> Result<Decoded<Value>, Rejected> {
-    tree_road(model, text, options, false).map_err(|refused| refused.with_hint_from(model))
+    tree_road(model, text, options).map_err(|refused| refused.with_hint_from(model))
 }
 
 /// [`decode_text`] by the streaming walk alone; `None` where it leaves the text to the tree
@@ -573,7 +560,7 @@ pub fn decode_text_by_stream(
     text: &[u8],
     options: &Options,
 ) -> Option<Result<Decoded<Value>, Rejected>> {
-    let decided = stream_road(model, text, options).ok()?;
+    let decided = stream_road(model, text, options)?;
     Some(decided.map_err(|refused| refused.with_hint_from(model)))
 }
 
@@ -585,49 +572,48 @@ pub(crate) fn decode_text_refused(
     options: &Options,
 ) -> Result<Decoded<Value>, Refused> {
     match stream_road(model, text, options) {
-        Ok(decided) => decided,
-        Err(not_strict) => tree_road(model, text, options, not_strict),
+        Some(decided) => decided,
+        None => tree_road(model, text, options),
     }
 }
 
-/// The streaming walk of the run-time road; `Err` where it leaves the text to the tree walk,
-/// `true` when that is because the text is not strict JSON (a text over
-/// [`Options::max_bytes`] is left to it too, which refuses it).
+/// The streaming walk of the run-time road; `None` where it leaves the text to the tree
+/// walk (a text over [`Options::max_bytes`] is left to it too, which refuses it).
 pub(crate) fn stream_road(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
-) -> Result<Result<Decoded<Value>, Refused>, bool> {
+) -> Option<Result<Decoded<Value>, Refused>> {
     if text.len() > options.max_bytes {
-        return Err(false);
+        return None;
     }
     match stream_text::<walk::Walked>(model, text, options) {
         Streamed::Accepted(Decoded {
             value: walk::Walked(Some(value)),
             repairs,
             repairs_left_out,
-        }) => Ok(Ok(Decoded {
+        }) => Some(Ok(Decoded {
             value,
             repairs,
             repairs_left_out,
         })),
-        Streamed::Refused(refused) => Ok(Err(refused)),
-        Streamed::Unreadable => Err(true),
-        Streamed::Accepted(_) | Streamed::Stopped | Streamed::TypeRefused => Err(false),
+        Streamed::Refused(refused) => Some(Err(refused)),
+        Streamed::Unreadable
+        | Streamed::Accepted(_)
+        | Streamed::Stopped
+        | Streamed::TypeRefused => None,
     }
 }
 
-/// The text read into a tree (with the text repairs), then walked; `not_strict`: the
-/// streaming walk found the text not to be strict JSON.
+/// The text read into a tree (with the text repairs), then walked.
 pub(crate) fn tree_road(
     model: &ToolModel,
     text: &[u8],
     options: &Options,
-    not_strict: bool,
 ) -> Result<Decoded<Value>, Refused> {
     let mut repairs = Vec::new();
     let mut report = Report::with_cap(options.max_issues);
-    match read_text(text, options, not_strict, &mut repairs, &mut report) {
+    match read_text(text, options, &mut repairs, &mut report) {
         // The tokenizer bounds the depth while it reads: no second pass to measure it.
         Some(json) => walk_json(model, json, options, repairs),
         None => Err(Refused {

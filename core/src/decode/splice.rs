@@ -277,7 +277,7 @@ fn children(text: &str) -> Option<Children> {
 fn one_value(text: &str) -> Option<String> {
     let (_, span) = super::text::read_lenient_spanned(text, MAX_DEPTH).ok()?;
     let value = &text[span];
-    if super::parse_strict(value, MAX_DEPTH).is_ok() {
+    if super::read_whole(value, MAX_DEPTH).is_ok() {
         return Some(value.to_owned());
     }
     strict_text(value)

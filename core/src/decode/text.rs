@@ -147,7 +147,7 @@ pub(crate) fn read_lenient_spanned(
 pub(crate) type FirstRead = (usize, Result<Box<TreeRead>, TextError>);
 
 /// [`read_lenient_spanned`], given what a read from the text's first character made of it
-/// (the strict attempt's, [`crate::decode::parse_strict`]): a text that starts with its
+/// (the strict attempt's, [`crate::decode::read_whole`]): a text that starts with its
 /// value is then not read again.
 pub(crate) fn read_lenient_from(
     text: &str,
@@ -174,7 +174,7 @@ pub(crate) fn read_lenient_from(
             // the arguments included, which the walk then reads as `double_encoded`): the
             // fence says nothing more than its body alone would.
             let inner = text[*body..*end].trim();
-            if let Ok(json) = crate::decode::parse_strict(inner, max_depth) {
+            if let Ok(json) = crate::decode::read_whole(inner, max_depth) {
                 let start =
                     *body + (text[*body..*end].len() - text[*body..*end].trim_start().len());
                 return Ok((json, start..start + inner.len()));

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use crate::decode::TextError;
 
 mod strings;
+pub(super) use strings::first_special;
 use strings::CutString;
 
 /// One piece of JSON text, as read.
@@ -73,7 +74,7 @@ impl Leniency {
         self.0 == 0
     }
 
-    fn add(&mut self, what: Leniency) {
+    pub(super) fn add(&mut self, what: Leniency) {
         self.0 |= what.0;
     }
 }
@@ -364,7 +365,7 @@ impl Tokens {
     }
 
     /// A key, quoted or bare.
-    fn key<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
+    pub(super) fn key<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
         let bytes = text.as_bytes();
         let key = match bytes[self.at] {
             quote @ (b'"' | b'\'') => self.string(text, quote)?,
@@ -388,7 +389,7 @@ impl Tokens {
     }
 
     /// `true`, `false`, `null`, or Python's `True`, `False`, `None`.
-    fn word<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
+    pub(super) fn word<'t>(&mut self, text: &'t str) -> Result<Token<'t>, Stop> {
         let bytes = text.as_bytes();
         let start = self.at;
         let length = bytes[start..]
@@ -436,6 +437,16 @@ impl Tokens {
 
     /// A number's text, checked against JSON's grammar.
     fn number<'t>(&mut self, text: &'t str) -> Result<&'t str, Stop> {
+        self.number_in(text, !self.open.is_empty())
+    }
+
+    /// [`Tokens::number`], `in_container` saying whether a container is open around it (a
+    /// number at the end of a whole text is complete only where none is).
+    pub(super) fn number_in<'t>(
+        &mut self,
+        text: &'t str,
+        in_container: bool,
+    ) -> Result<&'t str, Stop> {
         let bytes = text.as_bytes();
         let start = self.at;
         let length = bytes[start..]
@@ -444,7 +455,7 @@ impl Tokens {
         let Some(length) = length else {
             // A number at the end of the text may have lost digits, or more may come; at the
             // end of a whole text that is one number, it is that number.
-            return if self.complete && self.open.is_empty() {
+            return if self.complete && !in_container {
                 self.take_number(text, start, bytes.len())
             } else {
                 Err(self.ended())
@@ -468,7 +479,7 @@ impl Tokens {
         Ok(number)
     }
 
-    fn invalid(&self, text: &str, message: &'static str) -> Stop {
+    pub(super) fn invalid(&self, text: &str, message: &'static str) -> Stop {
         self.invalid_at(text, self.at, message)
     }
 
@@ -490,7 +501,7 @@ impl Tokens {
 
     /// Where a `,` or a closing bracket was expected: what came instead, named when it is a
     /// kind of text models write (an expression to compute).
-    fn expected_separator(&self, text: &str, message: &'static str) -> Stop {
+    pub(super) fn expected_separator(&self, text: &str, message: &'static str) -> Stop {
         match text.as_bytes().get(self.at) {
             Some(b'*' | b'/' | b'+' | b'-' | b'%') => {
                 self.invalid(text, "an expression (send its value, not the formula)")

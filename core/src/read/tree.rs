@@ -2,7 +2,10 @@
 
 use serde_json::Number;
 
-use super::tokens::{Leniency, Stop, Token, Tokens};
+use super::cursor::Cursor;
+use super::tokens::Leniency;
+#[cfg(test)]
+use super::tokens::{Stop, Token, Tokens};
 use crate::decode::TextError;
 use crate::model::Json;
 
@@ -18,6 +21,7 @@ pub(crate) struct TreeRead {
 }
 
 /// A container being built.
+#[cfg(test)]
 enum Open {
     Array(Vec<Json>),
     /// An object's members, and the key whose value comes next.
@@ -39,12 +43,31 @@ pub(crate) fn read_tree_noting(
     max_depth: usize,
     leniency: &mut Leniency,
 ) -> Result<TreeRead, TextError> {
+    let mut cursor = Cursor::new(text, start);
+    let read = cursor.tree(max_depth);
+    *leniency = cursor.leniency();
+    Ok(TreeRead {
+        json: read?,
+        end: cursor.position(),
+        leniency: cursor.leniency(),
+    })
+}
+
+/// [`read_tree_noting`] by the resumable tokenizer, token by token: the cursor's oracle.
+#[cfg(test)]
+pub(crate) fn read_tree_by_tokens(
+    text: &str,
+    start: usize,
+    max_depth: usize,
+    leniency: &mut Leniency,
+) -> Result<TreeRead, TextError> {
     let mut tokens = Tokens::at(start, max_depth);
     let read = read_tokens(text, &mut tokens);
     *leniency = tokens.leniency();
     read
 }
 
+#[cfg(test)]
 fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
     tokens.end_of_text();
     let mut open: Vec<Open> = Vec::new();
@@ -102,26 +125,23 @@ fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
 /// says.
 pub(crate) fn number(text: &str, offset: usize, digits: &str) -> Result<Json, TextError> {
     let bytes = digits.as_bytes();
-    // Most integers: at most 18 digits fit an `i64`, and only `-0` is not the integer
-    // its digits spell (a reader gives `-0.0`).
-    if bytes.len() <= 18
-        && !bytes.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
-        && !bytes.starts_with(b"-0")
-    {
+    // An integer as itself: only `-0` is not the integer its digits spell (a reader gives
+    // `-0.0`).
+    if !bytes.iter().any(|b| matches!(b, b'.' | b'e' | b'E')) && !bytes.starts_with(b"-0") {
         if let Ok(integer) = digits.parse::<i64>() {
             return Ok(Json::Number(integer.into()));
         }
-    }
-    let number = digits.parse::<Number>().map_err(|error| {
-        if crate::decode::message_starts_with(&error, "number out of range") {
-            TextError::NumberOutOfRange { offset }
-        } else {
-            TextError::Invalid {
-                offset,
-                message: "not a number",
-                found: super::tokens::found_at(text, offset),
-            }
+        if let Ok(integer) = digits.parse::<u64>() {
+            return Ok(Json::Number(integer.into()));
         }
+    }
+    // A float, or an integer past 64 bits (as every JSON reader without arbitrary precision
+    // reads one): the nearest `f64`, as serde_json's `float_roundtrip` rounds it.
+    let float = digits.parse::<f64>().map_err(|_| TextError::Invalid {
+        offset,
+        message: "not a number",
+        found: super::tokens::found_at(text, offset),
     })?;
+    let number = Number::from_f64(float).ok_or(TextError::NumberOutOfRange { offset })?;
     Ok(Json::from_number_text(number, digits))
 }

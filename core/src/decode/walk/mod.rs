@@ -420,16 +420,17 @@ impl<'m> Decoder<'m> {
             .max_depth
             .min(super::MAX_DEPTH)
             .saturating_sub(self.depth);
-        match super::parse_strict(text, room) {
+        let first = match super::read_whole(text, room) {
             Ok(json) => return InnerJson::Read(json),
             Err(super::StrictError::TooDeep) => return InnerJson::TooDeep,
-            Err(_) => {}
-        }
+            Err(super::StrictError::NotStrict(first)) => first,
+            Err(super::StrictError::NumberOutOfRange) => None,
+        };
         if !self.allows(Rule::JsonText) {
             return InnerJson::NotJson;
         }
         let read = if arguments {
-            super::read_lenient(text, room)
+            super::text::read_lenient_from(text, room, first).map(|(json, _)| json)
         } else {
             read_lenient_value(text, room)
         };

@@ -33,7 +33,7 @@ fn zero_bytes(word: u64) -> u64 {
 /// Where the first byte of `bytes` from `from` on is `quote`, a backslash or a control
 /// character, eight bytes at a time.
 #[inline]
-fn first_special(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
+pub(in crate::read) fn first_special(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
     let mut at = from;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
@@ -55,7 +55,11 @@ impl Tokens {
     /// A string in double or single quotes (the position at its opening quote), its escapes
     /// undone in reading order (the first fault met is the one reported).
     #[inline]
-    pub(super) fn string<'t>(&mut self, text: &'t str, quote: u8) -> Result<Cow<'t, str>, Stop> {
+    pub(in crate::read) fn string<'t>(
+        &mut self,
+        text: &'t str,
+        quote: u8,
+    ) -> Result<Cow<'t, str>, Stop> {
         // Most strings: plain text up to the closing quote, read in one scan.
         if self.string.is_none() {
             let bytes = text.as_bytes();
