@@ -175,3 +175,87 @@ pub fn bfcl_corpus() -> (Vec<Value>, Vec<Case>) {
         .collect();
     (tools, cases)
 }
+
+/// `book_flight` read by the typed reader through readers written by hand as the derive
+/// would generate them (issue 44, stage 2: the V gate before any code is generated).
+pub mod hand {
+    use toolgate_core::__typed::{Fallback, Read, ReadArg, Reader};
+    use toolgate_core::plan::NodeId;
+
+    pub use crate::plain::{BookFlight, Cabin, Contact};
+
+    impl ReadArg for BookFlight {
+        fn read(r: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+            let mut object = r.object(node)?;
+            let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+            let (mut f5, mut f6, mut f7, mut f8, mut f9) = (None, None, None, None, None);
+            while let Some(at) = r.field(&mut object)? {
+                let child = object.child(at);
+                match at {
+                    0 => f0 = Some(String::read(r, child)?),
+                    1 => f1 = Some(String::read(r, child)?),
+                    2 => f2 = Some(String::read(r, child)?),
+                    3 => f3 = Some(u8::read(r, child)?),
+                    4 => f4 = Some(Cabin::read(r, child)?),
+                    5 => f5 = Some(f64::read(r, child)?),
+                    6 => f6 = Some(bool::read(r, child)?),
+                    7 => f7 = Some(Vec::<String>::read(r, child)?),
+                    8 => f8 = Some(Contact::read(r, child)?),
+                    9 => f9 = Some(Option::<String>::read(r, child)?),
+                    _ => return Err(Fallback),
+                }
+            }
+            let (Some(origin), Some(destination), Some(date), Some(passengers), Some(cabin)) =
+                (f0, f1, f2, f3, f4)
+            else {
+                return Err(Fallback);
+            };
+            let (Some(max_price), Some(refundable), Some(loyalty_ids), Some(contact)) =
+                (f5, f6, f7, f8)
+            else {
+                return Err(Fallback);
+            };
+            Ok(BookFlight {
+                origin,
+                destination,
+                date,
+                passengers,
+                cabin,
+                max_price,
+                refundable,
+                loyalty_ids,
+                contact,
+                notes: f9.unwrap_or(None),
+            })
+        }
+    }
+
+    impl ReadArg for Cabin {
+        fn read(r: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+            Ok(match r.variant(node)? {
+                0 => Cabin::Economy,
+                1 => Cabin::PremiumEconomy,
+                2 => Cabin::Business,
+                3 => Cabin::First,
+                _ => return Err(Fallback),
+            })
+        }
+    }
+
+    impl ReadArg for Contact {
+        fn read(r: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+            let mut object = r.object(node)?;
+            let mut f0 = None;
+            while let Some(at) = r.field(&mut object)? {
+                let child = object.child(at);
+                match at {
+                    0 => f0 = Some(String::read(r, child)?),
+                    _ => return Err(Fallback),
+                }
+            }
+            Ok(Contact {
+                email: f0.ok_or(Fallback)?,
+            })
+        }
+    }
+}

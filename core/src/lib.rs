@@ -64,6 +64,13 @@ pub use lenient::Lenient;
 pub use nullable::Nullable;
 pub use path::{Path, Segment};
 
+/// The typed reader's fast path (issue 44, stage 2): what generated code will call; not a
+/// public API yet.
+#[doc(hidden)]
+pub mod __typed {
+    pub use crate::read::typed::*;
+}
+
 /// The readers of argument text, for the benchmarks that compare them with serde_json's
 /// (`benches/examples/instructions.rs`); not a public API.
 #[doc(hidden)]

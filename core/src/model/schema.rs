@@ -143,6 +143,28 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// Whether `value` is within every bound set (a NaN or an infinity is within none).
+    ///
+    /// ```
+    /// use toolgate_core::model::Bounds;
+    /// use toolgate_core::num::Num;
+    ///
+    /// let bounds = Bounds { minimum: Some(Num::Int(1)), exclusive_maximum: Some(Num::Float(9.5)), ..Bounds::default() };
+    /// assert!(bounds.admits(Num::Int(9)) && !bounds.admits(Num::Float(9.5)));
+    /// assert!(!bounds.admits(Num::Float(f64::NAN)) && Bounds::default().admits(Num::Float(f64::NAN)));
+    /// ```
+    pub fn admits(&self, value: Num) -> bool {
+        let none = self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none();
+        none || (value.is_finite()
+            && self.minimum.is_none_or(|bound| value >= bound)
+            && self.maximum.is_none_or(|bound| value <= bound)
+            && self.exclusive_minimum.is_none_or(|bound| value > bound)
+            && self.exclusive_maximum.is_none_or(|bound| value < bound))
+    }
+
     /// Sets `minimum` and `maximum` from a width's range where they are not written: a
     /// width is a range too.
     ///

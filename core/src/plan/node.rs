@@ -36,6 +36,18 @@ impl Plan {
         self.edges[self.nodes[parent.index()].children as usize + offset]
     }
 
+    /// The `offset`th child of `parent` (see `build::every_schema` for the order: an
+    /// object's fields first, an array's item schemas).
+    pub(crate) fn child(&self, parent: NodeId, offset: usize) -> NodeId {
+        self.edge(parent, offset)
+    }
+
+    /// The children of `parent` (see [`Plan::child`]), and the nodes after them: index it
+    /// only below its number of children.
+    pub(crate) fn children(&self, parent: NodeId) -> &[NodeId] {
+        &self.edges[self.nodes[parent.index()].children as usize..]
+    }
+
     /// The handle of node `id`.
     pub(crate) fn node(&self, id: NodeId) -> Node<'_> {
         let entry = &self.nodes[id.index()];

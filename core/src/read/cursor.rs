@@ -14,12 +14,19 @@ use std::borrow::Cow;
 use super::tokens::{self, Leniency, Stop, Token, Tokens};
 use crate::decode::TextError;
 use crate::model::Json;
+use crate::num::Num;
 
 /// A reader of one whole text from a byte on.
 pub(crate) struct Cursor<'t> {
     text: &'t str,
     at: usize,
     leniency: Leniency,
+}
+
+/// An integer read on the fast path.
+enum Integer {
+    Positive(u64),
+    Negative(i64),
 }
 
 /// A container being built by [`Cursor::tree`].
@@ -117,6 +124,39 @@ impl<'t> Cursor<'t> {
         Ok(self.text.as_bytes().get(self.at).copied())
     }
 
+    /// Skips white space and comments; the byte after them, `None` at the end of the text.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Result<Option<u8>, TextError> {
+        self.next_byte()
+    }
+
+    /// Steps over the byte [`Cursor::peek`] gave.
+    #[inline]
+    pub(crate) fn advance(&mut self) {
+        self.at += 1;
+    }
+
+    /// The string whose opening quote is at the position (after [`Cursor::peek`]), escapes
+    /// undone.
+    #[inline]
+    pub(crate) fn quoted(&mut self) -> Result<Cow<'t, str>, TextError> {
+        self.string()
+    }
+
+    /// The scalar at the position (after [`Cursor::peek`]): a number, a boolean, `null` or
+    /// a string; `in_container` says whether a container is open around it.
+    pub(crate) fn scalar(&mut self, in_container: bool) -> Result<Json, TextError> {
+        match self.text.as_bytes().get(self.at) {
+            Some(b'"' | b'\'') => Ok(Json::String(self.string()?.into_owned())),
+            Some(b'-' | b'0'..=b'9') => self.number(in_container),
+            Some(byte) if byte.is_ascii_alphabetic() => self.word(),
+            Some(_) => Err(error(
+                self.tokens().invalid(self.text, "unexpected character"),
+            )),
+            None => Err(TextError::Truncated),
+        }
+    }
+
     /// Skips white space and comments.
     pub(crate) fn skip_space(&mut self) -> Result<(), TextError> {
         self.next_byte().map(|_| ())
@@ -153,6 +193,30 @@ impl<'t> Cursor<'t> {
         string.map_err(error)
     }
 
+    /// A key in double quotes without escapes at the position (after [`Cursor::peek`]), and
+    /// the `:` after it; `None`, the position unchanged, for any other key.
+    #[inline]
+    pub(crate) fn plain_key(&mut self) -> Option<&'t str> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if bytes.get(start) != Some(&b'"') {
+            return None;
+        }
+        let end = tokens::first_special(bytes, start + 1, b'"')?;
+        if bytes[end] != b'"' {
+            return None;
+        }
+        let mut colon = end + 1;
+        while matches!(bytes.get(colon), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            colon += 1;
+        }
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        self.at = colon + 1;
+        Some(&self.text[start + 1..end])
+    }
+
     /// An object's key at the position (not a closing bracket), and the `:` after it.
     fn key(&mut self) -> Result<String, TextError> {
         let key = if self.text.as_bytes()[self.at] == b'"' {
@@ -186,15 +250,27 @@ impl<'t> Cursor<'t> {
     /// any other by [`Tokens`]' rules and [`super::tree::number`].
     #[inline]
     fn number(&mut self, in_container: bool) -> Result<Json, TextError> {
+        match self.integer(in_container) {
+            Some(Integer::Positive(integer)) => Ok(Json::Number(integer.into())),
+            Some(Integer::Negative(integer)) => Ok(Json::Number(integer.into())),
+            None => self.number_slowly(in_container),
+        }
+    }
+
+    /// The integer of at most 19 digits at the position, read as it is checked; `None`,
+    /// the position unchanged, for any other number (or no number).
+    #[inline]
+    fn integer(&mut self, in_container: bool) -> Option<Integer> {
         let bytes = self.text.as_bytes();
         let start = self.at;
         let negative = bytes[start] == b'-';
-        let mut at = start + usize::from(negative);
+        let first_digit = start + usize::from(negative);
+        let mut at = first_digit;
         let mut magnitude: u64 = 0;
         // A leading 0 is a whole integer part; 19 digits cannot overflow.
         while let Some(&digit @ b'0'..=b'9') = bytes.get(at) {
-            if at - start >= 19 || (magnitude == 0 && at > start + usize::from(negative)) {
-                return self.number_slowly(in_container);
+            if at - start >= 19 || (magnitude == 0 && at > first_digit) {
+                return None;
             }
             magnitude = magnitude * 10 + u64::from(digit - b'0');
             at += 1;
@@ -205,27 +281,63 @@ impl<'t> Cursor<'t> {
             // At the end of the text a number may have lost digits, unless it is the value.
             None => !in_container,
         };
-        if !ends_number || at == start + usize::from(negative) || (negative && magnitude == 0) {
-            return self.number_slowly(in_container);
+        // `-0` is not the integer its digits spell (a reader gives `-0.0`).
+        if !ends_number || at == first_digit || (negative && magnitude == 0) {
+            return None;
         }
-        let json = if !negative {
-            Json::Number(magnitude.into())
-        } else if let Some(integer) = 0i64.checked_sub_unsigned(magnitude) {
-            Json::Number(integer.into())
+        let integer = if negative {
+            Integer::Negative(0i64.checked_sub_unsigned(magnitude)?)
         } else {
-            return self.number_slowly(in_container);
+            Integer::Positive(magnitude)
         };
         self.at = at;
-        Ok(json)
+        Some(integer)
     }
 
     #[cold]
     fn number_slowly(&mut self, in_container: bool) -> Result<Json, TextError> {
+        let (digits, start) = self.number_text(in_container)?;
+        super::tree::number(self.text, start, digits)
+    }
+
+    /// The text of the number at the position, checked against JSON's grammar, and where it
+    /// starts.
+    fn number_text(&mut self, in_container: bool) -> Result<(&'t str, usize), TextError> {
         let mut tokens = self.tokens();
         let start = self.at;
         let digits = tokens.number_in(self.text, in_container);
         self.resume(&tokens);
-        super::tree::number(self.text, start, digits.map_err(error)?)
+        Ok((digits.map_err(error)?, start))
+    }
+
+    /// The number at the position as a value where any number is wanted: an integer as
+    /// itself, any other number as its nearest `f64`; `None` for an integer beyond what a
+    /// value carries, and `-0`, whose digits decide (the tree walk's rules).
+    pub(crate) fn number_value(&mut self, in_container: bool) -> Result<Option<Num>, TextError> {
+        match self.integer(in_container) {
+            Some(Integer::Positive(integer)) => Ok(Some(Num::Int(integer.into()))),
+            Some(Integer::Negative(integer)) => Ok(Some(Num::Int(integer.into()))),
+            None => self.number_value_slowly(in_container),
+        }
+    }
+
+    #[cold]
+    fn number_value_slowly(&mut self, in_container: bool) -> Result<Option<Num>, TextError> {
+        let (digits, start) = self.number_text(in_container)?;
+        if !digits.contains(['.', 'e', 'E']) {
+            return Ok(digits
+                .parse::<i64>()
+                .map(i128::from)
+                .or_else(|_| digits.parse::<u64>().map(i128::from))
+                .ok()
+                .filter(|_| digits != "-0")
+                .map(Num::Int));
+        }
+        // Correctly rounded, as serde_json's `float_roundtrip` rounds.
+        match digits.parse::<f64>() {
+            Ok(float) if float.is_finite() => Ok(Some(Num::Float(float))),
+            _ => Err(TextError::NumberOutOfRange { offset: start }),
+        }
     }
 
     /// `true`, `false`, `null`, or a word only the lenient rules read.

@@ -17,6 +17,7 @@
 mod cursor;
 pub(crate) mod tokens;
 pub(crate) mod tree;
+pub mod typed;
 
 #[cfg(test)]
 mod oracle;
