@@ -48,11 +48,6 @@ def main():
         ours = per_call(binary, "toolgate", shape)
         value = per_call(binary, "runtime_value", shape)
         print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x{value:>14,.0f}")
-    # Issue 44's stage-2 gate: V by the typed reader, through readers written by hand as the
-    # derive is to generate them (`toolgate_bench::hand`).
-    floor = per_call(binary, "serde_floor", "V")
-    hand = per_call(binary, "hand_reader", "V")
-    print(f"V by the typed reader (hand-written): {hand:,.0f}, {hand / floor:.2f}x the floor")
     if "--no-bfcl" in sys.argv:
         return
     # The run-time road over the whole BFCL corpus, against serde_json's Value on the same

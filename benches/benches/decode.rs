@@ -194,11 +194,6 @@ impl JsonSchema {
     }
 }
 
-fn toolgate_reader(text: &str) -> Option<toolgate_bench::hand::BookFlight> {
-    let model = <with_toolgate::BookFlight as toolgate::Tool>::model();
-    toolgate_core::__typed::read_typed(model, text)
-}
-
 fn toolgate(bytes: &[u8]) -> Result<with_toolgate::BookFlight, String> {
     match with_toolgate::BookFlight::decode_bytes(bytes) {
         Ok(decoded) => Ok(decoded.value),
@@ -327,11 +322,6 @@ fn decode(c: &mut Criterion) {
     });
     group.bench_function("toolgate_lenient", |b| {
         b.iter(|| toolgate_lenient(black_box(v)))
-    });
-    // Issue 44's stage-2 gate: the typed reader, through readers written by hand as the
-    // derive is to generate them.
-    group.bench_function("toolgate_reader", |b| {
-        b.iter(|| toolgate_reader(black_box(VALID)))
     });
     group.finish();
 

@@ -53,14 +53,6 @@ fn main() {
     });
     for _ in 0..runs {
         match decoder.as_str() {
-            "hand_reader" => {
-                let model = <flight::BookFlight as Tool>::model();
-                let read = toolgate_core::__typed::read_typed::<toolgate_bench::hand::BookFlight>(
-                    model,
-                    black_box(text),
-                );
-                let _ = black_box(read);
-            }
             "serde_floor" => {
                 let _ = black_box(serde_json::from_slice::<plain::BookFlight>(bytes));
             }
@@ -80,13 +72,6 @@ fn main() {
                     Err(rejected) => Err(rejected.hint_json()),
                 };
                 let _ = black_box(outcome);
-            }
-            "show_hand" => {
-                let model = <flight::BookFlight as Tool>::model();
-                let read = toolgate_core::__typed::read_typed::<toolgate_bench::hand::BookFlight>(
-                    model, text,
-                );
-                println!("{read:?}");
             }
             // What the toolgate decoder answers, once: the value, or the hint as JSON.
             "show" => match flight::BookFlight::decode_bytes(bytes) {

@@ -11,6 +11,8 @@ use serde::de::DeserializeOwned;
 use crate::decode::{Decoded, HintModel, Options, Rejected, Streamed};
 use crate::model::{Definitions, FloatWidth, IntWidth, Kind, Schema, ToolModel};
 use crate::num::Num;
+use crate::plan::NodeId;
+use crate::read::typed::{self, Read, Reader};
 use crate::{Checker, Report};
 
 mod json_form;
@@ -49,6 +51,20 @@ pub trait ToolArg {
     /// object's JSON form.
     fn is_absent(&self) -> bool {
         false
+    }
+
+    /// Reads a value of this type from argument text where the call is valid as sent: the
+    /// typed reader's fast path, which `#[derive(Tool)]` implements for structs and unit
+    /// enums and toolgate for the std types it knows. The default answers
+    /// [`Fallback`](crate::__typed::Fallback): every call is then decided by the full
+    /// roads, so a hand-written `ToolArg` needs nothing more.
+    #[doc(hidden)]
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self>
+    where
+        Self: Sized,
+    {
+        let _ = (reader, node);
+        Err(crate::__typed::Fallback)
     }
 }
 
@@ -164,6 +180,14 @@ pub trait Tool: ToolArg + Sized {
         Self: DeserializeOwned,
     {
         let model = Self::model();
+        // A call valid as sent is read to its value in one pass, without serde.
+        if let Some(value) = typed::read_typed::<Self>(model, bytes, options) {
+            return Ok(Decoded {
+                value,
+                repairs: Vec::new(),
+                repairs_left_out: 0,
+            });
+        }
         // Where the typed stream does not decide, the tree road does. The run-time road's
         // stream is not run in between (it decides as the tree road does: the differential
         // tests hold them to it, so it would only repeat the work where the typed stream
@@ -332,6 +356,10 @@ impl ToolArg for bool {
     fn to_json_value(&self) -> Value {
         Value::Bool(*self)
     }
+
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+        reader.boolean(node)
+    }
 }
 
 macro_rules! integers {
@@ -348,6 +376,10 @@ macro_rules! integers {
             fn to_json_value(&self) -> Value {
                 Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
             }
+
+            fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+                typed::read_integer(reader, node)
+            }
         }
     )*};
 }
@@ -360,7 +392,7 @@ integers! {
 }
 
 macro_rules! floats {
-    ($($ty:ty => $width:expr;)*) => {$(
+    ($($ty:ty => $width:expr, $read:expr;)*) => {$(
         impl ToolArg for $ty {
             fn describe(_: &mut Definitions) -> Schema {
                 Schema::number_of($width)
@@ -373,11 +405,19 @@ macro_rules! floats {
             fn to_json_value(&self) -> Value {
                 Num::from(*self).to_json().map(Value::Number).unwrap_or(Value::Null)
             }
+
+            fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+                $read(reader, node)
+            }
         }
     )*};
 }
 
-floats! { f32 => FloatWidth::F32; f64 => FloatWidth::F64; }
+// An `f32` is left to the full roads: its width's rules decide what a wider number becomes.
+floats! {
+    f32 => FloatWidth::F32, |_: &mut Reader<'_, '_>, _| Err(crate::__typed::Fallback);
+    f64 => FloatWidth::F64, typed::read_f64;
+}
 
 /// `()` is `null`: the type of a field whose schema is `{"type": "null"}`.
 impl ToolArg for () {
@@ -480,6 +520,10 @@ impl ToolArg for String {
     fn to_json_value(&self) -> Value {
         Value::String(self.clone())
     }
+
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+        typed::read_string(reader, node)
+    }
 }
 
 /// `Option<T>` is `T` or `null` where it is an element; as a struct field the derive makes it
@@ -502,6 +546,10 @@ impl<T: ToolArg> ToolArg for Option<T> {
     fn is_absent(&self) -> bool {
         self.is_none()
     }
+
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+        typed::read_option(reader, node)
+    }
 }
 
 impl<T: ToolArg> ToolArg for Box<T> {
@@ -520,6 +568,10 @@ impl<T: ToolArg> ToolArg for Box<T> {
     fn is_absent(&self) -> bool {
         (**self).is_absent()
     }
+
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+        T::read_arg(reader, node).map(Box::new)
+    }
 }
 
 impl<T: ToolArg> ToolArg for Vec<T> {
@@ -533,6 +585,10 @@ impl<T: ToolArg> ToolArg for Vec<T> {
 
     fn to_json_value(&self) -> Value {
         Value::Array(self.iter().map(ToolArg::to_json_value).collect())
+    }
+
+    fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
+        typed::read_vec(reader, node)
     }
 }
 

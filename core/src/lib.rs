@@ -64,11 +64,10 @@ pub use lenient::Lenient;
 pub use nullable::Nullable;
 pub use path::{Path, Segment};
 
-/// The typed reader's fast path (issue 44, stage 2): what generated code will call; not a
-/// public API yet.
+/// The typed reader's fast path (issue 44): what generated code calls; not a public API.
 #[doc(hidden)]
 pub mod __typed {
-    pub use crate::read::typed::*;
+    pub use crate::read::typed::{read_valid, ArrayRead, Fallback, ObjectRead, Read, Reader};
 }
 
 /// The readers of argument text, for the benchmarks that compare them with serde_json's

@@ -261,6 +261,9 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
     pub use toolgate_core::ObjectWriter;
+    // The typed reader generated code calls (`ToolArg::read_arg`).
+    pub use toolgate_core::__typed::{Fallback, Reader};
+    pub use toolgate_core::plan::NodeId;
 
     /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.
     #[diagnostic::on_unimplemented(

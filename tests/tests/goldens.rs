@@ -145,3 +145,53 @@ fn prompt_rules_of_each_tool_and_of_all_within_a_tight_budget() {
     assert!(all.text.chars().count() <= 900);
     golden!("prompt__all_within_900", all.text);
 }
+
+/// The derive's expansion of a struct of 10 plain fields stays small (issue 44: the
+/// generated reader dispatches and calls core, deciding nothing): measured in tokens of
+/// the expansion, the bound about 10% over what it is today.
+#[test]
+fn a_ten_field_struct_expands_to_a_bounded_size() {
+    let item = quote::quote! {
+        /// Ten fields.
+        struct Ten {
+            /// a
+            a: String,
+            /// b
+            b: String,
+            /// c
+            c: u8,
+            /// d
+            d: u64,
+            /// e
+            e: f64,
+            /// f
+            f: bool,
+            /// g
+            g: Vec<String>,
+            /// h
+            h: Option<String>,
+            /// i
+            #[tool(range(min = 1, max = 9))]
+            i: i32,
+            /// j
+            #[tool(pattern = "^[a-z]+$")]
+            j: String,
+        }
+    };
+    let expanded = toolgate_codegen::expand_derive_to_string(&item.to_string()).unwrap();
+    let tokens: proc_macro2::TokenStream = expanded.parse().unwrap();
+    fn count(tokens: proc_macro2::TokenStream) -> usize {
+        tokens
+            .into_iter()
+            .map(|tree| match tree {
+                proc_macro2::TokenTree::Group(group) => 1 + count(group.stream()),
+                _ => 1,
+            })
+            .sum()
+    }
+    let size = count(tokens);
+    assert!(size <= MOST_TOKENS_OF_TEN_FIELDS, "{size} tokens");
+}
+
+/// The bound of [`a_ten_field_struct_expands_to_a_bounded_size`]: 1,836 tokens at `issue 44`.
+const MOST_TOKENS_OF_TEN_FIELDS: usize = 2_000;

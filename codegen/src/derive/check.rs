@@ -119,6 +119,7 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
             let mut fields = Vec::new();
             let mut flattened: Option<Box<FlattenPlan>> = None;
             let mut any_flattened = false;
+            let mut any_skipped = false;
             for field in &named.named {
                 match plan_member(field, &serde, &mut errors) {
                     Some(Member::Field(plan)) => fields.push(*plan),
@@ -134,7 +135,7 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                         }
                         any_flattened = true;
                     }
-                    None => {}
+                    None => any_skipped = true,
                 }
             }
             check_unique_names(
@@ -148,6 +149,7 @@ pub(super) fn plan(input: &DeriveInput) -> darling::Result<Plan> {
                 deny_unknown_fields: serde.deny_unknown_fields,
                 container_default: serde.default.clone(),
                 flatten: flattened,
+                every_member_a_field: !any_flattened && !any_skipped,
             }
         }
         Data::Enum(data) => {

@@ -32,6 +32,9 @@ pub(super) enum Body {
         container_default: Option<DefaultValue>,
         /// A `#[serde(flatten)]` map: where undeclared keys go.
         flatten: Option<Box<FlattenPlan>>,
+        /// Every member of the struct is a field of its schema (none skipped or
+        /// flattened): the struct can be built from its fields alone, so it has a reader.
+        every_member_a_field: bool,
     },
     Enum {
         variants: Vec<VariantPlan>,

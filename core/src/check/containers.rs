@@ -79,11 +79,7 @@ impl<'m> Checker<'m> {
     /// (elements past it are reported once, as too many, not each as a value none fits).
     pub fn check_array_size(&mut self, count: usize, array: &ArraySchema, got: impl Fn() -> Value) {
         let count = count as u64;
-        let tuple_max = array.tuple_length().map(|length| length as u64);
-        let max_items = match (array.max_items, tuple_max) {
-            (Some(max), Some(tuple)) => Some(max.min(tuple)),
-            (max, tuple) => max.or(tuple),
-        };
+        let max_items = array.most_items();
         if let Some(min) = array.min_items.filter(|&min| count < min) {
             let message = format!("{}, fewer than the minimum {min}", count_of(count, "item"));
             self.issue(Constraint::MinItems, message, Some(min.into()), Some(got()));

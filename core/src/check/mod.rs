@@ -386,13 +386,17 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
+        // Most strings pass: told at once, the issues written only where one does not.
+        if string.admits(value) {
+            return;
+        }
         // What messages show of the string, as JSON; made only when a check fails.
         let shown = || {
             let mut text = String::with_capacity(value.len().min(200) + 64);
             crate::issue::push_json_shortened(&mut text, value);
             text
         };
-        if string.min_length.is_some() || string.max_length.is_some() {
+        if !string.length_within(value) {
             let length = value.chars().count() as u64;
             if let Some(min) = string.min_length.filter(|&min| length < min) {
                 let message = format!(

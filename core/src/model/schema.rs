@@ -363,6 +363,38 @@ pub struct StringSchema {
     pub format: Option<Format>,
 }
 
+impl StringSchema {
+    /// Whether `value` passes every constraint: its length, the pattern (one that does not
+    /// compile passes none), the format. What [`crate::Checker::check_string`] tells at once
+    /// before it says which failed.
+    ///
+    /// ```
+    /// use toolgate_core::model::{Kind, Schema};
+    ///
+    /// let schema = Schema::string().pattern("^[A-Z]{3}$").max_length(3);
+    /// let Kind::String(string) = &schema.kind else { unreachable!() };
+    /// assert!(string.admits("CDG") && !string.admits("Paris"));
+    /// ```
+    pub fn admits(&self, value: &str) -> bool {
+        self.length_within(value)
+            && self
+                .pattern
+                .as_ref()
+                .is_none_or(|pattern| pattern.is_match(value) == Some(true))
+            && self.format.is_none_or(|format| format.matches(value))
+    }
+
+    /// Whether `value`'s length, in characters, is within `minLength` and `maxLength`.
+    pub fn length_within(&self, value: &str) -> bool {
+        if self.min_length.is_none() && self.max_length.is_none() {
+            return true;
+        }
+        let length = value.chars().count() as u64;
+        self.min_length.is_none_or(|min| length >= min)
+            && self.max_length.is_none_or(|max| length <= max)
+    }
+}
+
 /// One allowed value of an enum, with the other spellings accepted for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumValue {
@@ -413,6 +445,23 @@ pub struct ArraySchema {
 }
 
 impl ArraySchema {
+    /// The most items the array takes: `maxItems`, or a tuple's length where it allows no
+    /// element past its own, whichever is less.
+    pub fn most_items(&self) -> Option<u64> {
+        let tuple_max = self.tuple_length().map(|length| length as u64);
+        match (self.max_items, tuple_max) {
+            (Some(max), Some(tuple)) => Some(max.min(tuple)),
+            (max, tuple) => max.or(tuple),
+        }
+    }
+
+    /// Whether an array of `count` items is within `minItems` and [`ArraySchema::most_items`].
+    pub fn admits_size(&self, count: usize) -> bool {
+        let count = count as u64;
+        self.min_items.is_none_or(|min| count >= min)
+            && self.most_items().is_none_or(|max| count <= max)
+    }
+
     /// The schema of the element at `index`.
     pub fn item_schema(&self, index: usize) -> &Schema {
         self.prefix_items.get(index).unwrap_or(&self.items)

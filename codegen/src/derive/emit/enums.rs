@@ -19,6 +19,16 @@ pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
         let wire_name = &variant.wire_name;
         quote!(Self::#variant_ident => #wire_name,)
     });
+    // The reader maps the index of the value sent (among the values the schema lists, the
+    // variants serde reads) to its variant.
+    let read_arms = variants
+        .iter()
+        .filter(|v| !v.skip)
+        .enumerate()
+        .map(|(at, variant)| {
+            let variant_ident = &variant.ident;
+            quote!(#at => ::core::result::Result::Ok(Self::#variant_ident),)
+        });
     let description = type_annotations(plan);
     let arms: Vec<TokenStream> = arms.collect();
     // An enum with no variants has no values: `match *self {}` proves it to the compiler.
@@ -44,6 +54,16 @@ pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
 
             fn to_json_value(&self) -> ::toolgate::serde_json::Value {
                 #to_json
+            }
+
+            fn read_arg(
+                reader: &mut ::toolgate::__private::Reader<'_, '_>,
+                node: ::toolgate::__private::NodeId,
+            ) -> ::core::result::Result<Self, ::toolgate::__private::Fallback> {
+                match reader.variant(node)? {
+                    #(#read_arms)*
+                    _ => ::core::result::Result::Err(::toolgate::__private::Fallback),
+                }
             }
         }
     }

@@ -1,11 +1,12 @@
 //! `impl ToolArg` and `impl Tool` for a struct of named fields: a tool's arguments.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::Ident;
 
 use super::fields::{field_schema, tool_impl, type_annotations, writer_method};
-use crate::derive::plan::{Body, FlattenPlan, Plan};
+use crate::derive::plan::{Body, FieldPlan, FlattenPlan, Plan};
 use crate::derive::serde_attrs::DefaultValue;
 
 pub(super) fn emit(plan: &Plan) -> TokenStream {
@@ -15,6 +16,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
         deny_unknown_fields,
         container_default,
         flatten,
+        every_member_a_field,
     } = &plan.body
     else {
         unreachable!("emit_struct is called for structs")
@@ -53,6 +55,7 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
         quote_spanned!(field.ty.span()=> .#add(#wire_name, &self.#field_ident))
     });
     let tool = tool_impl(ident, tool_name, plan);
+    let reader = every_member_a_field.then(|| reader(fields));
     quote! {
         #[automatically_derived]
         impl ::toolgate::ToolArg for #ident {
@@ -78,9 +81,63 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
                     #(#members)*
                     .finish()
             }
+
+            #reader
         }
 
         #tool
+    }
+}
+
+/// `ToolArg::read_arg` of a struct whose members are all fields: the fields read by index as
+/// the reader matches their keys, each by its type's own reader; a field left out is `None`
+/// where it is an optional `Option`, and any other answers `Fallback` (a default, or a
+/// required field's absence, is the full roads' to decide and log).
+fn reader(fields: &[FieldPlan]) -> TokenStream {
+    let slots: Vec<Ident> = (0..fields.len())
+        .map(|at| format_ident!("field_{}", at))
+        .collect();
+    let arms = fields
+        .iter()
+        .zip(&slots)
+        .enumerate()
+        .map(|(at, (field, slot))| {
+            let ty = &field.ty;
+            // `<T as ToolArg>::` as `describe` writes it: a type that is not a `ToolArg` is one
+            // error at its field, not one more here.
+            quote_spanned!(field.ty.span()=> #at => #slot = ::core::option::Option::Some(
+            <#ty as ::toolgate::ToolArg>::read_arg(reader, object.child(#at))?
+        ),)
+        });
+    let members = fields.iter().zip(&slots).map(|(field, slot)| {
+        let ident = &field.ident;
+        let ty = &field.ty;
+        let described = &field.described;
+        let optional_option = !field.required
+            && field.default.is_none()
+            && !field.absent_apart
+            && quote!(#ty).to_string() != quote!(#described).to_string();
+        if optional_option {
+            quote!(#ident: #slot.unwrap_or(::core::option::Option::None))
+        } else {
+            quote!(#ident: #slot.ok_or(::toolgate::__private::Fallback)?)
+        }
+    });
+    quote! {
+        fn read_arg(
+            reader: &mut ::toolgate::__private::Reader<'_, '_>,
+            node: ::toolgate::__private::NodeId,
+        ) -> ::core::result::Result<Self, ::toolgate::__private::Fallback> {
+            let mut object = reader.object(node)?;
+            #(let mut #slots = ::core::option::Option::None;)*
+            while let ::core::option::Option::Some(at) = reader.field(&mut object)? {
+                match at {
+                    #(#arms)*
+                    _ => return ::core::result::Result::Err(::toolgate::__private::Fallback),
+                }
+            }
+            ::core::result::Result::Ok(Self { #(#members),* })
+        }
     }
 }
 

@@ -1,0 +1,208 @@
+//! The typed reader's fast path (issue 44) never decides a call otherwise than the full
+//! roads: where it reads a value (`__typed::read_valid`), the run-time road accepts the text
+//! as sent, with no repair, and the same value. Calls are generated from `reserve_room`'s
+//! fields, each value picked from valid, repairable and refused spellings, keys reordered,
+//! renamed, left out, repeated or added, white space around every token; and the class of
+//! texts that are not strict JSON around the same members.
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use toolgate::{DynamicTool, Tool, ToolArg};
+use toolgate_core::__typed::read_valid;
+
+/// Reserve a room.
+#[derive(Tool, Deserialize, Debug, PartialEq)]
+struct ReserveRoom {
+    #[tool(pattern = "^[A-Z]{3}$")]
+    hotel: String,
+    #[serde(alias = "town")]
+    city: String,
+    #[tool(format = "date")]
+    arrival: String,
+    #[tool(range(min = 1, max = 9))]
+    nights: u16,
+    room: Room,
+    #[tool(exclusive_range(min = 0))]
+    budget: f64,
+    breakfast: bool,
+    #[tool(length(max = 5), items(length(min = 4, max = 12)))]
+    guests: Vec<String>,
+    desk: Desk,
+    #[tool(length(max = 500))]
+    remark: Option<String>,
+}
+
+/// Room kind.
+#[derive(Tool, Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Room {
+    Single,
+    TwinBeds,
+    Suite,
+}
+
+/// Where to reach the guest.
+#[derive(Tool, Deserialize, Debug, PartialEq)]
+struct Desk {
+    #[tool(format = "email")]
+    mail: String,
+}
+
+/// Spellings of each field's value: valid as sent, repairable, refused.
+const VALUES: [(&str, &[&str]); 10] = [
+    (
+        "hotel",
+        &[
+            r#""CDG""#,
+            r#""Paris""#,
+            r#""cdg""#,
+            "null",
+            "1",
+            r#""C\u0044G""#,
+        ],
+    ),
+    ("city", &[r#""Lyon""#, r#""""#, r#"["Lyon"]"#, r#""L\"n""#]),
+    ("arrival", &[r#""2026-11-22""#, r#""2026-13-40""#, r#""""#]),
+    (
+        "nights",
+        &[
+            "2", "9", "12", "0", r#""2""#, "2.0", "-1", "1e0", "300", "-0", "02",
+        ],
+    ),
+    (
+        "room",
+        &[
+            r#""suite""#,
+            r#""Suite""#,
+            r#""twin_beds""#,
+            r#""palace""#,
+            "3",
+        ],
+    ),
+    (
+        "budget",
+        &[
+            "450.5",
+            "0",
+            "-1",
+            "1e400",
+            r#""450.5""#,
+            "7",
+            "4.9999999999999999",
+            "1e-400",
+            "18446744073709551616",
+        ],
+    ),
+    (
+        "breakfast",
+        &["true", "false", r#""true""#, "1", "True", "nul"],
+    ),
+    (
+        "guests",
+        &[
+            r#"["Ada L"]"#,
+            "[]",
+            r#""[\"Ada L\"]""#,
+            r#"["Ada L","Ada L"]"#,
+            r#"["a1234","b1234","c1234","d1234","e1234","f1234"]"#,
+            "[1]",
+            "[ ]",
+            r#"["Ada L",]"#,
+        ],
+    ),
+    (
+        "desk",
+        &[
+            r#"{"mail":"ada@example.com"}"#,
+            r#"{"mail":"ada.example.com"}"#,
+            "{}",
+            r#"{"Mail":"a@b.co"}"#,
+            r#"{"mail":"a@b.co","x":1}"#,
+            r#"{"mail":"a@b.co" , }"#,
+        ],
+    ),
+    (
+        "remark",
+        &[r#""late arrival""#, "null", r#""""#, "5", "// note\n\"a\""],
+    ),
+];
+
+/// A choice that is mostly the first (the valid spelling, the exact key), so most calls
+/// carry one or two mistakes and many none.
+fn mostly_first(most: u8) -> impl Strategy<Value = u8> {
+    prop_oneof![12 => Just(0u8), 1 => 0..most]
+}
+
+fn calls() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec((mostly_first(16), mostly_first(8), 0u8..6), VALUES.len()),
+        any::<prop::sample::Index>(),
+        0u8..8,
+    )
+        .prop_map(|(choices, shift, extra)| {
+            let mut members: Vec<String> = Vec::new();
+            for ((name, spellings), (value, key, space)) in VALUES.iter().zip(&choices) {
+                let value = spellings[usize::from(*value) % spellings.len()];
+                let key = match key {
+                    1 => continue,
+                    2 => name.to_uppercase(),
+                    3 if *name == "city" => "town".to_owned(),
+                    _ => (*name).to_owned(),
+                };
+                let space = [" ", "", "\n", "", "\t", ""][usize::from(*space)];
+                members.push(format!("{space}\"{key}\"{space}:{space}{value}{space}"));
+            }
+            match extra {
+                0 if !members.is_empty() => {
+                    let at = shift.index(members.len());
+                    members.rotate_left(at);
+                }
+                1 => members.push(r#""seat":"12A""#.to_owned()),
+                2 if !members.is_empty() => members.push(members[0].clone()),
+                _ => {}
+            }
+            let text = format!("{{{}}}", members.join(","));
+            match extra {
+                3 => format!("```json\n{text}\n```"),
+                4 => format!("{text} trailing"),
+                _ => text,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn what_the_reader_reads_the_run_time_road_accepts_as_sent(text in calls()) {
+        let Some(read) = read_valid::<ReserveRoom>(&text) else {
+            return Ok(());
+        };
+        let dynamic = DynamicTool::from_model(ReserveRoom::model().clone());
+        let decoded = dynamic
+            .decode(&text)
+            .unwrap_or_else(|rejected| panic!("{text}: {}", rejected.hint_json()));
+        prop_assert!(decoded.repairs.is_empty(), "{}: {:?}", text, decoded.repairs);
+        // Numbers compare by value: the `f64` field's 7 is 7.0 in the Rust value's JSON form.
+        let same = toolgate_core::values::json_equal(&read.to_json_value(), &decoded.value);
+        prop_assert!(same, "{}: {:?} against {:?}", text, read, decoded.value);
+        // The typed road answers the same.
+        let typed = ReserveRoom::decode(&text).expect("accepted");
+        prop_assert_eq!(typed.value, read);
+    }
+}
+
+#[test]
+fn the_valid_call_is_read_and_the_others_are_left_to_the_full_roads() {
+    let valid = r#"{"hotel":"CDG","city":"Lyon","arrival":"2026-11-22","nights":2,"room":"suite","budget":450.5,"breakfast":true,"guests":["Ada L"],"desk":{"mail":"ada@example.com"}}"#;
+    assert!(read_valid::<ReserveRoom>(valid).is_some());
+    for text in [
+        valid.replace("\"nights\":2", "\"nights\":\"2\""),
+        valid.replace("suite", "Suite"),
+        valid.replace("CDG", "Paris"),
+        valid.replace("\"arrival\":\"2026-11-22\",", ""),
+        format!("```json\n{valid}\n```"),
+    ] {
+        assert!(read_valid::<ReserveRoom>(&text).is_none(), "{text}");
+    }
+}
