@@ -64,7 +64,7 @@ pub use lenient::Lenient;
 pub use nullable::Nullable;
 pub use path::{Path, Segment};
 
-/// The typed reader's fast path (issue 44): what generated code calls; not a public API.
+/// The typed reader: what generated code calls; not a public API.
 #[doc(hidden)]
 pub mod __typed {
     pub use crate::read::typed::{read_valid, ArrayRead, Fallback, ObjectRead, Read, Reader};
