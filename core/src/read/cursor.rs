@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 
 use super::tokens::{self, Leniency, Stop, Token, Tokens};
+use super::tree;
 use crate::decode::TextError;
 use crate::model::Json;
 use crate::num::Num;
@@ -104,7 +105,7 @@ impl<'t> Cursor<'t> {
 
     /// Skips white space and comments; the byte after them, `None` at the end of the text.
     #[inline]
-    fn next_byte(&mut self) -> Result<Option<u8>, TextError> {
+    pub(crate) fn next_byte(&mut self) -> Result<Option<u8>, TextError> {
         let bytes = self.text.as_bytes();
         loop {
             match bytes.get(self.at) {
@@ -124,26 +125,13 @@ impl<'t> Cursor<'t> {
         Ok(self.text.as_bytes().get(self.at).copied())
     }
 
-    /// Skips white space and comments; the byte after them, `None` at the end of the text.
-    #[inline]
-    pub(crate) fn peek(&mut self) -> Result<Option<u8>, TextError> {
-        self.next_byte()
-    }
-
-    /// Steps over the byte [`Cursor::peek`] gave.
+    /// Steps over the byte [`Cursor::next_byte`] gave.
     #[inline]
     pub(crate) fn advance(&mut self) {
         self.at += 1;
     }
 
-    /// The string whose opening quote is at the position (after [`Cursor::peek`]), escapes
-    /// undone.
-    #[inline]
-    pub(crate) fn quoted(&mut self) -> Result<Cow<'t, str>, TextError> {
-        self.string()
-    }
-
-    /// The scalar at the position (after [`Cursor::peek`]): a number, a boolean, `null` or
+    /// The scalar at the position (after [`Cursor::next_byte`]): a number, a boolean, `null` or
     /// a string; `in_container` says whether a container is open around it.
     pub(crate) fn scalar(&mut self, in_container: bool) -> Result<Json, TextError> {
         match self.text.as_bytes().get(self.at) {
@@ -168,9 +156,10 @@ impl<'t> Cursor<'t> {
         self.next_byte()?.ok_or(TextError::Truncated)
     }
 
-    /// The string whose opening quote is at the position, escapes undone.
+    /// The string whose opening quote is at the position (after [`Cursor::next_byte`]),
+    /// escapes undone.
     #[inline]
-    fn string(&mut self) -> Result<Cow<'t, str>, TextError> {
+    pub(crate) fn string(&mut self) -> Result<Cow<'t, str>, TextError> {
         let bytes = self.text.as_bytes();
         let start = self.at;
         if bytes[start] == b'"' {
@@ -193,7 +182,7 @@ impl<'t> Cursor<'t> {
         string.map_err(error)
     }
 
-    /// A key in double quotes without escapes at the position (after [`Cursor::peek`]), and
+    /// A key in double quotes without escapes at the position (after [`Cursor::next_byte`]), and
     /// the `:` after it; `None`, the position unchanged, for any other key.
     #[inline]
     pub(crate) fn plain_key(&mut self) -> Option<&'t str> {
@@ -247,7 +236,7 @@ impl<'t> Cursor<'t> {
     }
 
     /// The number at the position: an integer of at most 19 digits read as it is checked,
-    /// any other by [`Tokens`]' rules and [`super::tree::number`].
+    /// any other by [`Tokens`]' rules and [`tree::number`].
     #[inline]
     fn number(&mut self, in_container: bool) -> Result<Json, TextError> {
         match self.integer(in_container) {
@@ -297,7 +286,7 @@ impl<'t> Cursor<'t> {
     #[cold]
     fn number_slowly(&mut self, in_container: bool) -> Result<Json, TextError> {
         let (digits, start) = self.number_text(in_container)?;
-        super::tree::number(self.text, start, digits)
+        tree::number(start, digits)
     }
 
     /// The text of the number at the position, checked against JSON's grammar, and where it
@@ -324,20 +313,10 @@ impl<'t> Cursor<'t> {
     #[cold]
     fn number_value_slowly(&mut self, in_container: bool) -> Result<Option<Num>, TextError> {
         let (digits, start) = self.number_text(in_container)?;
-        if !digits.contains(['.', 'e', 'E']) {
-            return Ok(digits
-                .parse::<i64>()
-                .map(i128::from)
-                .or_else(|_| digits.parse::<u64>().map(i128::from))
-                .ok()
-                .filter(|_| digits != "-0")
-                .map(Num::Int));
+        if tree::is_integer_text(digits) {
+            return Ok(tree::carried_integer(digits).map(Num::Int));
         }
-        // Correctly rounded, as serde_json's `float_roundtrip` rounds.
-        match digits.parse::<f64>() {
-            Ok(float) if float.is_finite() => Ok(Some(Num::Float(float))),
-            _ => Err(TextError::NumberOutOfRange { offset: start }),
-        }
+        Ok(Some(Num::Float(tree::nearest_float(digits, start)?)))
     }
 
     /// `true`, `false`, `null`, or a word only the lenient rules read.
@@ -398,14 +377,7 @@ impl<'t> Cursor<'t> {
                         continue 'value;
                     }
                 }
-                b'"' | b'\'' => Json::String(self.string()?.into_owned()),
-                b'-' | b'0'..=b'9' => self.number(!open.is_empty())?,
-                byte if byte.is_ascii_alphabetic() => self.word()?,
-                _ => {
-                    return Err(error(
-                        self.tokens().invalid(self.text, "unexpected character"),
-                    ))
-                }
+                _ => self.scalar(!open.is_empty())?,
             };
             // After a value: the containers it closes, then the next member, or the end.
             loop {

@@ -99,7 +99,7 @@ fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
                 None => unreachable!("a container ends after it starts"),
             },
             Token::String(text) => Json::String(text.into_owned()),
-            Token::Number(digits) => number(text, tokens.token_start(), digits)?,
+            Token::Number(digits) => number(tokens.token_start(), digits)?,
             Token::Bool(flag) => Json::Bool(flag),
             Token::Null => Json::Null,
         };
@@ -120,28 +120,47 @@ fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
     }
 }
 
-/// The number of `digits` (JSON's grammar, checked by the tokenizer; at byte `offset` of
-/// `text`) as the tree holds it: an integer as itself, a float as [`Json::from_number_text`]
-/// says.
-pub(crate) fn number(text: &str, offset: usize, digits: &str) -> Result<Json, TextError> {
-    let bytes = digits.as_bytes();
-    // An integer as itself: only `-0` is not the integer its digits spell (a reader gives
-    // `-0.0`).
-    if !bytes.iter().any(|b| matches!(b, b'.' | b'e' | b'E')) && !bytes.starts_with(b"-0") {
-        if let Ok(integer) = digits.parse::<i64>() {
-            return Ok(Json::Number(integer.into()));
-        }
-        if let Ok(integer) = digits.parse::<u64>() {
-            return Ok(Json::Number(integer.into()));
-        }
+/// The value of a number's text (checked against JSON's grammar) in a tree: an integer as
+/// itself when a value carries it ([`carried_integer`]); any other number, an integer past 64
+/// bits too (as every JSON reader without arbitrary precision reads one), as its nearest
+/// `f64` ([`nearest_float`]).
+pub(crate) fn number(offset: usize, digits: &str) -> Result<Json, TextError> {
+    if let Some(integer) = carried_integer(digits) {
+        let number = match i64::try_from(integer) {
+            Ok(signed) => Number::from(signed),
+            Err(_) => Number::from(u64::try_from(integer).expect("a carried integer fits u64")),
+        };
+        return Ok(Json::Number(number));
     }
-    // A float, or an integer past 64 bits (as every JSON reader without arbitrary precision
-    // reads one): the nearest `f64`, as serde_json's `float_roundtrip` rounds it.
-    let float = digits.parse::<f64>().map_err(|_| TextError::Invalid {
-        offset,
-        message: "not a number",
-        found: super::tokens::found_at(text, offset),
-    })?;
-    let number = Number::from_f64(float).ok_or(TextError::NumberOutOfRange { offset })?;
+    let number = Number::from_f64(nearest_float(digits, offset)?)
+        .ok_or(TextError::NumberOutOfRange { offset })?;
     Ok(Json::from_number_text(number, digits))
+}
+
+/// Whether a number's text spells an integer: no fraction and no exponent.
+pub(crate) fn is_integer_text(digits: &str) -> bool {
+    !digits.contains(['.', 'e', 'E'])
+}
+
+/// The integer a number's text spells, when a value carries it as one: no fraction or
+/// exponent, within `i64::MIN..=u64::MAX`, and not `-0` (which readers give as `-0.0`).
+pub(crate) fn carried_integer(digits: &str) -> Option<i128> {
+    if !is_integer_text(digits) || digits == "-0" {
+        return None;
+    }
+    digits
+        .parse::<i64>()
+        .map(i128::from)
+        .or_else(|_| digits.parse::<u64>().map(i128::from))
+        .ok()
+}
+
+/// The `f64` nearest a number's text, correctly rounded as serde_json's `float_roundtrip`
+/// rounds; out of range (at `offset`) past every `f64`.
+pub(crate) fn nearest_float(digits: &str, offset: usize) -> Result<f64, TextError> {
+    digits
+        .parse::<f64>()
+        .ok()
+        .filter(|float| float.is_finite())
+        .ok_or(TextError::NumberOutOfRange { offset })
 }

@@ -105,7 +105,10 @@ impl<'t, 'm> Reader<'t, 'm> {
     }
 
     fn next_byte(&mut self) -> Read<u8> {
-        self.cursor.peek().map_err(|_| Fallback)?.ok_or(Fallback)
+        self.cursor
+            .next_byte()
+            .map_err(|_| Fallback)?
+            .ok_or(Fallback)
     }
 
     /// Whether the next value is `null` (not read).
@@ -256,7 +259,7 @@ impl<'t, 'm> Reader<'t, 'm> {
         if resolved.constant.is_some() || self.next_byte()? != b'"' {
             return Err(Fallback);
         }
-        let text = self.cursor.quoted().map_err(|_| Fallback)?;
+        let text = self.cursor.string().map_err(|_| Fallback)?;
         if !string.admits(&text) {
             return Err(Fallback);
         }
@@ -275,7 +278,7 @@ impl<'t, 'm> Reader<'t, 'm> {
         if self.next_byte()? != b'"' {
             return Err(Fallback);
         }
-        let text = self.cursor.quoted().map_err(|_| Fallback)?;
+        let text = self.cursor.string().map_err(|_| Fallback)?;
         let table = self.plan.enum_for(handle.target);
         match table {
             Some(table) => table.string(&text),
