@@ -67,7 +67,9 @@ pub use path::{Path, Segment};
 /// The typed reader: what generated code calls; not a public API.
 #[doc(hidden)]
 pub mod __typed {
-    pub use crate::read::typed::{read_valid, ArrayRead, Fallback, ObjectRead, Read, Reader};
+    pub use crate::read::typed::{
+        read_decided, read_valid, ArrayRead, ObjectRead, Read, ReadFn, Reader, Unread,
+    };
 }
 
 /// The readers of argument text, for the benchmarks that compare them with serde_json's

@@ -262,7 +262,7 @@ pub mod __private {
     pub use serde_json;
     pub use toolgate_core::ObjectWriter;
     // The typed reader generated code calls (`ToolArg::read_arg`).
-    pub use toolgate_core::__typed::{Fallback, Reader};
+    pub use toolgate_core::__typed::{Read, Reader, Unread};
     pub use toolgate_core::plan::NodeId;
 
     /// The types a field with `#[tool(schema = "...")]` may have: it holds a JSON value.

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use serde::Deserialize;
 use toolgate::{DynamicTool, Tool, ToolArg};
-use toolgate_core::__typed::read_valid;
+use toolgate_core::__typed::{read_decided, read_valid};
 
 /// Reserve a room.
 #[derive(Tool, Deserialize, Debug, PartialEq)]
@@ -189,6 +189,36 @@ proptest! {
         // The typed road answers the same.
         let typed = ReserveRoom::decode(&text).expect("accepted");
         prop_assert_eq!(typed.value, read);
+    }
+
+    /// Where the reader decides a call, repaired or refused, the run-time road decides it the
+    /// same: the same value and repairs, or the same issues and repairs.
+    #[test]
+    fn what_the_reader_decides_the_run_time_road_decides(text in calls()) {
+        let Some(decided) = read_decided::<ReserveRoom>(&text) else {
+            return Ok(());
+        };
+        let dynamic = DynamicTool::from_model(ReserveRoom::model().clone());
+        match (decided, dynamic.decode(&text)) {
+            (Ok(read), Ok(decoded)) => {
+                let same =
+                    toolgate_core::values::json_equal(&read.value.to_json_value(), &decoded.value);
+                prop_assert!(same, "{}: {:?} against {:?}", text, read.value, decoded.value);
+                prop_assert_eq!(&read.repairs, &decoded.repairs, "{}", text);
+                prop_assert_eq!(read.repairs_left_out, decoded.repairs_left_out);
+            }
+            (Err((report, repairs)), Err(rejected)) => {
+                prop_assert_eq!(&report, &rejected.report, "{}", text);
+                prop_assert_eq!(&repairs, &rejected.repairs, "{}", text);
+            }
+            (read, dynamic) => prop_assert!(
+                false,
+                "{}: the reader {:?}, the run-time road {:?}",
+                text,
+                read.map(|read| read.repairs).map_err(|(report, _)| report),
+                dynamic.map(|decoded| decoded.value).map_err(|rejected| rejected.report),
+            ),
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`ToolArg`] for the standard types: `bool`, the integers and floats, `()`, tuples,
-//! `String`, `Option`, `Box`, `Vec` and the string-keyed maps.
+//! `String`, `Option`, `Box`, `Vec` and the string-keyed maps; and the typed readers of those
+//! that have one.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 
@@ -9,7 +11,7 @@ use serde_json::Value;
 use crate::model::{Definitions, FloatWidth, IntWidth, Schema};
 use crate::num::Num;
 use crate::plan::NodeId;
-use crate::read::typed::{self, Read, Reader};
+use crate::read::typed::{Read, Reader, Unread::Fallback};
 use crate::{Checker, ToolArg};
 
 impl ToolArg for bool {
@@ -46,7 +48,7 @@ macro_rules! integers {
             }
 
             fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
-                typed::read_integer(reader, node)
+                read_integer(reader, node)
             }
         }
     )*};
@@ -83,8 +85,8 @@ macro_rules! floats {
 
 // An `f32` is left to the full roads: its width's rules decide what a wider number becomes.
 floats! {
-    f32 => FloatWidth::F32, |_: &mut Reader<'_, '_>, _| Err(crate::__typed::Fallback);
-    f64 => FloatWidth::F64, typed::read_f64;
+    f32 => FloatWidth::F32, |_: &mut Reader<'_, '_>, _| Err(crate::__typed::Unread::Fallback);
+    f64 => FloatWidth::F64, read_f64;
 }
 
 /// `()` is `null`: the type of a field whose schema is `{"type": "null"}`.
@@ -147,7 +149,7 @@ impl ToolArg for String {
     }
 
     fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
-        typed::read_string(reader, node)
+        read_string(reader, node)
     }
 }
 
@@ -173,7 +175,7 @@ impl<T: ToolArg> ToolArg for Option<T> {
     }
 
     fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
-        typed::read_option(reader, node)
+        read_option(reader, node)
     }
 }
 
@@ -213,7 +215,7 @@ impl<T: ToolArg> ToolArg for Vec<T> {
     }
 
     fn read_arg(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Self> {
-        typed::read_vec(reader, node)
+        read_vec(reader, node)
     }
 }
 
@@ -254,4 +256,43 @@ impl<T: ToolArg, S: BuildHasher> ToolArg for HashMap<String, T, S> {
                 .collect(),
         )
     }
+}
+
+/// `String`'s reader.
+fn read_string(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<String> {
+    reader.string(node).map(Cow::into_owned)
+}
+
+/// An integer type's reader: the number read, checked, and held by the type.
+fn read_integer<T: TryFrom<i128>>(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<T> {
+    match reader.number(node)? {
+        Num::Int(n) => T::try_from(n).map_err(|_| Fallback),
+        Num::Float(_) => Err(Fallback),
+    }
+}
+
+/// `f64`'s reader.
+fn read_f64(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<f64> {
+    reader.number(node).map(Num::as_f64)
+}
+
+/// `Option<T>`'s reader: `null` where the node takes it, else a `T` at the same node.
+fn read_option<T: ToolArg>(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Option<T>> {
+    if reader.at_null()? {
+        reader.null(node)?;
+        return Ok(None);
+    }
+    reader.value(node, T::read_arg).map(Some)
+}
+
+/// `Vec<T>`'s reader: every item read (a refused one too, so every issue is written).
+fn read_vec<T: ToolArg>(reader: &mut Reader<'_, '_>, node: NodeId) -> Read<Vec<T>> {
+    let mut array = reader.array(node)?;
+    let mut items = Vec::new();
+    while let Some(item) = reader.item(&mut array, node)? {
+        if let Some(item) = reader.field_value(item, T::read_arg)? {
+            items.push(item);
+        }
+    }
+    Ok(items)
 }

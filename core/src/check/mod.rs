@@ -22,7 +22,7 @@ pub use unions::union_alternatives;
 pub(crate) use unions::{admits_within, chosen_alternative, union_literals, JsonKind, Sent};
 
 #[derive(Clone, Debug)]
-enum Step<'m> {
+pub(crate) enum Step<'m> {
     Key(Cow<'m, str>),
     Index(usize),
 }
@@ -209,6 +209,12 @@ impl<'m> Checker<'m> {
             path: self.path.clone(),
             report: Report::with_cap(self.report.cap()),
         }
+    }
+
+    /// Puts the checker at `path` (a reader that keeps its own path hands it over).
+    pub(crate) fn set_path(&mut self, path: impl IntoIterator<Item = Step<'m>>) {
+        self.path.clear();
+        self.path.extend(path);
     }
 
     pub(crate) fn path_push_field(&mut self, name: &'m str) {

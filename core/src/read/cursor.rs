@@ -145,6 +145,12 @@ impl<'t> Cursor<'t> {
         }
     }
 
+    /// Goes back to `at`, a position this cursor was at, to read from there again (what was
+    /// noted as not strict stays noted).
+    pub(crate) fn rewind(&mut self, at: usize) {
+        self.at = at;
+    }
+
     /// Skips white space and comments.
     pub(crate) fn skip_space(&mut self) -> Result<(), TextError> {
         self.next_byte().map(|_| ())
@@ -302,6 +308,7 @@ impl<'t> Cursor<'t> {
     /// The number at the position as a value where any number is wanted: an integer as
     /// itself, any other number as its nearest `f64`; `None` for an integer beyond what a
     /// value carries, and `-0`, whose digits decide (the tree walk's rules).
+    #[inline]
     pub(crate) fn number_value(&mut self, in_container: bool) -> Result<Option<Num>, TextError> {
         match self.integer(in_container) {
             Some(Integer::Positive(integer)) => Ok(Some(Num::Int(integer.into()))),

@@ -59,10 +59,10 @@ pub(super) fn emit(plan: &Plan, variants: &[VariantPlan]) -> TokenStream {
             fn read_arg(
                 reader: &mut ::toolgate::__private::Reader<'_, '_>,
                 node: ::toolgate::__private::NodeId,
-            ) -> ::core::result::Result<Self, ::toolgate::__private::Fallback> {
+            ) -> ::toolgate::__private::Read<Self> {
                 match reader.variant(node)? {
                     #(#read_arms)*
-                    _ => ::core::result::Result::Err(::toolgate::__private::Fallback),
+                    _ => ::core::result::Result::Err(::toolgate::__private::Unread::Fallback),
                 }
             }
         }

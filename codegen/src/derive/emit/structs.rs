@@ -90,9 +90,9 @@ pub(super) fn emit(plan: &Plan) -> TokenStream {
 }
 
 /// `ToolArg::read_arg` of a struct whose members are all fields: the fields read by index as
-/// the reader matches their keys, each by its type's own reader; a field left out is `None`
-/// where it is an optional `Option`, and any other answers `Fallback` (a default, or a
-/// required field's absence, is the full roads' to decide and log).
+/// the reader matches their keys, each by its type's own reader (a refused one is `None`, and
+/// the reader refuses the object at its end); a field left out is `None` where it is an
+/// optional `Option`, and the reader decides the others' absence at the object's end.
 fn reader(fields: &[FieldPlan]) -> TokenStream {
     let slots: Vec<Ident> = (0..fields.len())
         .map(|at| format_ident!("field_{}", at))
@@ -105,9 +105,10 @@ fn reader(fields: &[FieldPlan]) -> TokenStream {
             let ty = &field.ty;
             // `<T as ToolArg>::` as `describe` writes it: a type that is not a `ToolArg` is one
             // error at its field, not one more here.
-            quote_spanned!(field.ty.span()=> #at => #slot = ::core::option::Option::Some(
-            <#ty as ::toolgate::ToolArg>::read_arg(reader, object.child(#at))?
-        ),)
+            quote_spanned!(field.ty.span()=> #at => #slot = reader.field_value(
+            object.child(#at),
+            <#ty as ::toolgate::ToolArg>::read_arg,
+        )?,)
         });
     let members = fields.iter().zip(&slots).map(|(field, slot)| {
         let ident = &field.ident;
@@ -120,20 +121,20 @@ fn reader(fields: &[FieldPlan]) -> TokenStream {
         if optional_option {
             quote!(#ident: #slot.unwrap_or(::core::option::Option::None))
         } else {
-            quote!(#ident: #slot.ok_or(::toolgate::__private::Fallback)?)
+            quote!(#ident: #slot.ok_or(::toolgate::__private::Unread::Fallback)?)
         }
     });
     quote! {
         fn read_arg(
             reader: &mut ::toolgate::__private::Reader<'_, '_>,
             node: ::toolgate::__private::NodeId,
-        ) -> ::core::result::Result<Self, ::toolgate::__private::Fallback> {
+        ) -> ::toolgate::__private::Read<Self> {
             let mut object = reader.object(node)?;
             #(let mut #slots = ::core::option::Option::None;)*
             while let ::core::option::Option::Some(at) = reader.field(&mut object)? {
                 match at {
                     #(#arms)*
-                    _ => return ::core::result::Result::Err(::toolgate::__private::Fallback),
+                    _ => return ::core::result::Result::Err(::toolgate::__private::Unread::Fallback),
                 }
             }
             ::core::result::Result::Ok(Self { #(#members),* })

@@ -18,7 +18,7 @@ pub use containers::separated_items;
 pub(crate) use stream::{stream_text, stream_value, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
-use crate::check::Checker;
+use crate::check::{Checker, Step};
 use crate::issue::shorten;
 use crate::model::{Json, Kind, Schema, ToolModel};
 use crate::plan::Node;
@@ -168,6 +168,33 @@ impl<'m> Decoder<'m> {
             return;
         }
         self.decode(Json::from(value), Node::of(self.model, schema));
+    }
+
+    /// The typed reader's way into the rules: `json`, one value it read at `node`, `depth`
+    /// containers deep, at `path`, decided as every walk decides it (repaired and logged, or
+    /// refused with its issues written). `None` where it is refused.
+    pub(crate) fn decide_read(
+        &mut self,
+        path: impl IntoIterator<Item = Step<'m>>,
+        depth: usize,
+        json: Json,
+        node: Node<'m>,
+    ) -> Option<Value> {
+        self.checker.set_path(path);
+        self.depth = depth;
+        let before = self.checker.issue_count();
+        let value = self.decode(json, node);
+        value.filter(|_| self.checker.issue_count() == before)
+    }
+
+    /// The typed reader's `required` issue of `field`, left out of the object at `path`.
+    pub(crate) fn missing_read(
+        &mut self,
+        path: impl IntoIterator<Item = Step<'m>>,
+        field: &'m crate::model::Field,
+    ) {
+        self.checker.set_path(path);
+        self.checker.missing_field(field);
     }
 
     /// The checker back, with the issues found.
