@@ -598,10 +598,7 @@ pub(crate) fn stream_road(
             repairs_left_out,
         })),
         Streamed::Refused(refused) => Some(Err(refused)),
-        Streamed::Unreadable
-        | Streamed::Accepted(_)
-        | Streamed::Stopped
-        | Streamed::TypeRefused => None,
+        Streamed::Unreadable | Streamed::Accepted(_) | Streamed::Stopped => None,
     }
 }
 

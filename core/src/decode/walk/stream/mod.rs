@@ -1,6 +1,6 @@
-//! The streaming walk: argument text read once, by serde_json's reader, with the tool model
-//! driving it, straight into the value wanted (a typed tool's Rust value, or the run-time
-//! road's `serde_json::Value`). No tree of the whole text is built, no `Value` detour, no
+//! The streaming walk of the run-time road: argument text read once, by serde_json's reader,
+//! with the tool model driving it, straight into the `serde_json::Value` wanted (typed tools
+//! come here where their typed reader does not decide, and make the Rust value of it). No tree of the whole text is built, no `Value` detour, no
 //! second parse. A `serde_json::Value` read already (an MCP server's arguments) is walked
 //! the same way, through `Value`'s own `Deserializer` ([`stream_value`]), without being
 //! copied into a tree.
@@ -25,11 +25,7 @@
 //! elements'), a float anywhere but a `number` or an integer, and at an integer where the text has
 //! a number of more than 15 digits or with an exponent (only its digits tell `5.0` from
 //! `4.9999999999999999`), a container past the depth limit, `propertyNames` or `const` on a
-//! container, and text that is not strict JSON. A typed value also stops the stream when the Rust
-//! type refuses what it is given after an issue (a stand-in for a refused member it cannot take, a
-//! required field of a nested object left out): the report is then the run-time road's stream's, or
-//! where that stops the tree walk's. A required field of the root object left out is refused by the
-//! type only after every member was walked, so the stream's report is complete and stands. The
+//! container, and text that is not strict JSON. The
 //! stream never decides differently from the tree walk; when it does not stop, its value, repairs
 //! and issues are the tree walk's (`tests/tests/stream_agrees.rs` replays every corpus call through
 //! both).
@@ -54,11 +50,6 @@ pub(crate) enum Streamed<T> {
     Refused(Refused),
     /// The tree walk must decide (see the module's documentation).
     Stopped,
-    /// The Rust type refused what it was handed after an issue was found: the call is
-    /// refused, but members after that point were not walked. The run-time road's stream
-    /// (which builds a `Value`, and so takes whatever it is handed) finds the whole report
-    /// in one more pass; where it stops, the tree walk decides.
-    TypeRefused,
     /// The text is not strict JSON (or a number in it is past `f64`, or it nests too deep):
     /// the tree road decides, its tokenizer reading the text once, strict or lenient.
     Unreadable,
@@ -154,7 +145,6 @@ impl<'m> Stream<'m> {
             // end), with an issue already found: the refusal is certain and its report
             // complete.
             Err(_) if self.root_walked && self.decoder.checker.issue_count() > 0 => None,
-            Err(_) if self.decoder.checker.issue_count() > 0 => return Streamed::TypeRefused,
             Err(_) => return Streamed::Stopped,
         };
         if !ended() {
