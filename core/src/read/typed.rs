@@ -251,12 +251,8 @@ impl<'t, 'm> Reader<'t, 'm> {
         if !self.cursor.leniency().is_strict() || json == Json::Null {
             return Err(Fallback);
         }
-        let path = self.path();
-        let (model, options) = (self.model, self.options);
-        let decoder = self
-            .decoder
-            .get_or_insert_with(|| Decoder::new(model, options, Vec::new()));
-        match decoder.decide_read(path, self.depth, json, self.plan.node(node)) {
+        let (depth, handle) = (self.depth, self.plan.node(node));
+        match self.decoder().decide_read(depth, json, handle) {
             Some(value) => Ok(value),
             None => {
                 self.refusals += 1;
@@ -287,32 +283,15 @@ impl<'t, 'm> Reader<'t, 'm> {
         self.decide(node)
     }
 
-    /// The checker's path of the members being read, found from the root's node: a field's
-    /// name by its index in its object's schema.
-    fn path(&self) -> Vec<Step<'m>> {
-        let mut path = Vec::with_capacity(self.depth);
-        let mut node = self.plan.root();
-        for &member in &self.members[..self.depth] {
-            if member == NO_MEMBER {
-                break;
-            }
-            let handle = self.plan.node(node);
-            let (Some(resolved), Some(target)) = (handle.resolved, handle.target) else {
-                break;
-            };
-            let at = member as usize;
-            match &resolved.kind {
-                Kind::Object(object) => {
-                    path.push(Step::Key(Cow::Borrowed(&object.fields[at].name)));
-                    node = self.plan.children(target)[at];
-                }
-                _ => {
-                    path.push(Step::Index(at));
-                    node = self.plan.child(target, 0);
-                }
-            }
-        }
-        path
+    /// The rules' state (made at the first value they decide), at the path of the member
+    /// being read.
+    fn decoder(&mut self) -> &mut Decoder<'m> {
+        let (model, options, plan) = (self.model, self.options, self.plan);
+        let decoder = self
+            .decoder
+            .get_or_insert_with(|| Decoder::new(model, options, Vec::new()));
+        decoder.set_path(path_of(plan, &self.members[..self.depth]));
+        decoder
     }
 
     /// The handle of `node`, its references followed.
@@ -447,11 +426,7 @@ impl<'t, 'm> Reader<'t, 'm> {
                 return Err(Fallback);
             }
             if field.required {
-                let path = self.path();
-                let (model, options) = (self.model, self.options);
-                self.decoder
-                    .get_or_insert_with(|| Decoder::new(model, options, Vec::new()))
-                    .missing_read(path, field);
+                self.decoder().missing_read(field);
                 self.refusals += 1;
             }
         }
@@ -597,4 +572,31 @@ impl<'t, 'm> Reader<'t, 'm> {
             _ => Err(Fallback),
         }
     }
+}
+
+/// The checker's path of `members`, the members being read in the open containers, found
+/// from the root's node: a field's name by its index in its object's schema.
+fn path_of<'a, 'm: 'a>(
+    plan: &'m Plan,
+    members: &'a [Member],
+) -> impl Iterator<Item = Step<'m>> + 'a {
+    let mut node = Some(plan.root());
+    members
+        .iter()
+        .take_while(|&&member| member != NO_MEMBER)
+        .map_while(move |&member| {
+            let handle = plan.node(node?);
+            let (resolved, target) = (handle.resolved?, handle.target?);
+            let at = member as usize;
+            Some(match &resolved.kind {
+                Kind::Object(object) => {
+                    node = plan.children(target).get(at).copied();
+                    Step::Key(Cow::Borrowed(&object.fields.get(at)?.name))
+                }
+                _ => {
+                    node = Some(plan.child(target, 0));
+                    Step::Index(at)
+                }
+            })
+        })
 }

@@ -170,30 +170,29 @@ impl<'m> Decoder<'m> {
         self.decode(Json::from(value), Node::of(self.model, schema));
     }
 
+    /// Puts the decoder at `path` (the typed reader keeps its own path, and hands it over
+    /// before each value it has decided).
+    pub(crate) fn set_path(&mut self, path: impl IntoIterator<Item = Step<'m>>) {
+        self.checker.set_path(path);
+    }
+
     /// The typed reader's way into the rules: `json`, one value it read at `node`, `depth`
-    /// containers deep, at `path`, decided as every walk decides it (repaired and logged, or
-    /// refused with its issues written). `None` where it is refused.
+    /// containers deep, decided as every walk decides it (repaired and logged, or refused with
+    /// its issues written). `None` where it is refused.
     pub(crate) fn decide_read(
         &mut self,
-        path: impl IntoIterator<Item = Step<'m>>,
         depth: usize,
         json: Json,
         node: Node<'m>,
     ) -> Option<Value> {
-        self.checker.set_path(path);
         self.depth = depth;
         let before = self.checker.issue_count();
         let value = self.decode(json, node);
         value.filter(|_| self.checker.issue_count() == before)
     }
 
-    /// The typed reader's `required` issue of `field`, left out of the object at `path`.
-    pub(crate) fn missing_read(
-        &mut self,
-        path: impl IntoIterator<Item = Step<'m>>,
-        field: &'m crate::model::Field,
-    ) {
-        self.checker.set_path(path);
+    /// The typed reader's `required` issue of `field`, left out of the object at the path.
+    pub(crate) fn missing_read(&mut self, field: &'m crate::model::Field) {
         self.checker.missing_field(field);
     }
 
