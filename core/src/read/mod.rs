@@ -20,8 +20,6 @@ pub(crate) mod tree;
 pub mod typed;
 
 #[cfg(test)]
-mod oracle;
-#[cfg(test)]
 mod tests;
 
 pub(crate) use tokens::Leniency;
