@@ -73,6 +73,15 @@ impl ToolArg for Value {
     fn to_json_value(&self) -> Value {
         self.clone()
     }
+
+    /// Any value: what was sent, as the rules decide it at the value's schema (a union, a
+    /// map, anything a `Value` field stands for).
+    fn read_arg(
+        reader: &mut crate::__typed::Reader<'_, '_>,
+        node: crate::plan::NodeId,
+    ) -> crate::__typed::Read<Self> {
+        reader.any(node)
+    }
 }
 
 /// Whether every field default of `model` fits the field's own schema (what
