@@ -1,14 +1,18 @@
-//! The typed reader's fast path (issue 44) never decides a call otherwise than the full
-//! roads: where it reads a value (`__typed::read_valid`), the run-time road accepts the text
-//! as sent, with no repair, and the same value. Calls are generated from `reserve_room`'s
+//! The typed reader (issue 44) never decides a call otherwise than the full roads: where it
+//! reads a value as sent (`__typed::read_valid`), the run-time road accepts the text as sent,
+//! with no repair, and the same value; where it decides a call (`__typed::read_decided`),
+//! repaired or refused, the run-time road with a typed tool's options decides it the same.
+//! Calls are generated from `reserve_room`'s
 //! fields, each value picked from valid, repairable and refused spellings, keys reordered,
 //! renamed, left out, repeated or added, white space around every token; and the class of
 //! texts that are not strict JSON around the same members.
 
 use proptest::prelude::*;
 use serde::Deserialize;
-use toolgate::{DynamicTool, Tool, ToolArg};
+use toolgate::{Decoded, Rejected};
+use toolgate::{Tool, ToolArg};
 use toolgate_core::__typed::{read_decided, read_valid};
+use toolgate_core::decode;
 
 /// Reserve a room.
 #[derive(Tool, Deserialize, Debug, PartialEq)]
@@ -141,6 +145,16 @@ const VALUES: [(&str, &[&str]); 11] = [
     ),
 ];
 
+/// The run-time road on `text`, with a typed tool's options (an undeclared key dropped and
+/// logged, where `DynamicTool` keeps it).
+fn run_time_road(text: &str) -> Result<Decoded<serde_json::Value>, Rejected> {
+    decode::decode_text(
+        ReserveRoom::model(),
+        text.as_bytes(),
+        &decode::Options::typed(),
+    )
+}
+
 /// The same value, numbers compared by value (the `f64` field's 7 is 7.0 in the Rust value's
 /// JSON form), a member that is `null` the same as one left out: an `Option<Value>` reads
 /// `null` as `None` (as serde does), where the run-time road keeps the `null`.
@@ -209,9 +223,7 @@ proptest! {
         let Some(read) = read_valid::<ReserveRoom>(&text) else {
             return Ok(());
         };
-        let dynamic = DynamicTool::from_model(ReserveRoom::model().clone());
-        let decoded = dynamic
-            .decode(&text)
+        let decoded = run_time_road(&text)
             .unwrap_or_else(|rejected| panic!("{text}: {}", rejected.hint_json()));
         prop_assert!(decoded.repairs.is_empty(), "{}: {:?}", text, decoded.repairs);
         // Numbers compare by value: the `f64` field's 7 is 7.0 in the Rust value's JSON form.
@@ -229,8 +241,7 @@ proptest! {
         let Some(decided) = read_decided::<ReserveRoom>(&text) else {
             return Ok(());
         };
-        let dynamic = DynamicTool::from_model(ReserveRoom::model().clone());
-        match (decided, dynamic.decode(&text)) {
+        match (decided, run_time_road(&text)) {
             (Ok(read), Ok(decoded)) => {
                 let same = same_value(&read.value.to_json_value(), &decoded.value);
                 prop_assert!(same, "{}: {:?} against {:?}", text, read.value, decoded.value);
@@ -265,4 +276,34 @@ fn the_valid_call_is_read_and_the_others_are_left_to_the_full_roads() {
     ] {
         assert!(read_valid::<ReserveRoom>(&text).is_none(), "{text}");
     }
+}
+
+#[test]
+fn keys_the_object_rules_decide_are_read_too() {
+    let valid = r#"{"hotel":"CDG","city":"Lyon","arrival":"2026-11-22","nights":2,"room":"suite","budget":450.5,"breakfast":true,"guests":["Ada L"],"desk":{"mail":"ada@example.com"}}"#;
+    for (text, rule) in [
+        (
+            valid.replace("\"nights\"", "\"NIGHTS\""),
+            toolgate::Rule::KeyCase,
+        ),
+        (
+            valid.replace("\"desk\"", "\"seat\":\"12A\",\"desk\""),
+            toolgate::Rule::DropUnknownKey,
+        ),
+    ] {
+        let decided = read_decided::<ReserveRoom>(&text)
+            .expect("decided")
+            .expect("accepted");
+        assert_eq!(decided.repairs.len(), 1, "{text}");
+        assert_eq!(decided.repairs[0].rule, rule, "{text}");
+    }
+    // A required field left out after a key the rules decide: refused by the reader.
+    let text = valid
+        .replace("\"nights\"", "\"NIGHTS\"")
+        .replace("\"arrival\":\"2026-11-22\",", "");
+    let (report, repairs) = read_decided::<ReserveRoom>(&text)
+        .expect("decided")
+        .expect_err("refused");
+    assert_eq!(report.len(), 1);
+    assert_eq!(repairs[0].rule, toolgate::Rule::KeyCase);
 }

@@ -7,13 +7,17 @@
 //! the checker asks first too). Any other value is read as sent and handed to the rules every
 //! walk uses ([`Decoder::decide_read`]): they repair it and log the repair, or refuse it and
 //! write its issues, and reading goes on to the end, so a refusal reports every issue. The
-//! reader decides nothing of its own: keys are matched by the plan's key table; a required
-//! field left out is the checker's `required` issue.
+//! reader decides nothing of its own: a key is matched by the plan's key table where it is a
+//! field's exact name, and from the first other key on every key is the object rules' to
+//! decide ([`ObjectRun`], the one object state machine: `key_case`, an undeclared key dropped
+//! or refused, the fields left out); a required field left out is the checker's `required`
+//! issue.
 //!
 //! What it does not read yet answers [`Unread::Fallback`], and the caller decodes the whole
 //! text by the roads that decide everything, from its start: text that is not strict JSON,
-//! a key that is not a field's exact name, a field sent twice, a field with a default left
-//! out, `null` where the schema does not take it (for an optional field it is the field left
+//! a key with an escape, what the object rules leave to members not read yet (a field named
+//! twice, an undeclared key repeated or near a field not given yet), a field with a default
+//! left out, `null` where the schema does not take it (for an optional field it is the field left
 //! out), an array whose size is refused, `uniqueItems`, tuples, `const` and `propertyNames`
 //! on containers, objects of more than 64 fields, calls nested more than 24 containers deep,
 //! and the types whose [`ToolArg::read_arg`] is the default (maps, tuples, hand-written
@@ -30,7 +34,9 @@ use serde_json::Value;
 
 use super::cursor::Cursor;
 use crate::check::Step;
-use crate::decode::{cap_repairs, Decoded, Decoder, Options, Refused, MAX_DEPTH};
+use crate::decode::{
+    cap_repairs, Decoded, Decoder, KeyStep, ObjectRun, Options, Refused, MAX_DEPTH,
+};
 use crate::model::{Json, Kind, ObjectSchema, Schema, ToolModel};
 use crate::num::Num;
 use crate::plan::{KeyMatch, KeyTable, Node, NodeId, Plan};
@@ -92,6 +98,10 @@ const NO_MEMBER: Member = Member::MAX;
 /// One object being read: its schema, key table, the fields given so far.
 pub struct ObjectRead<'m> {
     object: &'m ObjectSchema,
+    /// The object's node.
+    node: NodeId,
+    /// The object rules' state, from the first key not read as a field's exact name on.
+    run: Option<Box<ObjectRun<'m>>>,
     keys: &'m KeyTable,
     children: &'m [NodeId],
     given: u64,
@@ -358,6 +368,8 @@ impl<'t, 'm> Reader<'t, 'm> {
         let target = self.open(b'{', handle)?;
         Ok(ObjectRead {
             object,
+            node,
+            run: None,
             keys: self.plan.keys_for(Some(target)),
             children: self.plan.children(target),
             given: 0,
@@ -370,46 +382,115 @@ impl<'t, 'm> Reader<'t, 'm> {
     /// The next field of `object` (its index), or `None` at its end, where every required
     /// field was given.
     pub fn field(&mut self, object: &mut ObjectRead<'m>) -> Read<Option<usize>> {
-        let byte = self.next_byte()?;
-        if byte == b'}' {
-            return self.close(object).map(|()| None);
-        }
-        if !object.first {
-            if byte != b',' {
-                return Err(Fallback);
+        loop {
+            let byte = self.next_byte()?;
+            if byte == b'}' {
+                return self.close(object).map(|()| None);
             }
-            self.cursor.advance();
-            self.next_byte()?;
-        }
-        object.first = false;
-        let key = self.cursor.plain_key().ok_or(Fallback)?;
-        let fields = &object.object.fields;
-        let at = match fields.get(object.next_in_order) {
-            Some(field) if field.name == key && object.keys.answers_first(object.next_in_order) => {
-                object.next_in_order
+            if !object.first {
+                if byte != b',' {
+                    return Err(Fallback);
+                }
+                self.cursor.advance();
+                self.next_byte()?;
             }
-            _ => match object.keys.key_match(object.object, key, false) {
-                KeyMatch::Exact(at) => at,
-                _ => return Err(Fallback),
-            },
-        };
-        if object.given & (1 << at) != 0 {
+            object.first = false;
+            let key = self.cursor.plain_key().ok_or(Fallback)?;
+            if object.run.is_none() {
+                if let Some(at) = exact_field(object, key) {
+                    object.given |= 1 << at;
+                    object.next_in_order = at + 1;
+                    self.members[self.depth - 1] = at as Member;
+                    return Ok(Some(at));
+                }
+            }
+            if let Some(at) = self.key_by_rules(object, key)? {
+                return Ok(Some(at));
+            }
+        }
+    }
+
+    /// A key not read as a field's exact name (or any key once one was not), as the object's
+    /// rules decide it: a field's index (by `key_case`, an alias), or `None` where its value
+    /// was read and dropped (`drop_unknown_key`) or refused (an undeclared key, keys that
+    /// tie...).
+    #[cold]
+    fn key_by_rules(&mut self, object: &mut ObjectRead<'m>, key: &str) -> Read<Option<usize>> {
+        if !self.decides {
             return Err(Fallback);
         }
-        object.given |= 1 << at;
-        object.next_in_order = at + 1;
-        self.members[self.depth - 1] = at as Member;
-        Ok(Some(at))
+        // The object's own path: no member of it is being read.
+        self.members[self.depth - 1] = NO_MEMBER;
+        let handle = self.plan.node(object.node);
+        let decoder = self.decoder();
+        let run = object.run.get_or_insert_with(|| {
+            Box::new(ObjectRun::resume(
+                decoder,
+                object.object,
+                handle,
+                object.given,
+                object.next_in_order,
+            ))
+        });
+        let before = decoder.issue_count();
+        match run.key(decoder, key) {
+            KeyStep::Field(field, _) => {
+                let fields = &object.object.fields;
+                let at = fields
+                    .iter()
+                    .position(|declared| std::ptr::eq(declared, field))
+                    .ok_or(Fallback)?;
+                object.given |= 1 << at;
+                self.members[self.depth - 1] = at as Member;
+                Ok(Some(at))
+            }
+            KeyStep::Drop => {
+                let sent = self.member_as_sent()?;
+                let run = object.run.as_ref().ok_or(Fallback)?;
+                run.dropped(self.decoder(), key, sent);
+                Ok(None)
+            }
+            KeyStep::Skip => {
+                self.member_as_sent()?;
+                if self.decoder().issue_count() > before {
+                    self.refusals += 1;
+                }
+                Ok(None)
+            }
+            KeyStep::Extra(_) | KeyStep::Keep | KeyStep::Undecided => Err(Fallback),
+        }
+    }
+
+    /// The member's value at the position, as sent (strict JSON).
+    fn member_as_sent(&mut self) -> Read<Value> {
+        let room = self.max_depth - self.depth;
+        let json = self.cursor.tree(room).map_err(|_| Fallback)?;
+        match self.cursor.leniency().is_strict() {
+            true => Ok(json.into_value()),
+            false => Err(Fallback),
+        }
     }
 
     /// The end of an object: its required fields left out are refused; `Err(Refused)` where
     /// it or one of its members was.
-    fn close(&mut self, object: &ObjectRead<'m>) -> Read<()> {
+    fn close(&mut self, object: &mut ObjectRead<'m>) -> Read<()> {
         self.cursor.advance();
         self.depth -= 1;
-        let every_field = u64::MAX >> (64 - object.object.fields.len().max(1));
-        if object.given & every_field != every_field {
-            self.absent_fields(object)?;
+        if let Some(run) = object.run.as_mut() {
+            let decoder = self.decoder();
+            let before = decoder.issue_count();
+            // A field left out that gets its default: the full roads fill it in and log it.
+            if run.next_absent(decoder).is_some() {
+                return Err(Fallback);
+            }
+            if decoder.issue_count() > before {
+                self.refusals += 1;
+            }
+        } else {
+            let every_field = u64::MAX >> (64 - object.object.fields.len().max(1));
+            if object.given & every_field != every_field {
+                self.absent_fields(object)?;
+            }
         }
         match self.refusals == object.refusals_before {
             true => Ok(()),
@@ -607,4 +688,20 @@ fn path_of<'a, 'm: 'a>(
                 }
             })
         })
+}
+
+/// The field `key` names by its exact name (the one after the last one read looked at
+/// first), where that field was not given yet.
+#[inline]
+fn exact_field(object: &ObjectRead<'_>, key: &str) -> Option<usize> {
+    let at = match object.object.fields.get(object.next_in_order) {
+        Some(field) if field.name == key && object.keys.answers_first(object.next_in_order) => {
+            object.next_in_order
+        }
+        _ => match object.keys.key_match(object.object, key, false) {
+            KeyMatch::Exact(at) => at,
+            _ => return None,
+        },
+    };
+    (object.given & (1 << at) == 0).then_some(at)
 }

@@ -15,6 +15,7 @@ mod unions;
 
 pub(crate) use containers::filled_default;
 pub use containers::separated_items;
+pub(crate) use object::{KeyStep, ObjectRun};
 pub(crate) use stream::{stream_text, stream_value, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};
@@ -189,6 +190,11 @@ impl<'m> Decoder<'m> {
         let before = self.checker.issue_count();
         let value = self.decode(json, node);
         value.filter(|_| self.checker.issue_count() == before)
+    }
+
+    /// How many issues were found so far.
+    pub(crate) fn issue_count(&self) -> usize {
+        self.checker.issue_count()
     }
 
     /// The typed reader's `required` issue of `field`, left out of the object at the path.

@@ -22,7 +22,7 @@ use crate::Constraint;
 
 /// What the walker does with the value of the key it asked about. For `Field`, `Extra` and
 /// `Keep` the key's path is pushed: the walker pops it after the value.
-pub(super) enum KeyStep<'m> {
+pub(crate) enum KeyStep<'m> {
     /// A declared field's value, with its schema's node.
     Field(&'m Field, Node<'m>),
     /// An undeclared key's value, under `additionalProperties`' schema.
@@ -40,7 +40,7 @@ pub(super) enum KeyStep<'m> {
 }
 
 /// The state of one object being walked.
-pub(super) struct ObjectRun<'m> {
+pub(crate) struct ObjectRun<'m> {
     object: &'m ObjectSchema,
     /// The object's node (its fields' nodes are its children).
     node: Node<'m>,
@@ -67,7 +67,7 @@ pub(super) struct ObjectRun<'m> {
 
 impl<'m> ObjectRun<'m> {
     /// The run of `object`, the values' schema of `node`.
-    pub(super) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema, node: Node<'m>) -> Self {
+    pub(crate) fn new(decoder: &Decoder<'m>, object: &'m ObjectSchema, node: Node<'m>) -> Self {
         ObjectRun {
             object,
             node,
@@ -80,6 +80,22 @@ impl<'m> ObjectRun<'m> {
             next_in_order: 0,
             absent_at: 0,
         }
+    }
+
+    /// The run of an object of at most 64 fields whose fields in `given` (bits) were read by
+    /// their exact names, the next key looked for first at `next_in_order`: the typed
+    /// reader's, which reads such keys itself and asks the run from the first other key on.
+    pub(crate) fn resume(
+        decoder: &Decoder<'m>,
+        object: &'m ObjectSchema,
+        node: Node<'m>,
+        given: u64,
+        next_in_order: usize,
+    ) -> Self {
+        let mut run = Self::new(decoder, object, node);
+        run.given.few = given;
+        run.next_in_order = next_in_order;
+        run
     }
 
     /// Every key of the object, in order, before any value (their repeats already
@@ -157,7 +173,7 @@ impl<'m> ObjectRun<'m> {
     }
 
     /// What the walker does with the value of `key`, the next key sent.
-    pub(super) fn key(&mut self, decoder: &mut Decoder<'m>, key: &str) -> KeyStep<'m> {
+    pub(crate) fn key(&mut self, decoder: &mut Decoder<'m>, key: &str) -> KeyStep<'m> {
         let (at, by_case) = match self.target(decoder, key) {
             KeyTarget::Field(at) => (at, false),
             KeyTarget::ByCase(at) => (at, true),
@@ -285,7 +301,7 @@ impl<'m> ObjectRun<'m> {
     }
 
     /// The value of a key [`KeyStep::Drop`] named, logged as dropped.
-    pub(super) fn dropped(&self, decoder: &mut Decoder<'m>, key: &str, sent: Value) {
+    pub(crate) fn dropped(&self, decoder: &mut Decoder<'m>, key: &str, sent: Value) {
         decoder.checker.path_push_key(key);
         decoder.repair(Rule::DropUnknownKey, sent, Value::Null);
         decoder.checker.path_pop();
@@ -293,7 +309,7 @@ impl<'m> ObjectRun<'m> {
 
     /// Once every member was read: the next absent field that gets a value (its default),
     /// after the issues of the required ones before it. `None` when no field is left.
-    pub(super) fn next_absent(&mut self, decoder: &mut Decoder<'m>) -> Option<(&'m Field, Value)> {
+    pub(crate) fn next_absent(&mut self, decoder: &mut Decoder<'m>) -> Option<(&'m Field, Value)> {
         while let Some(field) = self.object.fields.get(self.absent_at) {
             let at = self.absent_at;
             self.absent_at += 1;
