@@ -297,6 +297,13 @@ fn keys_the_object_rules_decide_are_read_too() {
         assert_eq!(decided.repairs.len(), 1, "{text}");
         assert_eq!(decided.repairs[0].rule, rule, "{text}");
     }
+    // `null` for an optional field: decided by the reader as the run-time road decides it.
+    let text = valid.replace("}}", "},\"remark\":null}");
+    let decided = read_decided::<ReserveRoom>(&text)
+        .expect("decided")
+        .expect("accepted");
+    assert_eq!(decided.value.remark, None);
+    assert_eq!(decided.repairs, run_time_road(&text).unwrap().repairs);
     // A required field left out after a key the rules decide: refused by the reader.
     let text = valid
         .replace("\"nights\"", "\"NIGHTS\"")

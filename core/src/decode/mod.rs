@@ -105,7 +105,7 @@ pub(crate) use rules::cap_repairs;
 pub use rules::{NearMisses, Options, Repair, Rule, UnknownKeys, MAX_REPAIRS};
 pub use text::{read_lenient, read_lenient_value, TextError};
 pub use walk::separated_items;
-pub(crate) use walk::{stream_text, Decoder, KeyStep, ObjectRun, Streamed};
+pub(crate) use walk::{null_as_absent, stream_text, Decoder, KeyStep, ObjectRun, Streamed};
 
 mod check_value;
 pub(crate) use check_value::every_default_fits;

@@ -10,15 +10,14 @@
 //! reader decides nothing of its own: a key is matched by the plan's key table where it is a
 //! field's exact name, and from the first other key on every key is the object rules' to
 //! decide ([`ObjectRun`], the one object state machine: `key_case`, an undeclared key dropped
-//! or refused, the fields left out); a required field left out is the checker's `required`
-//! issue.
+//! or refused, the fields left out; `null` for an optional field, the field left out); a
+//! required field left out is the checker's `required` issue.
 //!
 //! What it does not read yet answers [`Unread::Fallback`], and the caller decodes the whole
 //! text by the roads that decide everything, from its start: text that is not strict JSON,
 //! a key with an escape, what the object rules leave to members not read yet (a field named
 //! twice, an undeclared key repeated or near a field not given yet), a field with a default
-//! left out, `null` where the schema does not take it (for an optional field it is the field left
-//! out), an array whose size is refused, `uniqueItems`, tuples, `const` and `propertyNames`
+//! left out, an array whose size is refused, `uniqueItems`, tuples, `const` and `propertyNames`
 //! on containers, objects of more than 64 fields, calls nested more than 24 containers deep,
 //! and the types whose [`ToolArg::read_arg`] is the default (maps, tuples, hand-written
 //! types). A `serde_json::Value` is read as the rules decide what was sent at its schema
@@ -50,6 +49,9 @@ pub enum Unread {
     /// The value was read and refused, its issues written: reading goes on, and the call is
     /// refused at its end.
     Refused,
+    /// `null` was read for an optional field whose schema does not take it: the field is
+    /// left out (`null_as_absent`, logged).
+    Absent,
     /// Nothing was read: the type reads another form than the one sent.
     /// [`Reader::value`] has the rules decide the value sent, then reads what they made.
     OtherForm,
@@ -241,11 +243,11 @@ impl<'t, 'm> Reader<'t, 'm> {
     pub fn field_value<T>(&mut self, node: NodeId, read: impl ReadFn<T>) -> Read<Option<T>> {
         match read(self, node) {
             Ok(value) => Ok(Some(value)),
-            Err(ValueRefused) => Ok(None),
+            Err(ValueRefused | Unread::Absent) => Ok(None),
             Err(Fallback) => Err(Fallback),
             Err(OtherForm) => match self.read_decided(node, read) {
                 Ok(value) => Ok(Some(value)),
-                Err(ValueRefused) => Ok(None),
+                Err(ValueRefused | Unread::Absent) => Ok(None),
                 Err(_) => Err(Fallback),
             },
         }
@@ -259,11 +261,27 @@ impl<'t, 'm> Reader<'t, 'm> {
         }
         let room = self.max_depth - self.depth;
         let json = self.cursor.tree(room).map_err(|_| Fallback)?;
-        // `null` for an optional field is the field left out (`null_as_absent`), a rule of
-        // the object's: the full roads decide it.
-        if !self.cursor.leniency().is_strict() || json == Json::Null {
+        if !self.cursor.leniency().is_strict() {
             return Err(Fallback);
         }
+        if json == Json::Null {
+            if let Some((field, field_node)) = self.field_read() {
+                if field_node == node {
+                    let handle = self.plan.node(node);
+                    return match crate::decode::null_as_absent(self.decoder(), field, handle) {
+                        None => self.decided(json, node),
+                        Some(None) => Err(Unread::Absent),
+                        // Its default: the full roads fill it in.
+                        Some(Some(_)) => Err(Fallback),
+                    };
+                }
+            }
+        }
+        self.decided(json, node)
+    }
+
+    /// `json`, read at `node`, as the rules decide it.
+    fn decided(&mut self, json: Json, node: NodeId) -> Read<Value> {
         let (depth, handle) = (self.depth, self.plan.node(node));
         match self.decoder().decide_read(depth, json, handle) {
             Some(value) => Ok(value),
@@ -296,6 +314,27 @@ impl<'t, 'm> Reader<'t, 'm> {
         self.decide(node)
     }
 
+    /// The field whose value is being read, and its value's node, where the innermost open
+    /// container is an object (found from the root's node, as the path is).
+    fn field_read(&self) -> Option<(&'m crate::model::Field, NodeId)> {
+        let (&at, outer) = self.members[..self.depth].split_last()?;
+        let mut node = self.plan.root();
+        for &member in outer {
+            let handle = self.plan.node(node);
+            let (resolved, target) = (handle.resolved?, handle.target?);
+            node = match &resolved.kind {
+                Kind::Object(_) => *self.plan.children(target).get(member as usize)?,
+                _ => self.plan.child(target, 0),
+            };
+        }
+        let handle = self.plan.node(node);
+        let (Kind::Object(object), Some(target)) = (&handle.resolved?.kind, handle.target) else {
+            return None;
+        };
+        let at = at as usize;
+        Some((object.fields.get(at)?, *self.plan.children(target).get(at)?))
+    }
+
     /// The rules' state (made at the first value they decide), at the path of the member
     /// being read.
     fn decoder(&mut self) -> &mut Decoder<'m> {
@@ -326,13 +365,16 @@ impl<'t, 'm> Reader<'t, 'm> {
         Ok(self.next_byte()? == b'n')
     }
 
-    /// `null`, where `node` takes it.
+    /// `null`, where `node` takes it; where it does not, as the rules decide it.
     pub fn null(&mut self, node: NodeId) -> Read<()> {
-        if !self.plan.accepts_null(node) {
-            return Err(Fallback);
+        let start = self.cursor.position();
+        if self.plan.accepts_null(node) {
+            if let Ok(Json::Null) = self.cursor.scalar(true) {
+                return Ok(());
+            }
         }
-        match self.cursor.scalar(true).map_err(|_| Fallback)? {
-            Json::Null => Ok(()),
+        match self.decide_from(start, node)? {
+            Value::Null => Ok(()),
             _ => Err(Fallback),
         }
     }

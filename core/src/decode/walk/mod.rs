@@ -15,7 +15,7 @@ mod unions;
 
 pub(crate) use containers::filled_default;
 pub use containers::separated_items;
-pub(crate) use object::{KeyStep, ObjectRun};
+pub(crate) use object::{null_as_absent, KeyStep, ObjectRun};
 pub(crate) use stream::{stream_text, stream_value, Streamed, Walked};
 
 use super::{read_lenient_value, Options, Repair, Rule, MAX_TRIAL_NODES, MAX_UNION_TRIALS};

@@ -340,7 +340,7 @@ impl<'m> ObjectRun<'m> {
 /// `None` where the `null` is the field's value, to walk as any other: where the schema
 /// takes `null` anywhere (nullable, `{}`, a union with such an alternative, an enum or a
 /// `const` of `null`), the call may be valid as sent, and a valid call is never changed.
-pub(super) fn null_as_absent<'m>(
+pub(crate) fn null_as_absent<'m>(
     decoder: &mut Decoder<'m>,
     field: &'m Field,
     node: Node<'m>,
