@@ -51,7 +51,7 @@ pub trait ToolArg {
     }
 
     /// Reads a value of this type from argument text: the typed reader (see
-    /// `read/typed.rs`), which `#[derive(Tool)]` implements for structs and unit enums and
+    /// `read/typed/`), which `#[derive(Tool)]` implements for structs and unit enums and
     /// toolgate for the std types it knows. The default answers
     /// [`Unread::Fallback`](crate::__typed::Unread): every call is then decided by the full
     /// roads, so a hand-written `ToolArg` needs nothing more.
