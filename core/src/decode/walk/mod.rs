@@ -197,11 +197,6 @@ impl<'m> Decoder<'m> {
         self.checker.issue_count()
     }
 
-    /// The typed reader's `required` issue of `field`, left out of the object at the path.
-    pub(crate) fn missing_read(&mut self, field: &'m crate::model::Field) {
-        self.checker.missing_field(field);
-    }
-
     /// The checker back, with the issues found.
     pub(crate) fn into_checker(self) -> Checker<'m> {
         self.checker

@@ -296,22 +296,9 @@ impl<'t, 'm> Reader<'t, 'm> {
     /// The field whose value is being read, and its value's node, where the innermost open
     /// container is an object (found from the root's node, as the path is).
     fn field_read(&self) -> Option<(&'m crate::model::Field, NodeId)> {
-        let (&at, outer) = self.members[..self.depth].split_last()?;
-        let mut node = self.plan.root();
-        for &member in outer {
-            let handle = self.plan.node(node);
-            let (resolved, target) = (handle.resolved?, handle.target?);
-            node = match &resolved.kind {
-                Kind::Object(_) => *self.plan.children(target).get(member as usize)?,
-                _ => self.plan.child(target, 0),
-            };
-        }
-        let handle = self.plan.node(node);
-        let (Kind::Object(object), Some(target)) = (&handle.resolved?.kind, handle.target) else {
-            return None;
-        };
-        let at = at as usize;
-        Some((object.fields.get(at)?, *self.plan.children(target).get(at)?))
+        let innermost = self.depth.checked_sub(1)?;
+        let read = members_at(self.plan, &self.members[..self.depth]).nth(innermost)?;
+        Some((read.field?, read.node))
     }
 
     /// The rules' state (made at the first value they decide), at the path of the member
@@ -519,12 +506,20 @@ impl<'t, 'm> Reader<'t, 'm> {
     }
 }
 
-/// The checker's path of `members`, the members being read in the open containers, found
-/// from the root's node: a field's name by its index in its object's schema.
-fn path_of<'a, 'm: 'a>(
+/// One member being read in an open container: the field (in an object), its index, and the
+/// node of its value.
+struct MemberAt<'m> {
+    field: Option<&'m crate::model::Field>,
+    at: usize,
+    node: NodeId,
+}
+
+/// The members being read in the open containers (`members`, up to the first container with
+/// none yet), found from the root's node: a field by its index in its object's schema.
+fn members_at<'a, 'm: 'a>(
     plan: &'m Plan,
     members: &'a [Member],
-) -> impl Iterator<Item = Step<'m>> + 'a {
+) -> impl Iterator<Item = MemberAt<'m>> + 'a {
     let mut node = Some(plan.root());
     members
         .iter()
@@ -533,15 +528,29 @@ fn path_of<'a, 'm: 'a>(
             let handle = plan.node(node?);
             let (resolved, target) = (handle.resolved?, handle.target?);
             let at = member as usize;
-            Some(match &resolved.kind {
-                Kind::Object(object) => {
-                    node = plan.children(target).get(at).copied();
-                    Step::Key(Cow::Borrowed(&object.fields.get(at)?.name))
-                }
-                _ => {
-                    node = Some(plan.child(target, 0));
-                    Step::Index(at)
-                }
+            let (field, child) = match &resolved.kind {
+                Kind::Object(object) => (
+                    Some(object.fields.get(at)?),
+                    *plan.children(target).get(at)?,
+                ),
+                _ => (None, plan.child(target, 0)),
+            };
+            node = Some(child);
+            Some(MemberAt {
+                field,
+                at,
+                node: child,
             })
         })
+}
+
+/// The checker's path of `members` (see [`members_at`]).
+fn path_of<'a, 'm: 'a>(
+    plan: &'m Plan,
+    members: &'a [Member],
+) -> impl Iterator<Item = Step<'m>> + 'a {
+    members_at(plan, members).map(|read| match read.field {
+        Some(field) => Step::Key(Cow::Borrowed(&field.name)),
+        None => Step::Index(read.at),
+    })
 }

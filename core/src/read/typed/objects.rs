@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::Unread::{Fallback, Refused as ValueRefused};
 use super::{Member, Read, Reader, NO_MEMBER};
-use crate::decode::{KeyStep, ObjectRun};
+use crate::decode::{Decoder, KeyStep, ObjectRun};
 use crate::model::{Kind, ObjectSchema};
-use crate::plan::{KeyMatch, KeyTable, NodeId};
+use crate::plan::{KeyMatch, KeyTable, Node, NodeId};
 
 /// One object being read: its schema, key table, the fields given so far.
 pub struct ObjectRead<'m> {
@@ -104,15 +104,7 @@ impl<'t, 'm> Reader<'t, 'm> {
         self.members[self.depth - 1] = NO_MEMBER;
         let handle = self.plan.node(object.node);
         let decoder = self.decoder();
-        let run = object.run.get_or_insert_with(|| {
-            Box::new(ObjectRun::resume(
-                decoder,
-                object.object,
-                handle,
-                object.given,
-                object.next_in_order,
-            ))
-        });
+        let run = run_of(object, decoder, handle);
         let before = decoder.issue_count();
         match run.key(decoder, key) {
             KeyStep::Field(field, _) => {
@@ -157,21 +149,9 @@ impl<'t, 'm> Reader<'t, 'm> {
     fn close(&mut self, object: &mut ObjectRead<'m>) -> Read<()> {
         self.cursor.advance();
         self.depth -= 1;
-        if let Some(run) = object.run.as_mut() {
-            let decoder = self.decoder();
-            let before = decoder.issue_count();
-            // A field left out that gets its default: the full roads fill it in and log it.
-            if run.next_absent(decoder).is_some() {
-                return Err(Fallback);
-            }
-            if decoder.issue_count() > before {
-                self.refusals += 1;
-            }
-        } else {
-            let every_field = u64::MAX >> (64 - object.object.fields.len().max(1));
-            if object.given & every_field != every_field {
-                self.absent_fields(object)?;
-            }
+        let every_field = u64::MAX >> (64 - object.object.fields.len().max(1));
+        if object.run.is_some() || object.given & every_field != every_field {
+            self.absent_fields(object)?;
         }
         match self.refusals == object.refusals_before {
             true => Ok(()),
@@ -179,24 +159,52 @@ impl<'t, 'm> Reader<'t, 'm> {
         }
     }
 
-    /// The fields an object left out: a required one is refused (its `required` issue); one
-    /// with a default is the full roads' (they fill it in and log it).
+    /// The fields an object left out, as the object rules decide them ([`ObjectRun`]'s
+    /// `next_absent`): a required one refused (its `required` issue); one with a default is
+    /// the full roads' (they fill it in and log it). Optional fields without a default left
+    /// out ask nothing of the rules.
     #[inline(never)]
-    fn absent_fields(&mut self, object: &ObjectRead<'m>) -> Read<()> {
-        for (at, field) in object.object.fields.iter().enumerate() {
-            if object.given & (1 << at) != 0 {
-                continue;
-            }
-            if field.schema.default.is_some() || (field.required && !self.decides) {
-                return Err(Fallback);
-            }
-            if field.required {
-                self.decoder().missing_read(field);
-                self.refusals += 1;
-            }
+    fn absent_fields(&mut self, object: &mut ObjectRead<'m>) -> Read<()> {
+        let decided = object.object.fields.iter().enumerate().any(|(at, field)| {
+            object.given & (1 << at) == 0 && (field.required || field.schema.default.is_some())
+        });
+        if object.run.is_none() && !decided {
+            return Ok(());
+        }
+        if !self.decides {
+            return Err(Fallback);
+        }
+        let handle = self.plan.node(object.node);
+        let decoder = self.decoder();
+        let run = run_of(object, decoder, handle);
+        let before = decoder.issue_count();
+        if run.next_absent(decoder).is_some() {
+            return Err(Fallback);
+        }
+        if decoder.issue_count() > before {
+            self.refusals += 1;
         }
         Ok(())
     }
+}
+
+/// The object rules' state of `object`, made at the first question asked of them from the
+/// fields read so far.
+fn run_of<'r, 'm>(
+    object: &'r mut ObjectRead<'m>,
+    decoder: &Decoder<'m>,
+    handle: Node<'m>,
+) -> &'r mut ObjectRun<'m> {
+    let (schema, given, next_in_order) = (object.object, object.given, object.next_in_order);
+    object.run.get_or_insert_with(|| {
+        Box::new(ObjectRun::resume(
+            decoder,
+            schema,
+            handle,
+            given,
+            next_in_order,
+        ))
+    })
 }
 
 /// The field `key` names by its exact name (the one after the last one read looked at
