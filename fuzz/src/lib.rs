@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use toolgate_core::values::json_equal;
-use toolgate::{DynamicTool, Rejected, Repair, Rule};
+use toolgate::{DynamicTool, Rejected, Repair};
 
 pub mod doc_check;
 pub mod hostile;

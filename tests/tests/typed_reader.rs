@@ -1,6 +1,7 @@
 //! The typed reader (issue 44) never decides a call otherwise than the full roads: where it
 //! reads a value as sent (`__typed::read_valid`), the run-time road accepts the text as sent,
-//! with no repair, and the same value; where it decides a call (`__typed::read_decided`),
+//! with no repair, and the same value, and serde's own reader (`serde_json::from_str`) reads
+//! the same value; where it decides a call (`__typed::read_decided`),
 //! repaired or refused, the run-time road with a typed tool's options decides it the same.
 //! Calls are generated from `reserve_room`'s
 //! fields, each value picked from valid, repairable and refused spellings, keys reordered,
@@ -229,6 +230,10 @@ proptest! {
         // Numbers compare by value: the `f64` field's 7 is 7.0 in the Rust value's JSON form.
         let same = same_value(&read.to_json_value(), &decoded.value);
         prop_assert!(same, "{}: {:?} against {:?}", text, read, decoded.value);
+        // serde's own reader takes the same text to the same value (issue 44 §5: serde and
+        // the reader agree on every canonical text the reader accepts).
+        let by_serde = serde_json::from_str::<ReserveRoom>(&text);
+        prop_assert!(by_serde.as_ref().is_ok_and(|value| *value == read), "{}: {:?}", text, by_serde);
         // The typed road answers the same.
         let typed = ReserveRoom::decode(&text).expect("accepted");
         prop_assert_eq!(typed.value, read);

@@ -282,3 +282,102 @@ fn keeps_digits_and_notes_leniency() {
 }
 
 use crate::model::Json;
+
+/// A text given in pieces of the sizes `sizes` picks in turn (1 where it picks none), each
+/// call with a longer prefix, as a stream gives it: the tokens read, how it ended, and the
+/// bytes the tokenizer looked at.
+fn read_in_pieces(text: &str, sizes: &[usize]) -> (Vec<String>, Option<TextError>, u64) {
+    let mut tokens = Tokens::at(0, 128);
+    let mut read = Vec::new();
+    let mut end = 0;
+    let mut piece = 0;
+    loop {
+        end = (end + sizes.get(piece % sizes.len().max(1)).copied().unwrap_or(1)).min(text.len());
+        piece += 1;
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        if end == text.len() {
+            tokens.end_of_text();
+        }
+        loop {
+            match tokens.next(&text[..end]) {
+                Ok(Some(token)) => read.push(format!("{token:?}")),
+                Ok(None) => return (read, None, tokens.work()),
+                Err(Stop::More) => break,
+                Err(Stop::Error(error)) => return (read, Some(*error), tokens.work()),
+            }
+        }
+    }
+}
+
+/// Texts of one long token of each kind a stream may cut anywhere (the class of
+/// `reading_is_linear_however_the_text_is_cut`): a number, a line and a block comment, a bare
+/// key, a plain string, a string of escapes, white space, deep nesting; `size` is about the
+/// token's length.
+fn long_tokens(size: usize) -> Vec<String> {
+    let nested = size.min(127);
+    vec![
+        format!("[{}]", "7".repeat(size)),
+        format!("[-1.{}e+{}]", "5".repeat(size), "9".repeat(size / 8)),
+        format!("{{\"a\":1 // {}\n}}", "x".repeat(size)),
+        format!("{{\"a\":1 # {}\n}}", "y".repeat(size)),
+        format!("{{\"a\":1 /* {} */}}", "x*".repeat(size / 2)),
+        format!("{{\"a\":1 /* {}*/}}", "*".repeat(size)),
+        format!("{{{}:1}}", "k".repeat(size)),
+        format!("[\"{}\"]", "s".repeat(size)),
+        format!("[\"{}\"]", "\\n\\u0041\\\"".repeat(size / 14)),
+        format!("[{}1]", " ".repeat(size)),
+        format!("{}{}", "[".repeat(nested), "]".repeat(nested)),
+    ]
+}
+
+/// At most this many bytes looked at per byte of text, however it is cut.
+const WORK_PER_BYTE: u64 = 4;
+
+#[test]
+fn reading_is_linear_however_the_text_is_cut() {
+    // 100,000-byte tokens fed a byte at a time, and 16 times fewer: the same work per byte.
+    let small = long_tokens(100_000 / 16);
+    let large = long_tokens(100_000);
+    for (small, large) in small.iter().zip(&large) {
+        let (small_tokens, small_end, small_work) = read_in_pieces(small, &[1]);
+        let (large_tokens, large_end, large_work) = read_in_pieces(large, &[1]);
+        assert!(small_end.is_none() && large_end.is_none(), "{:.40}", large);
+        assert_eq!(small_tokens.len(), large_tokens.len());
+        let per_byte = |work: u64, text: &str| work as f64 / text.len() as f64;
+        assert!(
+            large_work <= WORK_PER_BYTE * large.len() as u64,
+            "{:.40}: {large_work} for {} bytes",
+            large,
+            large.len()
+        );
+        assert!(
+            per_byte(large_work, large) <= per_byte(small_work, small) * 1.05 + 0.01,
+            "{:.40}: {} a byte at 16 times the size, against {}",
+            large,
+            per_byte(large_work, large),
+            per_byte(small_work, small)
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any text of the class, cut anywhere into pieces of any sizes, is read as the whole
+    /// text is, looking at no more than [`WORK_PER_BYTE`] bytes per byte.
+    #[test]
+    fn long_tokens_cut_anywhere_are_read_once(
+        kind in 0usize..11,
+        size in 1usize..3000,
+        sizes in prop::collection::vec(1usize..9, 1..6),
+    ) {
+        let text = &long_tokens(size)[kind];
+        let (whole, whole_end, _) = read_in_pieces(text, &[text.len()]);
+        let (read, end, work) = read_in_pieces(text, &sizes);
+        prop_assert_eq!(read, whole, "{:.40}", text);
+        prop_assert_eq!(end, whole_end);
+        prop_assert!(work <= WORK_PER_BYTE * text.len() as u64 + 64, "{:.40}: {}", text, work);
+    }
+}

@@ -127,8 +127,11 @@ pub(crate) fn found_at(text: &str, offset: usize) -> String {
 /// It holds no text: each call is given the text read so far, which must begin with the
 /// text given before (a longer text, as more of it arrives, or the same). Where the text
 /// ends inside a token, [`Stop::More`] says so and nothing of the token is taken; the next
-/// call, given more text, reads it again from its start (a string's scan resumes where it
-/// stopped, so a long string arriving in many pieces is scanned once). Once
+/// call, given more text, takes the token from its start but scans on from where the last
+/// scan stopped (a string's escapes are undone once, `CutString`; a number, a bare key or a
+/// comment resumes at [`Tokens::resume`]), so a token arriving in many pieces is scanned
+/// once, and reading is linear in the text however it is cut ([`Tokens::work`] counts the
+/// bytes looked at). Once
 /// [`Tokens::end_of_text`] says the text is all there is, an end inside the value is
 /// [`TextError::Truncated`].
 ///
@@ -151,6 +154,13 @@ pub(crate) struct Tokens {
     string: Option<CutString>,
     /// Where the last token started.
     token_start: usize,
+    /// Where the scan of a number, bare key or comment cut off by the end of the text goes
+    /// on: the bytes before it were looked at and hold none of the token's ends. Only ever
+    /// at or before the position once a token is taken, so a later token's scan (which
+    /// starts at the larger of the two) is not moved by it.
+    resume: usize,
+    /// Bytes looked at so far, rescans included: what the linearity tests count.
+    work: u64,
 }
 
 impl Tokens {
@@ -166,6 +176,8 @@ impl Tokens {
             leniency: Leniency::default(),
             string: None,
             token_start: start,
+            resume: start,
+            work: 0,
         }
     }
 
@@ -188,6 +200,29 @@ impl Tokens {
     /// Where the last token given started.
     pub(crate) fn token_start(&self) -> usize {
         self.token_start
+    }
+
+    /// The bytes looked at so far, each scan counted (a byte scanned again counts again):
+    /// at most a few times the text's length, however the text was cut
+    /// (`read::tests::reading_is_linear_however_the_text_is_cut`).
+    pub(crate) fn work(&self) -> u64 {
+        self.work
+    }
+
+    /// The first byte at or after `from` for which `ends` holds, the scan going on from
+    /// [`Tokens::resume`] when an earlier scan of the same token was cut there; where the
+    /// text ends first, the next scan resumes at its end.
+    fn scan_to(&mut self, bytes: &[u8], from: usize, ends: impl Fn(u8) -> bool) -> Option<usize> {
+        let from = from.max(self.resume).min(bytes.len());
+        let found = bytes[from..].iter().position(|&byte| ends(byte));
+        self.work += found.map_or(bytes.len() - from, |length| length + 1) as u64;
+        match found {
+            Some(length) => Some(from + length),
+            None => {
+                self.resume = bytes.len();
+                None
+            }
+        }
     }
 
     /// The end of the text: more may come, or the text was cut off.
@@ -272,17 +307,32 @@ impl Tokens {
     fn skip_space_slowly(&mut self, bytes: &[u8]) -> Result<(), Stop> {
         loop {
             match bytes.get(self.at) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
+                Some(b' ' | b'\t' | b'\n' | b'\r') => {
+                    self.at += 1;
+                    self.work += 1;
+                }
                 Some(b'#') => self.skip_line(bytes)?,
                 Some(b'/') => match bytes.get(self.at + 1) {
                     Some(b'/') => self.skip_line(bytes)?,
                     Some(b'*') => {
-                        let Some(end) = bytes[self.at + 2..].windows(2).position(|w| w == b"*/")
-                        else {
-                            return Err(self.ended());
+                        let mut from = self.at + 2;
+                        let end = loop {
+                            let Some(star) = self.scan_to(bytes, from, |byte| byte == b'*') else {
+                                return Err(self.ended());
+                            };
+                            match bytes.get(star + 1) {
+                                Some(b'/') => break star + 2,
+                                Some(_) => from = star + 1,
+                                // A `*/` the end of the text may split: its `*` is
+                                // scanned again.
+                                None => {
+                                    self.resume = star;
+                                    return Err(self.ended());
+                                }
+                            }
                         };
                         self.leniency.add(Leniency::COMMENT);
-                        self.at += 2 + end + 2;
+                        self.at = end;
                     }
                     None if !self.complete => return Err(Stop::More),
                     _ => return Ok(()),
@@ -294,15 +344,14 @@ impl Tokens {
 
     /// A line comment, up to and with its line break.
     fn skip_line(&mut self, bytes: &[u8]) -> Result<(), Stop> {
-        let rest = &bytes[self.at..];
-        let end = match rest.iter().position(|&byte| byte == b'\n') {
+        let end = match self.scan_to(bytes, self.at, |byte| byte == b'\n') {
             Some(newline) => newline + 1,
             // A comment that runs to the end of the text may go on.
             None if !self.complete => return Err(Stop::More),
-            None => rest.len(),
+            None => bytes.len(),
         };
         self.leniency.add(Leniency::COMMENT);
-        self.at += end;
+        self.at = end;
         Ok(())
     }
 
@@ -371,15 +420,15 @@ impl Tokens {
             quote @ (b'"' | b'\'') => self.string(text, quote)?,
             byte if byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' => {
                 let start = self.at;
-                let length = bytes[start..].iter().position(|&b| {
+                let end = self.scan_to(bytes, start, |b| {
                     !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-')
                 });
-                let Some(length) = length.or(self.complete.then(|| bytes.len() - start)) else {
+                let Some(end) = end.or(self.complete.then_some(bytes.len())) else {
                     return Err(Stop::More);
                 };
                 self.leniency.add(Leniency::BARE_KEY);
                 self.token_start = start;
-                self.at = start + length;
+                self.at = end;
                 Cow::Borrowed(&text[start..self.at])
             }
             _ => return Err(self.invalid(text, "expected a key")),
@@ -449,10 +498,10 @@ impl Tokens {
     ) -> Result<&'t str, Stop> {
         let bytes = text.as_bytes();
         let start = self.at;
-        let length = bytes[start..]
-            .iter()
-            .position(|&b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'));
-        let Some(length) = length else {
+        let end = self.scan_to(bytes, start, |b| {
+            !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        });
+        let Some(end) = end else {
             // A number at the end of the text may have lost digits, or more may come; at the
             // end of a whole text that is one number, it is that number.
             return if self.complete && !in_container {
@@ -461,7 +510,7 @@ impl Tokens {
                 Err(self.ended())
             };
         };
-        self.take_number(text, start, start + length)
+        self.take_number(text, start, end)
     }
 
     fn take_number<'t>(

@@ -52,6 +52,14 @@ pub(in crate::read) fn first_special(bytes: &[u8], from: usize, quote: u8) -> Op
 }
 
 impl Tokens {
+    /// [`first_special`], the bytes it looks at counted in [`Tokens::work`].
+    #[inline]
+    fn special(&mut self, bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
+        let found = first_special(bytes, from, quote);
+        self.work += (found.map_or(bytes.len(), |at| at + 1) - from.min(bytes.len())) as u64;
+        found
+    }
+
     /// A string in double or single quotes (the position at its opening quote), its escapes
     /// undone in reading order (the first fault met is the one reported).
     #[inline]
@@ -64,7 +72,7 @@ impl Tokens {
         if self.string.is_none() {
             let bytes = text.as_bytes();
             let start = self.at;
-            if let Some(end) = first_special(bytes, start + 1, quote) {
+            if let Some(end) = self.special(bytes, start + 1, quote) {
                 if bytes[end] == quote {
                     if quote == b'\'' {
                         self.leniency.add(Leniency::SINGLE_QUOTES);
@@ -97,7 +105,7 @@ impl Tokens {
             self.leniency.add(Leniency::SINGLE_QUOTES);
         }
         let end = loop {
-            let Some(found) = first_special(bytes, at, quote) else {
+            let Some(found) = self.special(bytes, at, quote) else {
                 return Err(self.cut_string(start, bytes.len(), copied, out));
             };
             match bytes[found] {
