@@ -1,6 +1,7 @@
 //! [`ToolArg`]: a Rust type that can appear in tool arguments, with its schema, its checks
 //! and its JSON form; and [`Tool`]: a type that is the arguments of a tool.
 
+use crate::streaming::StreamDecoder;
 use serde_json::Value;
 
 use serde::de::DeserializeOwned;
@@ -187,6 +188,23 @@ pub trait Tool: ToolArg + Sized {
         // leaves the text to it), and serde makes the Rust value of the `Value` it decided.
         let decoded = crate::decode::decode_text_refused(model, bytes, options);
         into_typed(model, decoded, options)
+    }
+
+    /// A decoder of one call whose arguments stream in (see [`crate::streaming`]), with a
+    /// typed tool's options: its `finish` is [`Tool::decode_bytes`] of every byte fed.
+    fn stream_decoder() -> StreamDecoder<'static, Self>
+    where
+        Self: DeserializeOwned,
+    {
+        Self::stream_decoder_with(Options::typed())
+    }
+
+    /// [`Tool::stream_decoder`] with other options: its `finish` is [`Tool::decode_with`].
+    fn stream_decoder_with(options: Options) -> StreamDecoder<'static, Self>
+    where
+        Self: DeserializeOwned,
+    {
+        StreamDecoder::typed(Self::model(), options, Self::decode_with)
     }
 }
 

@@ -3,6 +3,7 @@
 //! same rules, repairs and issues as generated code; and [`ToolCache`], so a hot path does
 //! not rebuild the same tool.
 
+use crate::streaming::StreamDecoder;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
@@ -73,6 +74,22 @@ impl DynamicTool {
     pub fn decode_bytes(&self, bytes: &[u8]) -> Result<Decoded<Value>, Rejected> {
         decode_text_refused(&self.model, bytes, &self.options)
             .map_err(|refused| refused.with_model(HintModel::Shared(Arc::clone(&self.model))))
+    }
+
+    /// A decoder of one call whose arguments stream in (see [`crate::streaming`]): its
+    /// `finish` is [`DynamicTool::decode_bytes`] of every byte fed.
+    pub fn stream_decoder(&self) -> StreamDecoder<'_> {
+        StreamDecoder::dynamic(self)
+    }
+
+    /// The options the tool decodes with.
+    pub(crate) fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The tool model, shared (for a refusal's hint).
+    pub(crate) fn shared_model(&self) -> Arc<ToolModel> {
+        Arc::clone(&self.model)
     }
 
     /// Decodes arguments already parsed as JSON.

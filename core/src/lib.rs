@@ -49,6 +49,7 @@ pub mod path;
 pub mod plan;
 pub mod provider;
 mod read;
+pub mod streaming;
 pub mod suggest;
 #[cfg(test)]
 mod test_support;

@@ -203,6 +203,7 @@ pub mod hint;
 pub mod issue;
 pub mod model;
 pub mod path;
+pub mod streaming;
 
 /// Reference pages: every rule of what the gate repairs and refuses, and every limit it
 /// keeps. The README gives the short of them and links here.

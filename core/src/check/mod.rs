@@ -126,6 +126,11 @@ impl<'m> Checker<'m> {
         self.report.len() + self.report.left_out()
     }
 
+    /// The issues written so far.
+    pub(crate) fn issues(&self) -> &[Issue] {
+        self.report.issues()
+    }
+
     /// `Ok(())`, or the report of every issue found.
     pub fn finish(self) -> Result<(), Report> {
         self.report.into_result()

@@ -418,13 +418,21 @@ impl std::error::Error for Rejected {}
 
 /// A `limit` issue for a number beyond a 64-bit float (`1e400`): valid JSON, but no value
 /// toolgate can hold without changing it.
-fn number_out_of_range() -> Issue {
+/// The `limit` issue of arguments of `bytes` bytes, past `max_bytes`.
+pub(crate) fn oversize(bytes: usize, max_bytes: usize) -> Issue {
+    let message = format!("the arguments are {bytes} bytes, more than the limit of {max_bytes}");
+    Issue::new(Path::root(), Constraint::Limit, message)
+        .with_expected(max_bytes.into())
+        .with_got(bytes.into())
+}
+
+pub(crate) fn number_out_of_range() -> Issue {
     let message = "a number is beyond the range of a 64-bit float (about ±1.8e308)";
     Issue::new(Path::root(), Constraint::Limit, message).with_expected(Value::from(f64::MAX))
 }
 
 /// The `limit` issue of arguments nested deeper than `max_depth` containers.
-fn too_deep(max_depth: usize) -> Issue {
+pub(crate) fn too_deep(max_depth: usize) -> Issue {
     Issue::new(Path::root(), Constraint::Limit, too_deep_message(max_depth))
         .with_expected(max_depth.into())
 }
@@ -443,16 +451,7 @@ fn read_text(
     report: &mut Report,
 ) -> Option<Json> {
     if text.len() > options.max_bytes {
-        let message = format!(
-            "the arguments are {} bytes, more than the limit of {}",
-            text.len(),
-            options.max_bytes
-        );
-        report.push(
-            Issue::new(Path::root(), Constraint::Limit, message)
-                .with_expected(options.max_bytes.into())
-                .with_got(text.len().into()),
-        );
+        report.push(oversize(text.len(), options.max_bytes));
         return None;
     }
     let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);

@@ -192,6 +192,21 @@ impl<'m> Decoder<'m> {
         value.filter(|_| self.checker.issue_count() == before)
     }
 
+    /// The issues written so far (not those past the report's cap).
+    pub(crate) fn issues(&self) -> &[crate::Issue] {
+        self.checker.issues()
+    }
+
+    /// The repairs logged so far.
+    pub(crate) fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// The path of the value being decided.
+    pub(crate) fn path(&self) -> crate::Path {
+        self.checker.path()
+    }
+
     /// How many issues were found so far.
     pub(crate) fn issue_count(&self) -> usize {
         self.checker.issue_count()

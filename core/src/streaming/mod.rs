@@ -1,0 +1,504 @@
+//! [`StreamDecoder`]: a tool call's arguments decoded as their text streams in, one decoder
+//! per call (issue 45).
+//!
+//! Providers send a call's arguments as text deltas. The decoder takes each delta
+//! ([`StreamDecoder::feed`]) and answers what is new: an issue no continuation of the text
+//! can mend ([`StreamEvent::Issue`]), a scalar complete and decided ([`StreamEvent::Value`]),
+//! a repair the rules made of it ([`StreamEvent::Repaired`], advice), or that it will say no
+//! more before the end ([`StreamEvent::Silent`]). Only the end decides the call:
+//! [`StreamDecoder::finish`] when the provider says the call or the message ended,
+//! [`StreamDecoder::cut`] when it cut the message off (`length`, `max_tokens`, an error, a
+//! closed connection): a cut call is refused, even when its text parses.
+//!
+//! # Guarantees
+//!
+//! - **Any chunking is one shot.** `finish()` is the one-shot decode of every byte fed
+//!   (`DynamicTool::decode_bytes`, `Tool::decode_with`): the same value, repairs, issues and
+//!   hint, however the text was cut. The bytes are kept (up to `Options::max_bytes`; past it
+//!   only their count, and `finish` answers the one-shot decode's `limit` refusal from it).
+//! - **Early issues are sound.** An issue is sent only where the call is refused whatever
+//!   follows, and the final report holds an issue at the same path and constraint, but for
+//!   these cases, where an issue at an ancestor stands instead: the text stage refuses the
+//!   whole text (two values, a second candidate: a root `syntax` or `limit` issue), a later key
+//!   ties an enclosing field by `key_case` (the tied keys are skipped, one issue at the
+//!   field), or the report reached `Options::max_issues`.
+//! - **Never final early.** No event accepts a call; a value closed ([`StreamState::RootClosed`])
+//!   may still be refused by what follows it.
+//! - **Linear.** Each byte is looked at a bounded number of times however the text is cut
+//!   (the tokenizer resumes a cut token where its scan stopped, `read/tokens.rs`), and each
+//!   completed scalar is decided once.
+//!
+//! # When an issue is sent
+//!
+//! The decoder follows the text with the tool's plan while it can say for sure where a value
+//! belongs: a field named exactly (by its wire name or an alias) the first time in its object,
+//! an item of a plain array. There, a scalar is decided by the rules at its closing quote or
+//! delimiter (`Decoder::decide_read`, as every road decides it), and its issues are sent. The
+//! text itself is refused early where the one-shot reader refuses it for sure: past
+//! `max_bytes`, a byte that is not UTF-8, nesting past `max_depth`, text that is not JSON even
+//! leniently inside the value that starts the text, a number past the range of a float.
+//!
+//! Where it cannot say, it is silent for the value (a `null`, a key in another case, an
+//! undeclared key, a field named again, a value under a union or of any type, a map, a tuple,
+//! an array with `uniqueItems`, an object with `propertyNames` or `const`), and for the rest
+//! of the call where the text does not start with an object (`finish` reads fences and prose)
+//! or the object has closed.
+
+use serde_json::Value;
+
+use crate::decode::{HintModel, Options, Refused, Rejected, Repair, Rule, TextError};
+use crate::model::{Json, ToolModel};
+use crate::plan::NodeId;
+use crate::read::tokens::{Stop, Token, Tokens};
+use crate::{Constraint, Decoded, DynamicTool, Issue, Path, Report};
+
+mod frames;
+#[cfg(test)]
+mod tests;
+
+use frames::Frames;
+
+/// What a [`StreamDecoder`] says of the text fed so far (see the module's documentation).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum StreamEvent {
+    /// An issue no continuation of the text can mend: the call will be refused, with this
+    /// issue in its report (or, in the cases the module lists, one at an ancestor).
+    Issue(Issue),
+    /// A scalar complete, at a place the decoder is sure of, and decided by the rules
+    /// without an issue: the value they make of it (repaired, where [`StreamEvent::Repaired`]
+    /// came just before).
+    Value {
+        /// Where.
+        path: Path,
+        /// The value.
+        value: Value,
+    },
+    /// A repair the rules made of the value that follows (advice: the log of
+    /// [`StreamDecoder::finish`] is the one that counts).
+    Repaired(Repair),
+    /// No more early events for this call: `finish` decides the rest.
+    Silent {
+        /// Why.
+        why: &'static str,
+    },
+}
+
+/// Where a [`StreamDecoder`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamState {
+    /// Reading the arguments' object.
+    Reading,
+    /// The arguments' object has closed; what follows it may still refuse the call.
+    RootClosed,
+    /// Saying nothing more before the end (see [`StreamEvent::Silent`]).
+    Silent,
+    /// An issue has made the call's refusal certain.
+    Refused,
+}
+
+/// How a provider ended a message before a call's arguments were complete: the call is
+/// refused ([`StreamDecoder::cut`]), whatever its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cut {
+    /// The answer reached its token limit (`length`, `max_tokens`, `max_output_tokens`, or
+    /// the usage reported reaching the cap the request set).
+    TokenLimit,
+    /// The provider sent an error in the stream.
+    Error(String),
+    /// The stream closed without ending the message.
+    Closed,
+}
+
+impl std::fmt::Display for Cut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cut::TokenLimit => f.write_str("the answer reached its token limit"),
+            Cut::Error(error) => {
+                let error = crate::issue::shorten_text(error, crate::issue::GOT_MAX_CHARS);
+                write!(f, "the provider sent an error ({error})")
+            }
+            Cut::Closed => f.write_str("the stream closed before the message ended"),
+        }
+    }
+}
+
+/// The one-shot decode `finish` gives the bytes to.
+enum OneShot<'m, T> {
+    Dynamic(
+        &'m DynamicTool,
+        fn(&DynamicTool, &[u8]) -> Result<Decoded<T>, Rejected>,
+    ),
+    Typed(fn(&[u8], &Options) -> Result<Decoded<T>, Rejected>),
+}
+
+/// The decoder of one streamed call (see the module's documentation).
+///
+/// ```
+/// use serde_json::json;
+/// use toolgate_core::streaming::StreamEvent;
+/// use toolgate_core::DynamicTool;
+///
+/// let tool = DynamicTool::from_definition(&json!({
+///     "name": "book",
+///     "parameters": {"type": "object", "properties": {
+///         "nights": {"type": "integer", "maximum": 9},
+///         "city": {"type": "string"}
+///     }}
+/// }))
+/// .unwrap();
+/// let mut call = tool.stream_decoder();
+/// assert!(call.feed(br#"{"nights": 1"#).is_empty()); // 1 may be 12: nothing is sure yet
+/// let events = call.feed(b"2, \"ci");
+/// assert!(matches!(&events[0], StreamEvent::Issue(issue) if issue.path.to_string() == "nights"));
+/// call.feed(br#"ty": "Lyon"}"#);
+/// let refused = call.finish().unwrap_err(); // what `tool.decode` says of the whole text
+/// assert_eq!(refused.report.issues()[0].path.to_string(), "nights");
+/// ```
+pub struct StreamDecoder<'m, T = Value> {
+    model: &'m ToolModel,
+    options: Options,
+    one_shot: OneShot<'m, T>,
+    hint: HintModel,
+    /// The text fed so far, up to its last whole character (and at most `max_bytes`).
+    text: String,
+    /// The bytes after `text`: a character still arriving, or everything from a byte that is
+    /// not UTF-8 on.
+    rest: Vec<u8>,
+    /// Bytes fed in all.
+    fed: usize,
+    tokens: Tokens,
+    frames: Frames<'m>,
+    phase: Phase,
+    /// Whether an issue sent made the refusal certain.
+    refused: bool,
+    decoder: Option<crate::decode::Decoder<'m>>,
+    /// The issues and repairs of the decoder already sent.
+    sent_issues: usize,
+    sent_repairs: usize,
+    /// The early issues sent, for `cut` and `refuse_now`.
+    early: Vec<Issue>,
+    events: Vec<StreamEvent>,
+}
+
+/// Where the reading stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing but white space yet.
+    Blank,
+    /// In the arguments' object.
+    Reading,
+    /// After it.
+    RootClosed,
+    /// Reading no more before the end ([`StreamEvent::Silent`]).
+    Silent,
+    /// Reading no more: the text is refused whatever follows.
+    Stopped,
+}
+
+impl<'m> StreamDecoder<'m, Value> {
+    pub(crate) fn dynamic(tool: &'m DynamicTool) -> Self {
+        Self::with(
+            tool.model(),
+            tool.options().clone(),
+            OneShot::Dynamic(tool, DynamicTool::decode_bytes),
+            HintModel::Shared(tool.shared_model()),
+        )
+    }
+}
+
+impl<T> StreamDecoder<'static, T> {
+    pub(crate) fn typed(
+        model: &'static ToolModel,
+        options: Options,
+        decode_with: fn(&[u8], &Options) -> Result<Decoded<T>, Rejected>,
+    ) -> Self {
+        Self::with(
+            model,
+            options,
+            OneShot::Typed(decode_with),
+            HintModel::Static(model),
+        )
+    }
+}
+
+impl<'m, T> StreamDecoder<'m, T> {
+    fn with(
+        model: &'m ToolModel,
+        options: Options,
+        one_shot: OneShot<'m, T>,
+        hint: HintModel,
+    ) -> Self {
+        let max_depth = options.max_depth.min(crate::decode::MAX_DEPTH);
+        StreamDecoder {
+            model,
+            options,
+            one_shot,
+            hint,
+            text: String::new(),
+            rest: Vec::new(),
+            fed: 0,
+            tokens: Tokens::at(0, max_depth),
+            frames: Frames::new(model.plan()),
+            phase: Phase::Blank,
+            refused: false,
+            decoder: None,
+            sent_issues: 0,
+            sent_repairs: 0,
+            early: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Where the decoder stands.
+    pub fn state(&self) -> StreamState {
+        match self.phase {
+            _ if self.refused => StreamState::Refused,
+            Phase::Blank | Phase::Reading => StreamState::Reading,
+            Phase::RootClosed => StreamState::RootClosed,
+            Phase::Silent | Phase::Stopped => StreamState::Silent,
+        }
+    }
+
+    fn reading(&self) -> bool {
+        matches!(self.phase, Phase::Blank | Phase::Reading)
+    }
+
+    /// How many bytes were fed.
+    pub fn bytes_fed(&self) -> usize {
+        self.fed
+    }
+
+    /// The bytes the tokenizer looked at so far: at most a few per byte fed, however the
+    /// text was cut (what the linearity tests count).
+    #[doc(hidden)]
+    pub fn work(&self) -> u64 {
+        self.tokens.work()
+    }
+
+    /// Takes the next piece of the call's text; answers the events it makes (new ones only).
+    /// A character split between two pieces waits for its end.
+    pub fn feed(&mut self, piece: &[u8]) -> &[StreamEvent] {
+        self.events.clear();
+        self.fed = self.fed.saturating_add(piece.len());
+        if self.fed > self.options.max_bytes {
+            // Past the limit only the count is kept: the one-shot decode refuses the text
+            // for its size alone.
+            if self.phase != Phase::Stopped {
+                let issue = crate::decode::oversize(self.fed, self.options.max_bytes);
+                self.stop(issue);
+            }
+            return &self.events;
+        }
+        self.take_text(piece);
+        if self.reading() {
+            self.read();
+        }
+        &self.events
+    }
+
+    /// `piece` added to the text, as far as it is whole UTF-8 characters.
+    fn take_text(&mut self, piece: &[u8]) {
+        if !self.rest.is_empty() || self.phase == Phase::Stopped {
+            self.rest.extend_from_slice(piece);
+            if self.phase == Phase::Stopped {
+                return;
+            }
+            let rest = std::mem::take(&mut self.rest);
+            self.take_utf8(&rest);
+        } else {
+            self.take_utf8(piece);
+        }
+    }
+
+    fn take_utf8(&mut self, bytes: &[u8]) {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.text.push_str(text),
+            Err(error) => {
+                let (whole, after) = bytes.split_at(error.valid_up_to());
+                self.text
+                    .push_str(std::str::from_utf8(whole).unwrap_or_default());
+                self.rest.extend_from_slice(after);
+                if error.error_len().is_some() {
+                    let issue =
+                        Issue::new(Path::root(), Constraint::Syntax, "the text is not UTF-8");
+                    // The text read so far still gets its events first.
+                    if self.reading() {
+                        self.read();
+                    }
+                    self.stop(issue);
+                }
+            }
+        }
+    }
+
+    /// Reads the tokens the text now holds.
+    fn read(&mut self) {
+        if self.phase == Phase::Blank {
+            match self
+                .text
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .bytes()
+                .next()
+            {
+                None => return,
+                Some(b'{') => self.phase = Phase::Reading,
+                Some(_) => {
+                    return self.silence("the text does not start with an object: the end decides")
+                }
+            }
+        }
+        // The text is lent out while its tokens are taken (they borrow it).
+        let text = std::mem::take(&mut self.text);
+        self.read_tokens(&text);
+        self.text = text;
+    }
+
+    fn read_tokens(&mut self, text: &str) {
+        while self.phase == Phase::Reading {
+            match self.tokens.next(text) {
+                Ok(Some(token)) => self.token(token),
+                Ok(None) => self.phase = Phase::RootClosed,
+                Err(Stop::More) => return,
+                Err(Stop::Error(error)) => {
+                    let issue = match *error {
+                        TextError::TooDeep => crate::decode::too_deep(
+                            self.options.max_depth.min(crate::decode::MAX_DEPTH),
+                        ),
+                        error => Issue::new(
+                            Path::root(),
+                            Constraint::Syntax,
+                            format!("not JSON: {error}"),
+                        ),
+                    };
+                    self.stop(issue);
+                }
+            }
+        }
+    }
+
+    fn token(&mut self, token: Token<'_>) {
+        let at = self.frames.value_node();
+        let json = match token {
+            Token::ObjectStart => return self.frames.open(at, true),
+            Token::ArrayStart => return self.frames.open(at, false),
+            Token::ObjectEnd | Token::ArrayEnd => return self.frames.close(),
+            Token::Key(key) => {
+                let folding = self.options.allows(Rule::KeyCase);
+                return self.frames.key(&key, folding);
+            }
+            Token::Null => return self.frames.value_done(),
+            Token::Bool(value) => Json::Bool(value),
+            Token::String(text) => Json::String(text.into_owned()),
+            Token::Number(digits) => {
+                match crate::read::tree::number(self.tokens.token_start(), digits) {
+                    Ok(number) => number,
+                    Err(_) => return self.stop(crate::decode::number_out_of_range()),
+                }
+            }
+        };
+        if let Some(node) = at {
+            self.decide(json, node);
+        }
+        if self.phase == Phase::Reading {
+            self.frames.value_done();
+        }
+    }
+
+    /// A complete scalar at `node`, decided by the rules; its issues and repairs sent.
+    fn decide(&mut self, json: Json, node: NodeId) {
+        let depth = self.frames.depth();
+        let path = self.frames.steps();
+        let decoder = self.decoder.get_or_insert_with(|| {
+            crate::decode::Decoder::new(self.model, &self.options, Vec::new())
+        });
+        decoder.set_path(path);
+        let value = decoder.decide_read(depth, json, self.model.plan().node(node));
+        for repair in &decoder.repairs()[self.sent_repairs..] {
+            self.events.push(StreamEvent::Repaired(repair.clone()));
+        }
+        self.sent_repairs = decoder.repairs().len();
+        let issues = decoder.issues();
+        for issue in &issues[self.sent_issues.min(issues.len())..] {
+            self.early.push(issue.clone());
+            self.events.push(StreamEvent::Issue(issue.clone()));
+        }
+        self.sent_issues = issues.len();
+        match value {
+            Some(value) => {
+                let path = decoder.path();
+                self.events.push(StreamEvent::Value { path, value });
+            }
+            // Later values are still decided, and their issues sent.
+            None => self.refused = true,
+        }
+    }
+
+    /// The text refused whatever follows: `issue` sent, and reading stops.
+    fn stop(&mut self, issue: Issue) {
+        self.early.push(issue.clone());
+        self.events.push(StreamEvent::Issue(issue));
+        self.refused = true;
+        self.phase = Phase::Stopped;
+    }
+
+    fn silence(&mut self, why: &'static str) {
+        self.events.push(StreamEvent::Silent { why });
+        self.phase = Phase::Silent;
+    }
+
+    /// The call decided: the one-shot decode of every byte fed (see the module's
+    /// documentation). Call it only when the provider ended the call or its message.
+    pub fn finish(self) -> Result<Decoded<T>, Rejected> {
+        if self.fed > self.options.max_bytes {
+            let issue = crate::decode::oversize(self.fed, self.options.max_bytes);
+            return Err(self.refusal(vec![issue]));
+        }
+        let mut bytes = self.text.into_bytes();
+        bytes.extend_from_slice(&self.rest);
+        match self.one_shot {
+            OneShot::Dynamic(tool, decode) => decode(tool, &bytes),
+            OneShot::Typed(decode_with) => decode_with(&bytes, &self.options),
+        }
+    }
+
+    /// The call refused because the provider cut its message off: the early issues sent, and
+    /// a root `syntax` issue naming the cut. A cut call never runs, even when its text parses.
+    pub fn cut(self, cut: Cut) -> Rejected {
+        let message = format!(
+            "the call was cut off after {} bytes: {cut}; it is not run, even where its text parses",
+            self.fed
+        );
+        self.refused_with(Issue::new(Path::root(), Constraint::Syntax, message))
+    }
+
+    /// The call refused now, by the caller (on an early issue, say): the early issues sent,
+    /// and a root `syntax` issue saying where reading stopped.
+    pub fn refuse_now(self) -> Rejected {
+        let message = format!(
+            "the call was refused after {} bytes, before its end",
+            self.fed
+        );
+        self.refused_with(Issue::new(Path::root(), Constraint::Syntax, message))
+    }
+
+    fn refused_with(mut self, issue: Issue) -> Rejected {
+        let mut issues = std::mem::take(&mut self.early);
+        issues.push(issue);
+        self.refusal(issues)
+    }
+
+    fn refusal(&self, issues: Vec<Issue>) -> Rejected {
+        let mut report = Report::with_cap(self.options.max_issues);
+        for issue in issues {
+            report.push(issue);
+        }
+        Refused {
+            report,
+            repairs: Vec::new(),
+            repairs_left_out: 0,
+        }
+        .with_model(self.hint.clone())
+    }
+}

@@ -1,0 +1,205 @@
+use serde_json::json;
+
+use super::*;
+
+fn tool() -> DynamicTool {
+    DynamicTool::from_definition(&json!({
+        "name": "book",
+        "parameters": {"type": "object", "properties": {
+            "nights": {"type": "integer", "minimum": 1, "maximum": 9},
+            "city": {"type": "string", "pattern": "^[A-Z][a-z]+$"},
+            "guests": {"type": "array", "items": {"type": "string", "minLength": 2}},
+            "desk": {"type": "object", "properties": {"mail": {"type": "string", "format": "email"}},
+                     "required": ["mail"]},
+            "any": {}
+        }, "required": ["nights"]}
+    }))
+    .expect("a tool")
+}
+
+/// Every event of `text` fed in pieces of `size` bytes, and the decoder.
+fn fed<'t>(
+    tool: &'t DynamicTool,
+    text: &str,
+    size: usize,
+) -> (Vec<StreamEvent>, StreamDecoder<'t>) {
+    let mut call = tool.stream_decoder();
+    let mut events = Vec::new();
+    for piece in text.as_bytes().chunks(size.max(1)) {
+        events.extend_from_slice(call.feed(piece));
+    }
+    (events, call)
+}
+
+fn issues(events: &[StreamEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Issue(issue) => Some(format!("{} {}", issue.path, issue.constraint)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn issues_are_sent_when_their_value_is_complete() {
+    let tool = tool();
+    let text = r#"{"nights": 12, "city": "paris", "guests": ["Ada", "B"], "desk": {"mail": "x"}}"#;
+    for size in [1, 2, 7, text.len()] {
+        let (events, call) = fed(&tool, text, size);
+        assert_eq!(
+            issues(&events),
+            [
+                "nights maximum",
+                "city pattern",
+                "guests[1] minLength",
+                "desk.mail format"
+            ],
+            "{size}"
+        );
+        assert_eq!(call.state(), StreamState::Refused);
+        let refused = call.finish().expect_err("refused");
+        assert_eq!(refused.report, tool.decode(text).unwrap_err().report);
+    }
+}
+
+#[test]
+fn a_number_is_complete_only_at_its_delimiter() {
+    let tool = tool();
+    let mut call = tool.stream_decoder();
+    assert!(call.feed(br#"{"nights": 1"#).is_empty());
+    assert!(call.feed(b"2").is_empty());
+    assert!(
+        matches!(&call.feed(b",")[0], StreamEvent::Issue(issue) if issue.constraint == Constraint::Maximum)
+    );
+}
+
+#[test]
+fn places_not_sure_are_silent() {
+    let tool = tool();
+    // A key in another case (a later key may name the field exactly), a field named again,
+    // an undeclared key, a value of any type: no issue is sent for them.
+    for text in [
+        r#"{"Nights": 12, "nights": 2}"#,
+        r#"{"nights": 2, "nights": 12}"#,
+        r#"{"other": 12, "nights": 2}"#,
+        r#"{"any": {"nights": 12}, "nights": 2}"#,
+        r#"{"nights": null}"#,
+    ] {
+        let (events, _) = fed(&tool, text, 1);
+        assert!(issues(&events).is_empty(), "{text}: {events:?}");
+    }
+    // Text that does not start with an object: the end decides.
+    let (events, call) = fed(&tool, "```json\n{\"nights\": 12}\n```", 1);
+    assert!(
+        matches!(events[..], [StreamEvent::Silent { .. }]),
+        "{events:?}"
+    );
+    assert_eq!(call.state(), StreamState::Silent);
+}
+
+#[test]
+fn the_text_is_refused_where_no_end_can_mend_it() {
+    let tool = tool();
+    for (text, constraint) in [
+        (&br#"{"nights": 2, "city": x"#[..], Constraint::Syntax),
+        (&b"{\"city\": \"\xff"[..], Constraint::Syntax),
+        (&br#"{"nights": 1e400"#[..], Constraint::Limit),
+    ] {
+        let mut call = tool.stream_decoder();
+        let mut events = Vec::new();
+        for piece in text.chunks(1) {
+            events.extend_from_slice(call.feed(piece));
+        }
+        // The syntax error waits for the text it quotes, or the end.
+        events.extend_from_slice(call.feed(b" and then some more text that follows"));
+        let sent = events.iter().find_map(|event| match event {
+            StreamEvent::Issue(issue) => Some(issue.clone()),
+            _ => None,
+        });
+        assert_eq!(
+            sent.map(|issue| issue.constraint),
+            Some(constraint),
+            "{text:?}"
+        );
+        let refused = call.finish().expect_err("refused");
+        assert!(refused
+            .report
+            .issues()
+            .iter()
+            .any(|issue| issue.constraint == constraint && issue.path.is_root()));
+    }
+    // Past the limit, only the count is kept, and the end refuses it as one shot does.
+    let mut options = Options::default();
+    options.max_bytes = 16;
+    let small = DynamicTool::from_model(tool.model().clone()).with_options(options);
+    let text = r#"{"nights": 2, "city": "Lyon"}"#;
+    let (events, call) = fed(&small, text, 3);
+    assert_eq!(issues(&events), [" limit"]);
+    let refused = call.finish().expect_err("too long");
+    assert_eq!(refused.report, small.decode(text).unwrap_err().report);
+    assert_eq!(
+        refused.hint_json(),
+        small.decode(text).unwrap_err().hint_json()
+    );
+}
+
+#[test]
+fn a_character_split_between_pieces_waits_for_its_end() {
+    let tool = tool();
+    let text = "{\"guests\": [\"Zürich\"], \"nights\": 2}";
+    for size in 1..text.len() {
+        let (events, call) = fed(&tool, text, size);
+        assert!(issues(&events).is_empty(), "{size}: {events:?}");
+        assert_eq!(call.finish().expect("accepted"), tool.decode(text).unwrap());
+    }
+}
+
+#[test]
+fn no_event_ends_a_call_and_a_cut_call_is_refused() {
+    let tool = tool();
+    let text = r#"{"nights": 2}"#;
+    let (events, call) = fed(&tool, text, 1);
+    assert!(issues(&events).is_empty());
+    // The object closed: what follows may still refuse the call.
+    assert_eq!(call.state(), StreamState::RootClosed);
+    let (_, after) = fed(&tool, r#"{"nights": 2} {"nights": 3}"#, 1);
+    assert!(after.finish().is_err());
+    // Cut by the provider, a call is refused even though its text parses.
+    let (_, call) = fed(&tool, text, 1);
+    let refused = call.cut(Cut::TokenLimit);
+    let cut = refused.report.issues().last().expect("the cut's issue");
+    assert!(
+        cut.path.is_root() && cut.message.contains("token limit"),
+        "{cut:?}"
+    );
+    // Refused now, with the early issues sent.
+    let (_, call) = fed(&tool, r#"{"nights": 12, "ci"#, 1);
+    let refused = call.refuse_now();
+    assert_eq!(refused.report.issues()[0].constraint, Constraint::Maximum);
+    assert!(refused.report.issues()[1]
+        .message
+        .contains("after 18 bytes"));
+}
+
+#[test]
+fn reading_a_byte_at_a_time_is_linear() {
+    let tool = tool();
+    for size in [6_250, 100_000] {
+        for text in [
+            format!(r#"{{"nights": 2{}, "city": "Lyon"}}"#, " ".repeat(size)),
+            format!(r#"{{"any": {}, "nights": 2}}"#, "7".repeat(size)),
+            format!(r#"{{"city": "{}"}}"#, "\\u00e9".repeat(size / 6)),
+            format!("{{\"nights\": 2 // {}\n}}", "x".repeat(size)),
+            format!(r#"{{"guests": [{}"Ada"]}}"#, r#""Ada","#.repeat(size / 6)),
+        ] {
+            let (_, call) = fed(&tool, &text, 1);
+            assert!(
+                call.work() <= 4 * text.len() as u64,
+                "{:.30}: {}",
+                text,
+                call.work()
+            );
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Streamed calls (issue 45): whatever pieces a call's text arrives in, the streaming
+//! decoder's end (`finish`) is the one-shot decode of the whole text — value, repairs,
+//! issues and hint — and every issue it sent early is sound: the call is refused, and its
+//! report holds an issue at the same path and constraint, or at an ancestor in the cases the
+//! `streaming` module lists (the text refused whole, keys that tie, the report's cap).
+//!
+//! Over every call of both corpora (BFCL's expanded cases and tools-dev's), each cut into
+//! pieces of sizes that vary from call to call (one byte at a time for every seventh), with
+//! the run-time road's options; typed tools over generated calls, every split point.
+
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use toolgate::streaming::{StreamDecoder, StreamEvent};
+use toolgate::{Decoded, DynamicTool, Issue, Rejected, Report, Tool};
+use toolgate_tests::corpus::{dynamic_tools, EXPANDED};
+use toolgate_tests::fixtures::flight::BookFlight;
+
+/// The piece sizes of call `n`: one byte at a time for every seventh call, else sizes
+/// cycling from 1 to 17 from a start that moves with `n`.
+fn piece_sizes(n: usize, length: usize) -> Vec<usize> {
+    if n.is_multiple_of(7) {
+        return vec![1; length];
+    }
+    let mut sizes = Vec::new();
+    let (mut at, mut size) = (0, n % 17);
+    while at < length {
+        size = size % 17 + 1;
+        sizes.push(size);
+        at += size;
+    }
+    sizes
+}
+
+/// What `decoder` made of `text` fed in pieces of `sizes`: the early issues and the end.
+fn streamed<T>(
+    mut decoder: StreamDecoder<'_, T>,
+    text: &[u8],
+    sizes: &[usize],
+) -> (Vec<Issue>, Result<Decoded<T>, Rejected>) {
+    let mut early = Vec::new();
+    let mut at = 0;
+    for &size in sizes {
+        let end = (at + size).min(text.len());
+        for event in decoder.feed(&text[at..end]) {
+            if let StreamEvent::Issue(issue) = event {
+                early.push(issue.clone());
+            }
+        }
+        at = end;
+    }
+    if at < text.len() {
+        decoder.feed(&text[at..]);
+    }
+    (early, decoder.finish())
+}
+
+/// Whether an early issue is sound against the end's answer: `Some(true)` where the report
+/// has an issue at its path and constraint, `Some(false)` where only at an ancestor (or the
+/// report is capped), `None` where it is not sound.
+fn sound<T>(issue: &Issue, end: &Result<Decoded<T>, Rejected>) -> Option<bool> {
+    let Err(rejected) = end else {
+        return None;
+    };
+    let report: &Report = &rejected.report;
+    if report
+        .issues()
+        .iter()
+        .any(|found| found.path == issue.path && found.constraint == issue.constraint)
+    {
+        return Some(true);
+    }
+    let at_ancestor = report
+        .issues()
+        .iter()
+        .any(|found| issue.path.segments().starts_with(found.path.segments()));
+    (at_ancestor || report.left_out() > 0).then_some(false)
+}
+
+/// The end of a streamed call against the one shot of its text.
+fn same_end<T: PartialEq + std::fmt::Debug>(
+    streamed: &Result<Decoded<T>, Rejected>,
+    one_shot: &Result<Decoded<T>, Rejected>,
+) -> bool {
+    match (streamed, one_shot) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(a), Err(b)) => {
+            a.report == b.report && a.repairs == b.repairs && a.hint_json() == b.hint_json()
+        }
+        _ => false,
+    }
+}
+
+/// Tallies over a corpus.
+#[derive(Default, Debug)]
+struct Tally {
+    calls: usize,
+    early: usize,
+    exact: usize,
+    refused_early: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn call(&mut self, tool: &DynamicTool, n: usize, text: &str) {
+        self.calls += 1;
+        let sizes = piece_sizes(n, text.len());
+        let (early, end) = streamed(tool.stream_decoder(), text.as_bytes(), &sizes);
+        let one_shot = tool.decode(text);
+        if !same_end(&end, &one_shot) && self.failures.len() < 10 {
+            self.failures.push(format!(
+                "{}: {text}\n  streamed: {end:?}\n  one shot: {one_shot:?}",
+                tool.model().name()
+            ));
+        }
+        self.refused_early += usize::from(!early.is_empty());
+        for issue in &early {
+            self.early += 1;
+            match sound(issue, &end) {
+                Some(exact) => self.exact += usize::from(exact),
+                None if self.failures.len() < 10 => self.failures.push(format!(
+                    "{}: {text}\n  early issue {issue:?}\n  end: {end:?}",
+                    tool.model().name()
+                )),
+                None => {}
+            }
+        }
+    }
+
+    fn assert_held(&self) {
+        assert!(self.failures.is_empty(), "{}", self.failures.join("\n"));
+        println!(
+            "{} calls, {} refused early, {} early issues ({} at the same path and constraint)",
+            self.calls, self.refused_early, self.early, self.exact
+        );
+    }
+}
+
+#[test]
+fn bfcl_calls_streamed_in_any_pieces_end_as_one_shot() {
+    let tools = dynamic_tools();
+    let mut tally = Tally::default();
+    for (n, line) in EXPANDED.lines().enumerate() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let tool = &tools[case["corpus_line"].as_u64().unwrap() as usize];
+        tally.call(tool, n, case["arguments"].as_str().unwrap());
+    }
+    assert_eq!(tally.calls, 24_605);
+    tally.assert_held();
+    // Most refused calls are refused early: the test compares something.
+    assert!(tally.refused_early > 2_000, "{tally:?}");
+}
+
+#[test]
+fn tools_dev_calls_streamed_in_any_pieces_end_as_one_shot() {
+    let models = toolgate_tests::tools_dev::corpus_models();
+    let tools: Vec<Option<DynamicTool>> = models
+        .into_iter()
+        .map(|model| model.ok().map(DynamicTool::from_model))
+        .collect();
+    let mut tally = Tally::default();
+    for (n, line) in toolgate_tests::tools_dev::expanded_lines()
+        .iter()
+        .enumerate()
+    {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let Some(tool) = &tools[case["corpus_line"].as_u64().unwrap() as usize] else {
+            continue;
+        };
+        tally.call(tool, n, case["arguments"].as_str().unwrap());
+    }
+    assert!(tally.calls > 40_000, "{tally:?}");
+    tally.assert_held();
+}
+
+/// A typed tool's streamed call, split at `split`: the end is `T::decode_bytes` of the text.
+fn typed_split<T: Tool + DeserializeOwned + PartialEq + std::fmt::Debug>(
+    text: &str,
+    split: usize,
+) -> Result<(), TestCaseError> {
+    let sizes = [split, text.len()];
+    let (early, end) = streamed(T::stream_decoder(), text.as_bytes(), &sizes);
+    let one_shot = T::decode(text);
+    prop_assert!(
+        same_end(&end, &one_shot),
+        "{}: {:?} against {:?}",
+        text,
+        end,
+        one_shot
+    );
+    for issue in &early {
+        prop_assert!(
+            sound(issue, &end).is_some(),
+            "{}: {:?} then {:?}",
+            text,
+            issue,
+            end
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A typed tool's calls — valid, repairable, refused, cut — end as one shot at every
+    /// split point.
+    #[test]
+    fn typed_calls_split_anywhere_end_as_one_shot(
+        flight in prop_oneof![
+            Just(toolgate_tests::good_flight()),
+            Just(toolgate_tests::bad_flight()),
+        ],
+        mutation in 0usize..6,
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut text = serde_json::to_string(&flight).unwrap();
+        match mutation {
+            0 => {}
+            1 => text = text.replace("\"passengers\":", "\"passengers\":\"").replacen(",\"cabin", "\",\"cabin", 1),
+            2 => text = text.replace("business", "Business").replace("economy", "ECONOMY"),
+            3 => text = format!("```json\n{text}\n```"),
+            4 => text.truncate(cut.index(text.len())),
+            _ => text = text.replace(':', ": ").replace(",\"", ", \"origin2\": 1, \""),
+        }
+        for split in 0..=text.len() {
+            typed_split::<BookFlight>(&text, split)?;
+        }
+    }
+}
