@@ -35,6 +35,12 @@ def per_call(binary, decoder, shape):
             - instructions(binary, decoder, shape, 0)) / RUNS
 
 
+def per_stream(binary, decoder, size, runs=4):
+    shape = f"STREAM{size}"
+    return (instructions(binary, decoder, shape, runs)
+            - instructions(binary, decoder, shape, 0)) / runs
+
+
 def main():
     positional = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
     target = positional[0] if positional else os.environ.get(
@@ -48,6 +54,14 @@ def main():
         ours = per_call(binary, "toolgate", shape)
         value = per_call(binary, "runtime_value", shape)
         print(f"{shape:<6}{floor:>14,.0f}{ours:>14,.0f}{ours / floor:>8.2f}x{value:>14,.0f}")
+    # A streamed argument (issue 45): pieces of N bytes then `finish`, against one shot.
+    for size in [1024, 16 * 1024]:
+        one_shot = per_stream(binary, "one_shot", size)
+        shown = [f"STREAM {size:>6} B: one shot {one_shot:,.0f}"]
+        for pieces in [1, 16, 64]:
+            ours = per_stream(binary, f"pieces_{pieces}", size)
+            shown.append(f"pieces of {pieces}: {ours / one_shot:.2f}x")
+        print(", ".join(shown))
     if "--no-bfcl" in sys.argv:
         return
     # The run-time road over the whole BFCL corpus, against serde_json's Value on the same

@@ -23,7 +23,7 @@ fn main() {
     let (Some(decoder), Some(shape), Some(runs)) =
         (arguments.next(), arguments.next(), arguments.next())
     else {
-        eprintln!("usage: instructions <serde_floor|toolgate|runtime_value|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>\n       instructions <reader|serde_json_tree|serde_json_value> BFCL_VALID <runs>");
+        eprintln!("usage: instructions <serde_floor|toolgate|runtime_value|show> <V|C|I|IM|I3> <runs>\n       instructions <runtime|serde_json_value> BFCL <runs>\n       instructions <reader|serde_json_tree|serde_json_value> BFCL_VALID <runs>\n       instructions <one_shot|pieces_N> STREAM<bytes> <runs>");
         std::process::exit(2);
     };
     let runs: usize = runs.parse().expect("a number of runs");
@@ -32,6 +32,9 @@ fn main() {
     }
     if shape == "BFCL_VALID" {
         return bfcl_valid(&decoder, runs);
+    }
+    if let Some(size) = shape.strip_prefix("STREAM") {
+        return stream(&decoder, size.parse().expect("STREAM<bytes>"), runs);
     }
     let text = match shape.as_str() {
         "V" => VALID,
@@ -138,5 +141,30 @@ fn bfcl_valid(reader: &str, runs: usize) {
             };
             assert!(black_box(read));
         }
+    }
+}
+
+/// The `stream` bench under the counter: `toolgate_bench::streamed`'s argument of `bytes`
+/// bytes decoded in one shot (`one_shot`), or fed to a stream decoder in pieces of N bytes
+/// then finished (`pieces_N`), `runs` times.
+fn stream(decoder: &str, bytes: usize, runs: usize) {
+    let tool = toolgate_bench::streamed::tool();
+    let text = toolgate_bench::streamed::argument(bytes);
+    let text = black_box(text.as_bytes());
+    let pieces: Option<usize> = decoder
+        .strip_prefix("pieces_")
+        .map(|n| n.parse().expect("pieces_N"));
+    for _ in 0..runs {
+        let accepted = match pieces {
+            None => tool.decode_bytes(text).is_ok(),
+            Some(size) => {
+                let mut call = tool.stream_decoder();
+                for piece in text.chunks(size) {
+                    black_box(call.feed(piece));
+                }
+                call.finish().is_ok()
+            }
+        };
+        assert!(black_box(accepted));
     }
 }

@@ -175,3 +175,47 @@ pub fn bfcl_corpus() -> (Vec<Value>, Vec<Case>) {
         .collect();
     (tools, cases)
 }
+
+/// The streamed argument of the `stream` bench: `{"rows": [...]}` of small objects (an id, a
+/// name, tags, a score, a flag) up to about `bytes` bytes, and the tool that takes it.
+pub mod streamed {
+    use serde_json::json;
+    use toolgate::DynamicTool;
+
+    /// The tool of [`argument`]'s rows, taking arguments of up to 4 MiB (the scale bench
+    /// streams 1 MiB).
+    pub fn tool() -> DynamicTool {
+        let mut options = toolgate::decode::Options::default();
+        options.max_bytes = 4 << 20;
+        DynamicTool::from_definition(&json!({
+            "name": "import_rows",
+            "parameters": {"type": "object", "required": ["rows"], "properties": {
+                "rows": {"type": "array", "items": {"type": "object",
+                    "required": ["id", "name"],
+                    "properties": {
+                        "id": {"type": "integer", "minimum": 0},
+                        "name": {"type": "string", "maxLength": 40},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                        "score": {"type": "number"},
+                        "active": {"type": "boolean"}
+                    }}}
+            }}
+        }))
+        .expect("the bench tool is usable")
+        .with_options(options)
+    }
+
+    /// A valid argument text of about `bytes` bytes.
+    pub fn argument(bytes: usize) -> String {
+        let mut rows = Vec::new();
+        let mut length = 10;
+        while length < bytes {
+            let row = json!({"id": rows.len(), "name": format!("row number {}", rows.len()),
+                "tags": ["alpha", "beta"], "score": rows.len() as f64 * 0.25 + 0.5,
+                "active": rows.len() % 2 == 0});
+            length += row.to_string().len() + 1;
+            rows.push(row);
+        }
+        json!({ "rows": rows }).to_string()
+    }
+}

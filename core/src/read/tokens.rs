@@ -202,6 +202,12 @@ impl Tokens {
         self.token_start
     }
 
+    /// Whether the text given last ended inside a string: until a quote, a backslash or a
+    /// control character comes, more text only continues it.
+    pub(crate) fn inside_string(&self) -> bool {
+        self.string.is_some()
+    }
+
     /// The bytes looked at so far, each scan counted (a byte scanned again counts again):
     /// at most a few times the text's length, however the text was cut
     /// (`read::tests::reading_is_linear_however_the_text_is_cut`).

@@ -3,7 +3,8 @@
 //!
 //! Providers send a call's arguments as text deltas. The decoder takes each delta
 //! ([`StreamDecoder::feed`]) and answers what is new: an issue no continuation of the text
-//! can mend ([`StreamEvent::Issue`]), a scalar complete and decided ([`StreamEvent::Value`]),
+//! can mend ([`StreamEvent::Issue`]), a scalar complete and decided ([`StreamEvent::Value`], when
+//! asked: [`StreamDecoder::with_values`]),
 //! a repair the rules made of it ([`StreamEvent::Repaired`], advice), or that it will say no
 //! more before the end ([`StreamEvent::Silent`]). Only the end decides the call:
 //! [`StreamDecoder::finish`] when the provider says the call or the message ended,
@@ -47,9 +48,11 @@
 use serde_json::Value;
 
 use crate::decode::{HintModel, Options, Refused, Rejected, Repair, Rule, TextError};
-use crate::model::{Json, ToolModel};
-use crate::plan::NodeId;
+use crate::model::{Json, Kind, ToolModel};
+use crate::num::Num;
+use crate::plan::{NodeId, Plan};
 use crate::read::tokens::{Stop, Token, Tokens};
+use crate::read::tree;
 use crate::{Constraint, Decoded, DynamicTool, Issue, Path, Report};
 
 mod frames;
@@ -179,6 +182,8 @@ pub struct StreamDecoder<'m, T = Value> {
     sent_repairs: usize,
     /// The early issues sent, for `cut` and `refuse_now`.
     early: Vec<Issue>,
+    /// Whether [`StreamEvent::Value`]s are sent ([`StreamDecoder::with_values`]).
+    values: bool,
     events: Vec<StreamEvent>,
 }
 
@@ -247,8 +252,17 @@ impl<'m, T> StreamDecoder<'m, T> {
             sent_issues: 0,
             sent_repairs: 0,
             early: Vec::new(),
+            values: false,
             events: Vec::new(),
         }
+    }
+
+    /// This decoder, sending each scalar it decides as a [`StreamEvent::Value`] too (for a
+    /// view of the arguments as they come). Off by default: most callers want only the early
+    /// issues, and each value sent costs its path and its copy.
+    pub fn with_values(mut self) -> Self {
+        self.values = true;
+        self
     }
 
     /// Where the decoder stands.
@@ -281,6 +295,25 @@ impl<'m, T> StreamDecoder<'m, T> {
     /// A character split between two pieces waits for its end.
     pub fn feed(&mut self, piece: &[u8]) -> &[StreamEvent] {
         self.events.clear();
+        // One byte of ASCII inside the object, the commonest piece of a byte-by-byte stream.
+        if let [byte] = *piece {
+            if byte < 0x80
+                && self.rest.is_empty()
+                && self.phase == Phase::Reading
+                && self.fed < self.options.max_bytes
+            {
+                self.fed += 1;
+                self.text.push(byte as char);
+                let moves = match self.tokens.inside_string() {
+                    true => ENDS_STRINGS[byte as usize],
+                    false => MOVES_TOKENS[byte as usize],
+                };
+                if moves {
+                    self.read();
+                }
+                return &self.events;
+            }
+        }
         self.fed = self.fed.saturating_add(piece.len());
         if self.fed > self.options.max_bytes {
             // Past the limit only the count is kept: the one-shot decode refuses the text
@@ -292,7 +325,15 @@ impl<'m, T> StreamDecoder<'m, T> {
             return &self.events;
         }
         self.take_text(piece);
-        if self.reading() {
+        // Inside a token (a string, a number, a word, a comment), a piece with none of the
+        // bytes that can end one or start another leaves the tokenizer where it stopped: it
+        // is read with the piece that brings one (the same tokens, the same events, read
+        // once), so a stream of one byte at a time costs a table lookup a byte.
+        let moves = match self.tokens.inside_string() {
+            true => piece.iter().any(|&byte| ENDS_STRINGS[byte as usize]),
+            false => piece.iter().any(|&byte| MOVES_TOKENS[byte as usize]),
+        };
+        if self.phase == Phase::Blank || (self.phase == Phase::Reading && moves) {
             self.read();
         }
         &self.events
@@ -313,6 +354,11 @@ impl<'m, T> StreamDecoder<'m, T> {
     }
 
     fn take_utf8(&mut self, bytes: &[u8]) {
+        // A few bytes of ASCII (a stream of one byte at a time) are taken as characters.
+        if bytes.len() <= 8 && bytes.is_ascii() {
+            self.text.extend(bytes.iter().map(|&byte| byte as char));
+            return;
+        }
         match std::str::from_utf8(bytes) {
             Ok(text) => self.text.push_str(text),
             Err(error) => {
@@ -389,14 +435,20 @@ impl<'m, T> StreamDecoder<'m, T> {
                 return self.frames.key(&key, folding);
             }
             Token::Null => return self.frames.value_done(),
+            // A value of the form its schema reads and within its constraints is what the
+            // rules make of it, unchanged: nothing to decide (the typed reader's fast path).
+            _ if at.is_some_and(|node| admitted_as_sent(self.model.plan(), node, &token)) => {
+                if self.values {
+                    self.decide(json_of(token), at.unwrap_or(self.model.plan().root()));
+                }
+                return self.frames.value_done();
+            }
             Token::Bool(value) => Json::Bool(value),
             Token::String(text) => Json::String(text.into_owned()),
-            Token::Number(digits) => {
-                match crate::read::tree::number(self.tokens.token_start(), digits) {
-                    Ok(number) => number,
-                    Err(_) => return self.stop(crate::decode::number_out_of_range()),
-                }
-            }
+            Token::Number(digits) => match tree::number(self.tokens.token_start(), digits) {
+                Ok(number) => number,
+                Err(_) => return self.stop(crate::decode::number_out_of_range()),
+            },
         };
         if let Some(node) = at {
             self.decide(json, node);
@@ -426,10 +478,11 @@ impl<'m, T> StreamDecoder<'m, T> {
         }
         self.sent_issues = issues.len();
         match value {
-            Some(value) => {
+            Some(value) if self.values => {
                 let path = decoder.path();
                 self.events.push(StreamEvent::Value { path, value });
             }
+            Some(_) => {}
             // Later values are still decided, and their issues sent.
             None => self.refused = true,
         }
@@ -500,5 +553,87 @@ impl<'m, T> StreamDecoder<'m, T> {
             repairs_left_out: 0,
         }
         .with_model(self.hint.clone())
+    }
+}
+
+/// The bytes that may end a token the tokenizer stopped inside, or start another: a quote, a
+/// backslash, punctuation, white space or a control character, a comment's marks. Letters,
+/// digits and the bytes of other characters only ever continue a token.
+const MOVES_TOKENS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte < 0x21
+            || matches!(
+                byte as u8,
+                b'"' | b'\'' | b'\\' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'/' | b'*' | b'#'
+            );
+        byte += 1;
+    }
+    table
+};
+
+/// The bytes that may end a string the tokenizer stopped inside: its quote (either), a
+/// backslash, a control character.
+const ENDS_STRINGS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte < 0x20 || matches!(byte as u8, b'"' | b'\'' | b'\\');
+        byte += 1;
+    }
+    table
+};
+
+/// Whether `token`, a scalar at `node`, is of the form the node's schema reads and within its
+/// constraints, so the rules take it unchanged (as the typed reader's fast path judges it:
+/// `StringSchema::admits`, an enum's own value, a number's bounds and divisor, an integer
+/// from its digits).
+fn admitted_as_sent(plan: &Plan, node: NodeId, token: &Token<'_>) -> bool {
+    let handle = plan.node(node);
+    let Some(resolved) = handle.resolved else {
+        return false;
+    };
+    if resolved.constant.is_some() {
+        return false;
+    }
+    match (token, &resolved.kind) {
+        (Token::Bool(_), Kind::Boolean) => true,
+        (Token::Number(digits), Kind::Integer(_) | Kind::Number(_)) => {
+            let (integer, bounds, multiple_of) = match &resolved.kind {
+                Kind::Integer(integer) => (true, &integer.bounds, integer.multiple_of),
+                Kind::Number(number) => (false, &number.bounds, number.multiple_of),
+                _ => return false,
+            };
+            let number = if tree::is_integer_text(digits) {
+                tree::carried_integer(digits).map(Num::Int)
+            } else {
+                tree::nearest_float(digits, 0).ok().map(Num::Float)
+            };
+            number.is_some_and(|number| {
+                (!integer || number.is_integral())
+                    && bounds.admits(number)
+                    && multiple_of.is_none_or(|divisor| number.is_multiple_of(divisor))
+            })
+        }
+        (Token::String(text), Kind::String(string)) => string.admits(text),
+        (Token::String(text), Kind::Enum(enumeration)) => match plan.enum_for(handle.target) {
+            Some(table) => table.string(text).is_some(),
+            None => enumeration
+                .values
+                .iter()
+                .any(|value| value.value.as_str() == Some(text)),
+        },
+        _ => false,
+    }
+}
+
+/// A scalar token as the tree reader makes it.
+fn json_of(token: Token<'_>) -> Json {
+    match token {
+        Token::Bool(value) => Json::Bool(value),
+        Token::String(text) => Json::String(text.into_owned()),
+        Token::Number(digits) => tree::number(0, digits).unwrap_or(Json::Null),
+        _ => Json::Null,
     }
 }

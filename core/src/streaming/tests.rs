@@ -203,3 +203,40 @@ fn reading_a_byte_at_a_time_is_linear() {
         }
     }
 }
+
+#[test]
+fn values_are_sent_complete_when_asked() {
+    let tool = tool();
+    let text =
+        r#"{"nights": "2", "city": "Lyon", "guests": ["Ada", "Bo"], "desk": {"mail": "a@b.co"}}"#;
+    let mut call = tool.stream_decoder().with_values();
+    let mut values = Vec::new();
+    for piece in text.as_bytes().chunks(1) {
+        for event in call.feed(piece) {
+            match event {
+                StreamEvent::Value { path, value } => values.push(format!("{path}={value}")),
+                StreamEvent::Repaired(repair) => {
+                    values.push(format!("{} {:?}", repair.path, repair.rule))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(
+        values,
+        [
+            "nights StringToNumber",
+            "nights=2",
+            "city=\"Lyon\"",
+            "guests[0]=\"Ada\"",
+            "guests[1]=\"Bo\"",
+            "desk.mail=\"a@b.co\""
+        ]
+    );
+    // Without asking, only what refuses or repairs is sent.
+    let (events, _) = fed(&tool, text, 1);
+    assert!(
+        matches!(events[..], [StreamEvent::Repaired(_)]),
+        "{events:?}"
+    );
+}
