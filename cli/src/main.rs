@@ -9,6 +9,8 @@
 //!   provider accepts it (stdout) and what the flavour dropped (stderr).
 //! - `toolgate mcp-proxy [OPTIONS] -- COMMAND [ARGS...]`: the gate in front of an MCP server
 //!   that COMMAND starts on stdio, served on stdin and stdout.
+//! - `toolgate stream --provider P --tools FILE [--max-tokens N]`: a provider's raw stream of
+//!   one answer on stdin, each tool call decided as its arguments stream in (`stream.rs`).
 //!
 //! A schema's warnings (keywords JSON Schema does not define, unknown formats, `enum` values
 //! that `type` rules out) go to stderr as `warning: <file or tool>: <pointer>: <message>`;
@@ -18,6 +20,7 @@ mod batch;
 mod flavoured;
 mod proxy;
 mod single;
+mod stream;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,6 +49,9 @@ enum Command {
     /// Put the gate in front of an MCP server: start COMMAND (an MCP server on stdio) and
     /// serve MCP on stdin and stdout, each tools/call gated on its arguments' text.
     McpProxy(proxy::ProxyArgs),
+    /// Read a provider's raw stream of one answer on stdin and decide each tool call as its
+    /// arguments stream in: one JSON line per call, then one for the message.
+    Stream(stream::StreamArgs),
 }
 
 #[derive(clap::Args)]
@@ -129,6 +135,7 @@ fn main() -> ExitCode {
             flavoured::run(&args, std::io::stdout().lock(), std::io::stderr().lock())
         }
         Command::McpProxy(args) => proxy::run(&args),
+        Command::Stream(args) => stream::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -106,23 +106,36 @@ pub enum StreamState {
 #[non_exhaustive]
 pub enum Cut {
     /// The answer reached its token limit (`length`, `max_tokens`, `max_output_tokens`, or
-    /// the usage reported reaching the cap the request set).
-    TokenLimit,
+    /// the usage reported reaching the cap the request set): what says so.
+    TokenLimit(String),
     /// The provider sent an error in the stream.
     Error(String),
     /// The stream closed without ending the message.
     Closed,
+    /// The provider sent more of the call after its end (what it did): which text was
+    /// meant cannot be known.
+    Garbled(String),
 }
 
 impl std::fmt::Display for Cut {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Cut::TokenLimit => f.write_str("the answer reached its token limit"),
+            Cut::TokenLimit(because) => {
+                let because = crate::issue::shorten_text(because, crate::issue::GOT_MAX_CHARS);
+                write!(f, "the answer reached its token limit ({because})")
+            }
             Cut::Error(error) => {
                 let error = crate::issue::shorten_text(error, crate::issue::GOT_MAX_CHARS);
                 write!(f, "the provider sent an error ({error})")
             }
             Cut::Closed => f.write_str("the stream closed before the message ended"),
+            Cut::Garbled(what) => {
+                let what = crate::issue::shorten_text(what, crate::issue::GOT_MAX_CHARS);
+                write!(
+                    f,
+                    "the provider sent more of the call after its end ({what})"
+                )
+            }
         }
     }
 }

@@ -167,7 +167,7 @@ fn no_event_ends_a_call_and_a_cut_call_is_refused() {
     assert!(after.finish().is_err());
     // Cut by the provider, a call is refused even though its text parses.
     let (_, call) = fed(&tool, text, 1);
-    let refused = call.cut(Cut::TokenLimit);
+    let refused = call.cut(Cut::TokenLimit("finish reason `length`".into()));
     let cut = refused.report.issues().last().expect("the cut's issue");
     assert!(
         cut.path.is_root() && cut.message.contains("token limit"),

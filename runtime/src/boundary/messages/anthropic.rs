@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::streamed::{text_of, Events};
 use super::{as_text, call_id, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -58,4 +59,88 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         })
         .collect();
     vec![json!({"role": "assistant", "content": blocks})]
+}
+
+/// One event of a streamed message.
+///
+/// Streams, decisions written down here: a call is keyed by its content block's index. Its
+/// arguments are its `input_json_delta`s; with none, a non-empty `input` of its
+/// `content_block_start` (some compatible servers send the whole input there), else `{}`
+/// (logged). A delta after its `content_block_stop` refuses the call as garbled. Eager
+/// streams (`eager_input_streaming`) are read like any other: their text may not be JSON,
+/// and the gate says where.
+pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
+    let kind = data.get("type").and_then(Value::as_str).unwrap_or(name);
+    let key = data
+        .get("index")
+        .and_then(Value::as_u64)
+        .map(|index| index.to_string());
+    match kind {
+        "message_start" => {
+            let usage = data.pointer("/message/usage/output_tokens");
+            events.output_tokens(usage.and_then(Value::as_u64));
+        }
+        "content_block_start" => {
+            let block = data.get("content_block").unwrap_or(&Value::Null);
+            if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+                return;
+            }
+            let Some(at) = key.and_then(|key| events.open(&key)) else {
+                return;
+            };
+            let id = block.get("id").and_then(Value::as_str);
+            events.name(at, id, block.get("name").and_then(Value::as_str));
+            let input = block.get("input").map(text_of);
+            events.start_input(at, input.filter(|input| !is_empty_object(input)));
+        }
+        "content_block_delta" => {
+            let delta = data.get("delta").unwrap_or(&Value::Null);
+            if delta.get("type").and_then(Value::as_str) != Some("input_json_delta") {
+                return;
+            }
+            match key.and_then(|key| events.find(&key)) {
+                Some(at) => {
+                    let text = delta.get("partial_json").map(text_of).unwrap_or_default();
+                    events.arguments(at, &text);
+                }
+                None => events
+                    .log("an input delta of a block that is not a tool call is ignored".to_owned()),
+            }
+        }
+        "content_block_stop" => {
+            let Some(at) = key.and_then(|key| events.find(&key)) else {
+                return;
+            };
+            if events.get(at).arguments.is_empty() && !events.get(at).ended {
+                let (text, line) = match events.take_start_input(at) {
+                    Some(input) => (
+                        input,
+                        format!("call {at}: its input came whole in its start"),
+                    ),
+                    None => (
+                        "{}".to_owned(),
+                        format!("call {at}: no input sent, read as {{}}"),
+                    ),
+                };
+                events.log(line);
+                events.replace(at, text);
+            }
+            events.end(at);
+        }
+        "message_delta" => {
+            events.finish(data.pointer("/delta/stop_reason").and_then(Value::as_str));
+            events.output_tokens(data.pointer("/usage/output_tokens").and_then(Value::as_u64));
+        }
+        "message_stop" => events.message_ended(),
+        "error" => events.fail(format!("the provider sent an error: {data}")),
+        _ => {}
+    }
+}
+
+/// Whether `text` is an empty JSON object (`{}`, with any white space).
+fn is_empty_object(text: &str) -> bool {
+    text.trim()
+        .strip_prefix('{')
+        .and_then(|rest| rest.strip_suffix('}'))
+        .is_some_and(|inside| inside.trim().is_empty())
 }

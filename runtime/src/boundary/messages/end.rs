@@ -15,7 +15,8 @@ use serde_json::Value;
 use super::Provider;
 
 /// The finish reasons that say the output token cap cut the answer.
-const CUT_REASONS: [&str; 4] = ["length", "max_tokens", "max_output_tokens", "MAX_TOKENS"];
+pub(super) const CUT_REASONS: [&str; 4] =
+    ["length", "max_tokens", "max_output_tokens", "MAX_TOKENS"];
 
 /// Why an answer was cut before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,9 @@
 //! Gemini (the Gemini API's `generateContent`, and Vertex AI's): `functionCall` parts of the
-//! model's content, answered by `functionResponse` parts of a `user` content. (A streaming
-//! adapter, for `streamGenerateContent`'s whole-call chunks, would live here.)
+//! model's content, answered by `functionResponse` parts of a `user` content; and the
+//! streaming adapter, for `streamGenerateContent`'s chunks, where each `functionCall` part is
+//! a whole call (decided on its `args` as sent, as the whole answer's reader takes them).
+//! Vertex's streamed partial arguments (`partialArgs`) are not assembled yet: such a call
+//! cuts the message, naming why, rather than being decided on part of its arguments.
 //!
 //! Decisions written down here:
 //! - A call's `id` is optional (the API sends one in newer versions); without it the call's
@@ -11,6 +14,7 @@
 
 use serde_json::{json, Value};
 
+use super::streamed::Events;
 use super::{as_text, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -72,4 +76,42 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         })
         .collect();
     vec![json!({"role": "model", "parts": parts})]
+}
+
+/// One chunk of a streamed answer.
+pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
+    let candidate = chunk.pointer("/candidates/0").unwrap_or(&Value::Null);
+    let parts = candidate
+        .pointer("/content/parts")
+        .and_then(Value::as_array);
+    for call in parts
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.get("functionCall"))
+    {
+        if call.get("partialArgs").is_some() || call.get("willContinue").is_some() {
+            events.fail("Vertex's partial arguments (partialArgs) are not read yet".to_owned());
+            return;
+        }
+        let key = format!("part {}", events.call_count());
+        let Some(at) = events.open(&key) else {
+            return;
+        };
+        let id = call.get("id").and_then(Value::as_str);
+        events.name(at, id, call.get("name").and_then(Value::as_str));
+        events.replace(at, call.get("args").map_or(String::new(), as_text));
+        events.end(at);
+    }
+    let usage = |name: &str| {
+        chunk
+            .pointer(&format!("/usageMetadata/{name}"))
+            .and_then(Value::as_u64)
+    };
+    if let Some(candidates) = usage("candidatesTokenCount") {
+        events.output_tokens(Some(candidates + usage("thoughtsTokenCount").unwrap_or(0)));
+    }
+    if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
+        events.finish(Some(reason));
+        events.message_ended();
+    }
 }

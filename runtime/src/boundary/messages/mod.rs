@@ -4,7 +4,8 @@
 //! `function_call_output`, `openai_responses.rs`), Anthropic Messages (`tool_use` /
 //! `tool_result` with `is_error`, `anthropic.rs`), Gemini (`functionCall` /
 //! `functionResponse`, `gemini.rs`) and MCP (`tools/call` / `CallToolResult`, `mcp.rs`):
-//! one file per provider, each with room for its streaming adapter; the provider's
+//! one file per provider, each with its streaming adapter (read into a [`StreamedMessage`]:
+//! `streamed.rs`, over `sse.rs`); the provider's
 //! definitions and schema flavours are [`Provider`]'s, in `toolgate_core::provider`.
 //! Parallel calls are read in order and answered in order.
 //!
@@ -56,6 +57,8 @@ mod history;
 mod mcp;
 mod openai_chat;
 mod openai_responses;
+mod sse;
+mod streamed;
 
 pub(crate) use answer::read_answer;
 pub use end::{cut, finish_reason, Cut};
@@ -63,6 +66,10 @@ pub use history::{history_turns, refuse_cut, replayed_arguments, UNREADABLE_ARGU
 /// What the MCP server sends (`McpServer::result_of`).
 #[cfg(feature = "mcp")]
 pub(crate) use mcp::tool_result as mcp_tool_result;
+pub use sse::{SseEvent, SseReader, MAX_EVENT_BYTES};
+pub use streamed::{
+    StreamUpdate, StreamedCall, StreamedMessage, Update, MAX_STREAMED_BYTES, MAX_STREAMED_CALLS,
+};
 
 #[doc(no_inline)]
 pub use crate::flavour::Provider;

@@ -1,8 +1,19 @@
-//! OpenAI Chat Completions: `message.tool_calls`, answered by `role: "tool"` messages.
-//! (A streaming adapter, reading `delta.tool_calls` chunks, would live here.)
+//! OpenAI Chat Completions: `message.tool_calls`, answered by `role: "tool"` messages; and
+//! the streaming adapter, reading `delta.tool_calls` chunks.
+//!
+//! Streams, decisions written down here (the quirks of compatible servers):
+//! - A call is keyed by its choice and `index`, in a map (indexes may be sparse or start
+//!   above 0; two entries of one index in a chunk are read in order, into the same call).
+//!   Another index never ends a call: calls may interleave, and they end with the message.
+//! - An entry without an `index` is keyed by its `id`; with neither, it continues the one call
+//!   open, and with several open the message cannot be read (it is cut, naming why).
+//! - A new `id` at an index in use opens a new call where the current call's arguments are
+//!   already one whole JSON value (servers that send every call at index 0), and otherwise
+//!   continues the current call (servers that send a fresh id in every chunk); both logged.
 
 use serde_json::{json, Value};
 
+use super::streamed::{text_of, Events};
 use super::{as_text, call_id, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -41,4 +52,88 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
         })
         .collect();
     vec![json!({"role": "assistant", "content": null, "tool_calls": tool_calls})]
+}
+
+/// One chunk of a streamed completion.
+pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
+    events.output_tokens(
+        chunk
+            .pointer("/usage/completion_tokens")
+            .and_then(Value::as_u64),
+    );
+    let choices = chunk.get("choices").and_then(Value::as_array);
+    for choice in choices.into_iter().flatten() {
+        let choice_index = choice.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let entries = choice
+            .pointer("/delta/tool_calls")
+            .and_then(Value::as_array);
+        for entry in entries.into_iter().flatten() {
+            stream_entry(events, choice_index, entry);
+        }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            events.finish(Some(reason));
+            events.message_ended();
+        }
+    }
+}
+
+fn stream_entry(events: &mut Events<'_>, choice: u64, entry: &Value) {
+    let id = entry
+        .get("id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty());
+    let function = entry.get("function").unwrap_or(&Value::Null);
+    let name = function.get("name").and_then(Value::as_str);
+    let at = match (entry.get("index").and_then(Value::as_u64), id) {
+        (Some(index), _) => {
+            let key = format!("{choice}/{index}");
+            match events.find(&key) {
+                Some(at) => match id {
+                    Some(id)
+                        if events
+                            .get(at)
+                            .call_id
+                            .as_deref()
+                            .is_some_and(|was| was != id) =>
+                    {
+                        if is_whole_json(&events.get(at).arguments) {
+                            events.log(format!("index {index}: a new id {id:?} after a whole call opens a new call"));
+                            events.open(&key)
+                        } else {
+                            events.log(format!(
+                                "index {index}: a new id {id:?} inside a call continues it"
+                            ));
+                            Some(at)
+                        }
+                    }
+                    _ => Some(at),
+                },
+                None => events.open(&key),
+            }
+        }
+        (None, Some(id)) => events.call(&format!("{choice}/id:{id}")),
+        (None, None) => {
+            match events.call_count() {
+                0 => events.open(&format!("{choice}/")),
+                1 => Some(0),
+                _ => {
+                    events.fail("a tool call delta names neither its index nor its id, with several calls open".to_owned());
+                    None
+                }
+            }
+        }
+    };
+    let Some(at) = at else {
+        return;
+    };
+    events.name(at, id, name);
+    match function.get("arguments") {
+        None | Some(Value::Null) => {}
+        Some(arguments) => events.arguments(at, &text_of(arguments)),
+    }
+}
+
+/// Whether `text` is one whole JSON value.
+pub(super) fn is_whole_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }

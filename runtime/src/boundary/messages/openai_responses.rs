@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::streamed::{text_of, Events};
 use super::{as_text, call_id, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -40,4 +41,103 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
                 "name": call.tool, "arguments": super::history::replayed_text(&call.arguments)})
         })
         .collect()
+}
+
+/// One event of a streamed response (its `type`, else the SSE event's name).
+///
+/// Streams, decisions written down here: a call is keyed by its item's id (`item_id`), else
+/// its `output_index`; a delta before its `output_item.added` waits under its key. The call
+/// ends at `function_call_arguments.done` (or `output_item.done`): a `.done` text equal to
+/// the deltas changes nothing; a different one, or one without deltas, replaces them (the
+/// call is decided on the `.done` text, logged). A delta after the end is dropped and the
+/// call refused as garbled.
+pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
+    let kind = data.get("type").and_then(Value::as_str).unwrap_or(name);
+    let output_index = data.get("output_index").and_then(Value::as_u64);
+    let by_index = output_index.map(|index| format!("#{index}"));
+    match kind {
+        "response.output_item.added" | "response.output_item.done" => {
+            let item = data.get("item").unwrap_or(&Value::Null);
+            if item.get("type").and_then(Value::as_str) != Some("function_call") {
+                return;
+            }
+            let key = item.get("id").and_then(Value::as_str).map(str::to_owned);
+            let Some(at) = found(events, key.as_deref(), by_index.as_deref()) else {
+                return;
+            };
+            let call_id = item.get("call_id").and_then(Value::as_str);
+            events.name(at, call_id, item.get("name").and_then(Value::as_str));
+            let arguments = item.get("arguments").map(text_of);
+            if kind == "response.output_item.added" {
+                if let Some(text) = arguments {
+                    events.arguments(at, &text);
+                }
+            } else {
+                done(events, at, arguments);
+            }
+        }
+        "response.function_call_arguments.delta" => {
+            let key = data.get("item_id").and_then(Value::as_str);
+            if let Some(at) = found(events, key, by_index.as_deref()) {
+                let delta = data.get("delta").map(text_of).unwrap_or_default();
+                events.arguments(at, &delta);
+            }
+        }
+        "response.function_call_arguments.done" => {
+            let key = data.get("item_id").and_then(Value::as_str);
+            if let Some(at) = found(events, key, by_index.as_deref()) {
+                done(events, at, data.get("arguments").map(text_of));
+            }
+        }
+        "response.completed" | "response.incomplete" => {
+            let response = data.get("response").unwrap_or(&Value::Null);
+            let reason = response
+                .pointer("/incomplete_details/reason")
+                .and_then(Value::as_str);
+            events.finish(reason.or(response.get("status").and_then(Value::as_str)));
+            events.output_tokens(
+                response
+                    .pointer("/usage/output_tokens")
+                    .and_then(Value::as_u64),
+            );
+            events.message_ended();
+        }
+        "response.failed" | "error" => events.fail(format!("the provider sent {kind}: {data}")),
+        _ => {}
+    }
+}
+
+/// The call keyed by its item id or, without one, by its output index (opened if new).
+fn found(events: &mut Events<'_>, key: Option<&str>, by_index: Option<&str>) -> Option<usize> {
+    match (key, by_index) {
+        (Some(key), by_index) => match (events.find(key), by_index.and_then(|i| events.find(i))) {
+            (Some(at), _) | (None, Some(at)) => Some(at),
+            (None, None) => events.call(key),
+        },
+        (None, Some(by_index)) => events.call(by_index),
+        (None, None) => None,
+    }
+}
+
+/// A call's end, with the whole text the provider says it sent.
+fn done(events: &mut Events<'_>, at: usize, whole: Option<String>) {
+    if events.get(at).ended {
+        if whole.is_some_and(|whole| whole != events.get(at).arguments) {
+            events.log(format!(
+                "call {at}: a second end with other text is ignored"
+            ));
+        }
+        return;
+    }
+    if let Some(whole) = whole.filter(|whole| *whole != events.get(at).arguments) {
+        let line = match events.get(at).arguments.is_empty() {
+            true => format!("call {at}: its arguments came only with its end"),
+            false => format!(
+                "call {at}: the text at its end differs from its deltas: decided on the end's"
+            ),
+        };
+        events.log(line);
+        events.replace(at, whole);
+    }
+    events.end(at);
 }

@@ -1,0 +1,239 @@
+//! `toolgate stream --provider P --tools FILE [--max-tokens N]`: a provider's raw stream of
+//! one answer on stdin (server-sent events, or the JSON array Gemini sends), one JSON line
+//! per tool call on stdout once the message has ended, then one line for the message:
+//!
+//! ```text
+//! {"call_id": .., "index": 0, "tool": .., "end": "call" | "message" | "cut", "ok": .., "value": ..,
+//!  "repairs": [..], "issues": [..], "hint": .., "early": {"event": n, "issue": {..}} | null}
+//! {"message_end": "<finish reason>" | null, "cut": "<why>" | null, "calls": n, "log": [..]}
+//! ```
+//!
+//! Each call's arguments are fed, as they arrive, to the streaming decoder of the tool it
+//! names (`early`: the first issue it sent before the end, and the stream's event it came in,
+//! counting from 0); every call is decided at the message's end (the default policy): on
+//! the whole of its text, or, in a cut message, refused with `end` `cut` even where its text
+//! parses. `end` is `call` for a call whose own end event came (Responses, Anthropic,
+//! Gemini), `message` for one the message's end ended (Chat Completions). A call that names
+//! no tool, or a tool not in FILE, is refused with its reason. FILE is a JSON array of tool
+//! definitions in any form `DynamicTool` reads.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::{json, Value};
+use toolgate::boundary::messages::{Provider, StreamUpdate, StreamedMessage, Update};
+use toolgate::streaming::{Cut, StreamDecoder};
+use toolgate::{DynamicTool, Issue, Report};
+
+#[derive(clap::Args)]
+pub(crate) struct StreamArgs {
+    /// The provider whose stream stdin holds: openai-chat, openai-responses, anthropic,
+    /// gemini or vertex.
+    #[arg(long, value_parser = provider)]
+    provider: Provider,
+    /// The tools: a JSON array of definitions (OpenAI, MCP, Anthropic, Gemini or BFCL).
+    #[arg(long)]
+    tools: PathBuf,
+    /// The output token cap the request set, for a stream that does not say it was cut.
+    #[arg(long)]
+    max_tokens: Option<u64>,
+}
+
+fn provider(name: &str) -> Result<Provider, String> {
+    Ok(match name {
+        "openai-chat" => Provider::OpenAiChat,
+        "openai-responses" => Provider::OpenAiResponses,
+        "anthropic" => Provider::Anthropic,
+        "gemini" | "vertex" => Provider::Gemini,
+        other => {
+            return Err(format!(
+                "no provider {other:?} (there are openai-chat, openai-responses, anthropic, gemini, vertex)"
+            ))
+        }
+    })
+}
+
+pub(crate) fn run(args: &StreamArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.tools)
+        .with_context(|| format!("reading {}", args.tools.display()))?;
+    let definitions: Vec<Value> = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a JSON array of tool definitions",
+            args.tools.display()
+        )
+    })?;
+    let mut tools = Vec::new();
+    for (at, definition) in definitions.iter().enumerate() {
+        let tool = DynamicTool::from_definition(definition)
+            .map_err(|errors| anyhow::anyhow!("{}: tool {at}: {errors}", args.tools.display()))?;
+        tools.push(tool);
+    }
+    let mut output = std::io::stdout().lock();
+    for line in stream_lines(
+        args.provider,
+        &tools,
+        args.max_tokens,
+        std::io::stdin().lock(),
+    )? {
+        writeln!(output, "{line}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One call's decoding: its decoder once its tool is known, the bytes of its arguments fed
+/// so far, and its first early issue.
+struct Decoding<'t> {
+    decoder: Option<StreamDecoder<'t>>,
+    fed: usize,
+    early: Option<(usize, Issue)>,
+}
+
+/// The lines `toolgate stream` prints for the stream `input` of `provider`.
+pub(crate) fn stream_lines(
+    provider: Provider,
+    tools: &[DynamicTool],
+    max_tokens: Option<u64>,
+    mut input: impl Read,
+) -> anyhow::Result<Vec<String>> {
+    let mut message = StreamedMessage::new(provider, max_tokens);
+    let mut decodings: Vec<Decoding<'_>> = Vec::new();
+    let mut buffer = vec![0; 8192];
+    loop {
+        let read = input.read(&mut buffer).context("reading the stream")?;
+        if read == 0 {
+            message.close();
+            break;
+        }
+        for update in message.feed(&buffer[..read]) {
+            follow(&message, tools, &mut decodings, update);
+        }
+    }
+    // A call whose tool was named after its last text, or that sent none, is made its
+    // decoder now, and fed what it has not been.
+    for call in 0..message.calls().len() {
+        let upto = message.calls()[call].arguments.len();
+        let update = Update {
+            event: message.events_read(),
+            call,
+            what: StreamUpdate::Ended,
+            upto,
+        };
+        follow(&message, tools, &mut decodings, update);
+    }
+    let cut = message.cut();
+    let mut lines = Vec::new();
+    for (index, (call, decoding)) in message.calls().iter().zip(decodings).enumerate() {
+        let end = match (&cut, call.ended) {
+            (Some(_), _) => "cut",
+            (None, true) => "call",
+            (None, false) => "message",
+        };
+        let early = decoding
+            .early
+            .as_ref()
+            .map(|(event, issue)| json!({"event": event, "issue": issue}));
+        let mut line = json!({
+            "call_id": call.call_id, "index": index, "tool": call.tool, "end": end, "early": early,
+        });
+        let outcome = match (decoding.decoder, &cut, &call.garbled) {
+            (None, _, _) => refusal(match &call.tool {
+                Some(tool) => format!("no tool named {tool:?}"),
+                None => format!("tool call {index} names no tool"),
+            }),
+            (Some(decoder), Some(cut), _) => answer(&Err(decoder.cut(cut.clone()))),
+            (Some(decoder), None, Some(garbled)) => {
+                answer(&Err(decoder.cut(Cut::Garbled(garbled.clone()))))
+            }
+            (Some(decoder), None, None) => answer(&decoder.finish()),
+        };
+        if let (Value::Object(line), Value::Object(outcome)) = (&mut line, outcome) {
+            line.extend(outcome);
+        }
+        lines.push(line.to_string());
+    }
+    lines.push(
+        json!({
+            "message_end": message.finish_reason(),
+            "cut": cut.map(|cut| cut.to_string()),
+            "calls": message.calls().len(),
+            "log": message.log(),
+        })
+        .to_string(),
+    );
+    Ok(lines)
+}
+
+/// Feeds a call's new text to its decoder (made once its tool is known).
+fn follow<'t>(
+    message: &StreamedMessage,
+    tools: &'t [DynamicTool],
+    decodings: &mut Vec<Decoding<'t>>,
+    update: Update,
+) {
+    let (at, replaced) = (update.call, update.what == StreamUpdate::Replaced);
+    while decodings.len() < message.calls().len() {
+        decodings.push(Decoding {
+            decoder: None,
+            fed: 0,
+            early: None,
+        });
+    }
+    let call = &message.calls()[at];
+    let decoding = &mut decodings[at];
+    if replaced {
+        decoding.decoder = None;
+        decoding.fed = 0;
+    }
+    if decoding.decoder.is_none() {
+        let tool = call
+            .tool
+            .as_deref()
+            .and_then(|name| tools.iter().find(|tool| tool.model().name() == name));
+        decoding.decoder = tool.map(DynamicTool::stream_decoder);
+    }
+    let Some(decoder) = &mut decoding.decoder else {
+        return;
+    };
+    let upto = update.upto.max(decoding.fed);
+    let events = decoder.feed(&call.arguments.as_bytes()[decoding.fed..upto]);
+    decoding.fed = upto;
+    let first = events.iter().find_map(|event| match event {
+        toolgate::streaming::StreamEvent::Issue(issue) => Some(issue.clone()),
+        _ => None,
+    });
+    if let (None, Some(issue)) = (&decoding.early, first) {
+        decoding.early = Some((update.event, issue));
+    }
+}
+
+/// The answer's members (`ok`, `value`, `repairs`, `issues`, `hint`) of a decided call.
+fn answer(result: &Result<toolgate::Decoded<Value>, toolgate::Rejected>) -> Value {
+    let line = crate::batch::answer(Value::Null, result);
+    let mut value: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+    if let Value::Object(members) = &mut value {
+        members.remove("id");
+    }
+    value
+}
+
+/// The answer's members of a call refused before any decoding: one `syntax` issue.
+fn refusal(message: String) -> Value {
+    let mut report = Report::new();
+    report.push(Issue::new(
+        toolgate::Path::root(),
+        toolgate::Constraint::Syntax,
+        message,
+    ));
+    let line = crate::batch::refusal(Value::Null, &report, None);
+    let mut value: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+    if let Value::Object(members) = &mut value {
+        members.remove("id");
+    }
+    value
+}
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;
