@@ -138,3 +138,75 @@ fn schema_warnings_go_to_stderr_once_per_tool() {
         .all(|a| a["ok"] == false && a["issues"][0]["constraint"] == "schema"));
     assert_eq!(stderr, "");
 }
+
+/// A request of `chunks` is answered as the request of their concatenation, with the issues
+/// sent before the end, each after the chunk it came with; whatever the chunks.
+#[test]
+fn chunks_are_answered_as_their_whole_text_with_the_early_issues() {
+    let tool = r#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}, "s": {"type": "string"}}}"#;
+    let texts = [
+        r#"{"n": 12, "s": "a"}"#,
+        r#"{"n": "3", "s": "é"}"#,
+        r#"{"n": 1, "s": "cut"#,
+        "```json\n{\"n\": 12}\n```",
+    ];
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for (at, text) in texts.iter().enumerate() {
+        let whole = format!(
+            r#"{{"id": "w{at}", "tool": {tool}, "arguments": {}}}"#,
+            serde_json::to_string(text).unwrap()
+        );
+        input.push_str(&whole);
+        input.push('\n');
+        for size in [1, 3, 5] {
+            let chunks: Vec<String> = text
+                .chars()
+                .collect::<Vec<char>>()
+                .chunks(size)
+                .map(|chunk| chunk.iter().collect())
+                .collect();
+            let request = format!(
+                r#"{{"id": "c{at}-{size}", "tool": {tool}, "chunks": {}}}"#,
+                serde_json::to_string(&chunks).unwrap()
+            );
+            input.push_str(&request);
+            input.push('\n');
+            expected.push((at, size));
+        }
+    }
+    input.push_str(&format!(
+        r#"{{"id": "both", "tool": {tool}, "arguments": "{{}}", "chunks": ["{{}}"]}}"#
+    ));
+    input.push('\n');
+    let (code, answers, _) = batch(&[], input.as_bytes());
+    assert_eq!(code, 0);
+    let whole: Vec<&Value> = answers.iter().step_by(4).take(texts.len()).collect();
+    for (line, (at, size)) in expected.iter().enumerate() {
+        let mut streamed = answers[at * 4 + 1 + line % 3].clone();
+        let events = streamed
+            .as_object_mut()
+            .unwrap()
+            .remove("events")
+            .expect("events");
+        streamed["id"] = whole[*at]["id"].clone();
+        assert_eq!(&streamed, whole[*at], "{} in chunks of {size}", texts[*at]);
+        let sent: Vec<(u64, String)> = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|event| {
+                (
+                    event["after_chunk"].as_u64().unwrap(),
+                    event["issue"]["constraint"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        match at {
+            // `12` is complete at the comma: the chunk holding it.
+            0 => assert_eq!(sent, [((8 / size) as u64, "maximum".to_owned())], "{size}"),
+            _ => assert!(sent.is_empty(), "{}: {sent:?}", texts[*at]),
+        }
+    }
+    assert_eq!(answers.last().unwrap()["ok"], false);
+}

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolgate::streaming::{StreamDecoder, StreamEvent};
-use toolgate::{Decoded, DynamicTool, Issue, Rejected, Report, Tool};
+use toolgate::{Constraint, Decoded, DynamicTool, Issue, Rejected, Report, Tool};
 use toolgate_tests::corpus::{dynamic_tools, EXPANDED};
 use toolgate_tests::fixtures::flight::BookFlight;
 
@@ -70,11 +70,17 @@ fn sound<T>(issue: &Issue, end: &Result<Decoded<T>, Rejected>) -> Option<bool> {
     {
         return Some(true);
     }
-    let at_ancestor = report
-        .issues()
-        .iter()
-        .any(|found| issue.path.segments().starts_with(found.path.segments()));
-    (at_ancestor || report.left_out() > 0).then_some(false)
+    // The cases the `streaming` module lists: the text refused whole (a root `syntax` or
+    // `limit` issue), keys that tie at the field or around it, the report capped.
+    let listed = report.issues().iter().any(|found| {
+        // Keys that tie name the field or one around it: one `syntax` issue there.
+        let tie = issue.path.segments().starts_with(found.path.segments())
+            && found.constraint == Constraint::Syntax;
+        let text_refused = found.path.is_root()
+            && matches!(found.constraint, Constraint::Syntax | Constraint::Limit);
+        tie || text_refused
+    });
+    (listed || report.left_out() > 0).then_some(false)
 }
 
 /// The end of a streamed call against the one shot of its text.
@@ -225,6 +231,114 @@ proptest! {
         }
         for split in 0..=text.len() {
             typed_split::<BookFlight>(&text, split)?;
+        }
+    }
+}
+
+/// A tool whose calls the hostile texts below are cut from.
+fn hostile_tool() -> DynamicTool {
+    DynamicTool::from_definition(&serde_json::json!({
+        "name": "hostile",
+        "parameters": {"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 0, "maximum": 9},
+            "s": {"type": "string", "maxLength": 8},
+            "e": {"enum": ["one", "two"]},
+            "l": {"type": "array", "items": {"type": "number"}},
+            "o": {"type": "object", "properties": {"b": {"type": "boolean"}}, "required": ["b"]},
+            "u": {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+        }, "required": ["n"], "additionalProperties": false}
+    }))
+    .expect("a tool")
+}
+
+/// Texts of the class a stream may hand the gate: the members of a call spelled valid,
+/// repairable or refused, leniently (comments, single quotes, bare keys, Python words,
+/// trailing commas), with escapes and characters of several bytes, keys repeated or in
+/// another case, in a fence or prose, cut short, with bytes that are not UTF-8 or more text
+/// after the value (another object, a fence after an object that fails).
+fn hostile_texts() -> impl Strategy<Value = Vec<u8>> {
+    let member = prop_oneof![
+        Just(r#""n": 3"#),
+        Just(r#""n": 12"#),
+        Just(r#""n": "4""#),
+        Just(r#""n": 1e400"#),
+        Just(r#""n": 2.0"#),
+        Just("'n': 5"),
+        Just("n: 6"),
+        Just(r#""N": 7"#),
+        Just(r#""s": "h\u00e9llo""#),
+        Just(r#""s": "日本語のテキスト""#),
+        Just(r#""s": "a\"b""#),
+        Just(r#""s": 'x'"#),
+        Just(r#""e": "One""#),
+        Just(r#""e": "three""#),
+        Just(r#""l": [1, 2.5, "3"]"#),
+        Just(r#""l": "[1,2]""#),
+        Just(r#""l": [1,]"#),
+        Just(r#""o": {"b": True}"#),
+        Just(r#""o": {}"#),
+        Just(r#""o": null"#),
+        Just(r#""u": 1"#),
+        Just(r#""u": [1]"#),
+        Just(r#""x": 1"#),
+        Just("/* c */ \"n\": 1"),
+        Just("// line\n\"s\": \"a\""),
+        Just(r#""n": 1, "n": 2"#),
+        Just(r#""n": x"#),
+        Just("\"s\": \u{0}"),
+        Just(r#""s" 1"#),
+    ];
+    (
+        prop::collection::vec(member, 0..6),
+        0usize..9,
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(members, frame, cut)| {
+            let object = format!("{{{}}}", members.join(", "));
+            let mut text = match frame {
+                0 => format!("```json\n{object}\n```"),
+                1 => format!("Here you go: {object} thanks"),
+                2 => format!("{object} {{\"n\": 1}}"),
+                7 => format!("{object} ```json\n{{\"n\": 1}}\n```"),
+                3 => format!("  \n{object}\n"),
+                _ => object,
+            }
+            .into_bytes();
+            match frame {
+                5 => text.truncate(cut.index(text.len() + 1)),
+                6 => text.insert(cut.index(text.len() + 1), 0xff),
+                _ => {}
+            }
+            text
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// Any text of the class, cut anywhere into pieces of any sizes (inside a character of
+    /// several bytes too), ends as its one shot, and every issue sent early is sound.
+    #[test]
+    fn hostile_texts_cut_anywhere_end_as_one_shot(
+        text in hostile_texts(),
+        sizes in prop::collection::vec(1usize..12, 1..8),
+    ) {
+        let tool = hostile_tool();
+        let mut cuts = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= text.len() {
+                break;
+            }
+            cuts.push(*size);
+            at += size;
+        }
+        let (early, end) = streamed(tool.stream_decoder(), &text, &cuts);
+        let one_shot = tool.decode_bytes(&text);
+        let shown = String::from_utf8_lossy(&text);
+        prop_assert!(same_end(&end, &one_shot), "{}: {:?} against {:?}", shown, end, one_shot);
+        for issue in &early {
+            prop_assert!(sound(issue, &end).is_some(), "{}: {:?} then {:?}", shown, issue, end);
         }
     }
 }

@@ -1,7 +1,12 @@
 //! `toolgate check --batch`: the check protocol (DESIGN.md, 'The check protocol').
 //!
 //! Each input line is `{"id": string, "tool": TOOL, "arguments": string}`; each output line
-//! is `{"id", "ok", "value", "repairs", "issues", "hint"}`, in the same order. Every input
+//! is `{"id", "ok", "value", "repairs", "issues", "hint"}`, in the same order. A request may
+//! give its arguments as a stream gives them, `"chunks": [string, ...]` in place of
+//! `"arguments"`: they are fed in order to the tool's streaming decoder, and the answer is
+//! the one-shot answer of their concatenation (the same, whatever the chunks) with
+//! `"events": [{"after_chunk": k, "issue": {..}}]`, the issues the decoder sent before the
+//! end (each one also in `issues`, or under an ancestor: `toolgate_core::streaming`). Every input
 //! line gets exactly one answer, so answers pair with lines by position. A line that is not
 //! such a request, or a tool whose schema cannot be used, is answered with `ok: false` and one
 //! issue; the batch goes on.
@@ -50,6 +55,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use toolgate_core::decode::{Decoded, Rejected, Repair};
+use toolgate_core::streaming::StreamEvent;
 use toolgate_core::{schema_refusal, Constraint, Issue, Path, Report, RetryHint, ToolCache};
 
 use lines::{read_line_capped, LineRead};
@@ -93,7 +99,9 @@ struct Request<'a> {
     id: Option<&'a RawValue>,
     #[serde(borrow)]
     tool: &'a RawValue,
-    arguments: String,
+    arguments: Option<String>,
+    /// The arguments as a stream gives them, in pieces (in place of `arguments`).
+    chunks: Option<Vec<String>>,
 }
 
 /// One answer of the protocol.
@@ -108,6 +116,19 @@ pub struct Answer<'a> {
     pub repairs_left_out: usize,
     pub issues: &'a [Issue],
     pub hint: Option<&'a RetryHint>,
+    /// For a request of `chunks`: the issues the streaming decoder sent before the end, each
+    /// after the chunk it came with (absent for a request of `arguments`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<ChunkEvent>>,
+}
+
+/// An issue a streamed request's decoder sent before the end.
+#[derive(Serialize)]
+pub struct ChunkEvent {
+    /// The chunk it came with (from 0).
+    pub after_chunk: usize,
+    /// The issue.
+    pub issue: Issue,
 }
 
 fn is_zero(count: &usize) -> bool {
@@ -116,6 +137,15 @@ fn is_zero(count: &usize) -> bool {
 
 /// The answer to one decoding.
 pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
+    answer_with_events(id, result, None)
+}
+
+/// The answer to one decoding, with the early issues of a streamed one.
+fn answer_with_events(
+    id: Value,
+    result: &Result<Decoded<Value>, Rejected>,
+    events: Option<Vec<ChunkEvent>>,
+) -> String {
     let answer = match result {
         Ok(decoded) => Answer {
             id,
@@ -125,6 +155,7 @@ pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
             repairs_left_out: decoded.repairs_left_out,
             issues: &[],
             hint: None,
+            events,
         },
         Err(rejected) => Answer {
             id,
@@ -134,6 +165,7 @@ pub fn answer(id: Value, result: &Result<Decoded<Value>, Rejected>) -> String {
             repairs_left_out: rejected.repairs_left_out,
             issues: rejected.report.issues(),
             hint: Some(rejected.hint()),
+            events,
         },
     };
     serde_json::to_string(&answer).unwrap_or_default()
@@ -149,6 +181,7 @@ pub fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
         repairs_left_out: 0,
         issues: report.issues(),
         hint,
+        events: None,
     };
     serde_json::to_string(&answer).unwrap_or_default()
 }
@@ -266,7 +299,7 @@ impl Batch {
             Ok(request) => request,
             Err(error) => {
                 let message = format!(
-                    "the request line is not {{\"id\", \"tool\", \"arguments\": string}}: {error}"
+                    "the request line is not {{\"id\", \"tool\", \"arguments\": string}} (or \"chunks\": [string]): {error}"
                 );
                 return syntax_refusal(read_id(line), message);
             }
@@ -275,12 +308,34 @@ impl Batch {
             .id
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or(Value::Null);
-        match self.tools.get_text(request.tool.get()) {
-            Ok(tool) => match self.warnings(request.tool.get(), tool.model()) {
-                Some(denied) => refusal(id, &denied, None),
-                None => answer(id, &tool.decode(&request.arguments)),
-            },
-            Err(errors) => refusal(id, &schema_refusal(&errors), None),
+        let tool = match self.tools.get_text(request.tool.get()) {
+            Ok(tool) => tool,
+            Err(errors) => return refusal(id, &schema_refusal(&errors), None),
+        };
+        if let Some(denied) = self.warnings(request.tool.get(), tool.model()) {
+            return refusal(id, &denied, None);
+        }
+        match (request.arguments, request.chunks) {
+            (Some(arguments), None) => answer(id, &tool.decode(&arguments)),
+            (None, Some(chunks)) => {
+                let mut decoder = tool.stream_decoder();
+                let mut events = Vec::new();
+                for (at, chunk) in chunks.iter().enumerate() {
+                    for event in decoder.feed(chunk.as_bytes()) {
+                        if let StreamEvent::Issue(issue) = event {
+                            events.push(ChunkEvent {
+                                after_chunk: at,
+                                issue: issue.clone(),
+                            });
+                        }
+                    }
+                }
+                answer_with_events(id, &decoder.finish(), Some(events))
+            }
+            _ => syntax_refusal(
+                id,
+                "the request has both `arguments` and `chunks`, or neither: give one".to_owned(),
+            ),
         }
     }
 

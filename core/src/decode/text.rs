@@ -9,7 +9,9 @@
 //! - **A value that starts the text** (its first `{` or `[`, after white space) is read
 //!   from there; if it fails, the text is refused with the byte offset and what was found
 //!   there (an unquoted word, a function, an expression...). A smaller value found inside
-//!   the failed one is never taken: that would drop everything around it.
+//!   the failed one is never taken: that would drop everything around it; nor, for an
+//!   object, one found after it (in a fence, say): whether a text that starts with an object
+//!   is refused is known from that object alone.
 //! - **Prose around one object**: each `{` or `[` in prose starts a candidate. A candidate
 //!   that reads as a value (leniently) is one; a group that does not (`{name}`, `{the
 //!   city}`: no JSON value, even leniently) is prose, up to its closing bracket, as long as
@@ -154,6 +156,13 @@ pub(crate) fn read_lenient_from(
     max_depth: usize,
     first: Option<FirstRead>,
 ) -> Result<(Json, Range<usize>), TextError> {
+    // An object that starts the text is read from there, fences or not: where it fails, the
+    // text is refused (never a value found after or inside it), so whether such a text is
+    // refused is known from the object alone (what the streaming decoder's early issues
+    // stand on: `streaming`).
+    if text.trim_start().starts_with('{') {
+        return read_unfenced(text, 0, text.len(), max_depth, first);
+    }
     let blocks = fenced_blocks(text);
     match blocks.as_slice() {
         [] => read_unfenced(text, 0, text.len(), max_depth, first),

@@ -19,10 +19,14 @@
 //!   only their count, and `finish` answers the one-shot decode's `limit` refusal from it).
 //! - **Early issues are sound.** An issue is sent only where the call is refused whatever
 //!   follows, and the final report holds an issue at the same path and constraint, but for
-//!   these cases, where an issue at an ancestor stands instead: the text stage refuses the
-//!   whole text (two values, a second candidate: a root `syntax` or `limit` issue), a later key
-//!   ties an enclosing field by `key_case` (the tied keys are skipped, one issue at the
-//!   field), or the report reached `Options::max_issues`.
+//!   these cases, where another issue stands instead: the text stage refuses the whole text
+//!   (a second value after the object, text that is not UTF-8 after a number out of range: a
+//!   root `syntax` or `limit` issue); a later key ties the field or one around it by
+//!   `key_case` (the tied keys are skipped: one `syntax` issue at that field); or the report
+//!   reached `Options::max_issues`. (The text stage reads an object that starts the text
+//!   from there and refuses the text where the object fails, whatever follows it: so what
+//!   the object holds decides, and a fence after a broken object cannot make an early issue
+//!   void.)
 //! - **Never final early.** No event accepts a call; a value closed ([`StreamState::RootClosed`])
 //!   may still be refused by what follows it.
 //! - **Linear.** Each byte is looked at a bounded number of times however the text is cut
