@@ -134,3 +134,28 @@ fn a_value_inside_a_group_that_does_not_read_is_never_taken() {
         Err(TextError::NotProse { .. })
     ));
 }
+
+proptest::proptest! {
+    /// An object that starts the text decides it: where the object fails, the text is
+    /// refused at the object's fault, whatever follows it (a fence, prose with a value, a
+    /// second object), so that whether a text is refused is known from its object alone.
+    #[test]
+    fn an_object_that_starts_the_text_and_fails_refuses_it(
+        broken in proptest::sample::select(vec![
+            "{\"a\": x}", "{\"a\" 1}", "{\"a\": 1,, \"b\": 2}", "{\"a\": \u{0}}", "{the city}",
+            "{\"a\": [1 2]}", "{\"a\": 1 \"b\": 2}", "{'a': Tru}",
+        ]),
+        space in "[ \n\t]{0,3}",
+        after in proptest::sample::select(vec![
+            "", " ```json\n{\"a\": 1}\n```", " Here: {\"a\": 1}", " {\"a\": 1}", "\n```\n{\"a\": 1}\n```\n",
+        ]),
+    ) {
+        let text = format!("{space}{broken}{after}");
+        let refused = read(&text);
+        let at_object = matches!(
+            &refused,
+            Err(TextError::Invalid { offset, .. }) if *offset >= space.len() && *offset <= space.len() + broken.len()
+        );
+        proptest::prop_assert!(at_object, "{:?}: {:?}", text, refused);
+    }
+}
