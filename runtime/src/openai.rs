@@ -37,7 +37,8 @@ use crate::boundary::correction::{
     Correction, CorrectionRequest, Corrector, Resolution, ResolutionRequest, Resolver,
 };
 use crate::boundary::messages::{
-    answer_calls, calls_turn, tool_calls, tool_results, MessageError, Provider,
+    answer_calls, calls_turn, tool_calls, tool_results, AnswerCalls, MessageError, Provider,
+    StreamedMessage,
 };
 use crate::boundary::{async_trait, Call, Envelope, Toolbox};
 use crate::flavour::{request_definitions, Flavour, FlavourError};
@@ -200,6 +201,104 @@ impl OpenAiClient {
     }
 }
 
+/// A chat completion read from its stream ([`OpenAiClient::complete_stream`]).
+#[derive(Clone, Debug)]
+pub struct StreamedCompletion {
+    /// The assistant's message as the history replays it: its text and its calls, each
+    /// call's arguments as sent.
+    pub message: Value,
+    /// The calls and how the answer ended, cut or not, as the gate takes them
+    /// ([`crate::boundary::Toolbox::call_answer`]).
+    pub calls: AnswerCalls,
+    /// What the reading did about the endpoint's quirks (see
+    /// [`StreamedMessage::log`]).
+    pub log: Vec<String>,
+}
+
+impl OpenAiClient {
+    /// Posts a chat completion request with `stream: true` (and `stream_options.include_usage`,
+    /// so a cut shows in the usage too) and reads the answer as it streams, through
+    /// [`StreamedMessage`]: each call's arguments as their text arrives, in pieces of any size,
+    /// whatever the server's quirks (interleaved or missing indexes, ids reused or renewed).
+    /// An answer cut by its token cap, an error in the stream or a connection closed before
+    /// the end is `cut`: none of its calls may run. At most [`MAX_ANSWER_BYTES`] are read.
+    pub async fn complete_stream(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        tool_choice: Option<Value>,
+        max_tokens: Option<u64>,
+    ) -> Result<StreamedCompletion, OpenAiError> {
+        let url = self.url();
+        let mut body = json!({"model": self.model, "messages": messages, "stream": true,
+            "stream_options": {"include_usage": true}});
+        if let Some(cap) = max_tokens {
+            body["max_completion_tokens"] = cap.into();
+        }
+        if !tools.is_empty() {
+            body["tools"] = Value::from(tools.to_vec());
+            if let Some(choice) = tool_choice {
+                body["tool_choice"] = choice;
+            }
+        }
+        let mut request = self.http.post(&url).json(&body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let failed = |source| OpenAiError::Http {
+            url: url.clone(),
+            source,
+        };
+        let mut response = request.send().await.map_err(failed)?;
+        let status = response.status();
+        let mut stream = StreamedMessage::new(Provider::OpenAiChat, max_tokens);
+        let mut error_body = Vec::new();
+        let mut read = 0;
+        loop {
+            // A connection that breaks is a stream closed before its end: a cut answer.
+            let Ok(Some(chunk)) = response.chunk().await else {
+                break;
+            };
+            read += chunk.len();
+            if read > MAX_ANSWER_BYTES {
+                return Err(OpenAiError::Malformed(format!(
+                    "more than {MAX_ANSWER_BYTES} bytes"
+                )));
+            }
+            match status.is_success() {
+                true => drop(stream.feed(&chunk)),
+                false => error_body.extend_from_slice(&chunk),
+            }
+        }
+        if !status.is_success() {
+            return Err(OpenAiError::Status {
+                url,
+                status: status.as_u16(),
+                body: shorten_text(&String::from_utf8_lossy(&error_body), MAX_ERROR_CHARS),
+            });
+        }
+        stream.close();
+        let calls = stream.answer_calls().map_err(|error| {
+            OpenAiError::Malformed(format!("a streamed tool call cannot be read: {error}"))
+        })?;
+        let text = stream.text();
+        let mut message = json!({
+            "role": "assistant",
+            "content": if text.is_empty() { Value::Null } else { Value::from(text) },
+        });
+        if let Some(mut turn) = calls_turn(Provider::OpenAiChat, &calls.calls).pop() {
+            if !calls.calls.is_empty() {
+                message["tool_calls"] = turn["tool_calls"].take();
+            }
+        }
+        Ok(StreamedCompletion {
+            message,
+            calls,
+            log: stream.log().to_vec(),
+        })
+    }
+}
+
 /// The first choice's message of a chat completion.
 fn message_of(answer: &Value) -> Result<&Value, OpenAiError> {
     match answer.pointer("/choices/0/message") {
@@ -235,6 +334,10 @@ pub struct TurnOptions {
     /// answer cut by it (`finish_reason: "length"`, or its usage at the cap whatever the
     /// finish reason says) runs none of its calls: each is refused naming the cut.
     pub max_tokens: Option<u64>,
+    /// Streams each answer (`stream: true`, [`OpenAiClient::complete_stream`]) rather than
+    /// waiting for it whole: the same calls, gated the same way, with a cut stream (its token
+    /// cap, an error, a dropped connection) running none of its calls. Off by default.
+    pub stream: bool,
 }
 
 impl Default for TurnOptions {
@@ -245,6 +348,7 @@ impl Default for TurnOptions {
             rules_budget: DEFAULT_PROMPT_BUDGET,
             strict: false,
             max_tokens: None,
+            stream: false,
         }
     }
 }
@@ -308,11 +412,22 @@ pub async fn agent_turn(
     ];
     let mut envelopes = Vec::new();
     for round in 1..=options.max_rounds {
-        let completion = client
-            .complete(&messages, &tools, None, options.max_tokens)
-            .await?;
-        let message = message_of(&completion)?.clone();
-        let read = answer_calls(Provider::OpenAiChat, &completion, options.max_tokens)?;
+        let (message, read) = match options.stream {
+            true => {
+                let streamed = client
+                    .complete_stream(&messages, &tools, None, options.max_tokens)
+                    .await?;
+                (streamed.message, streamed.calls)
+            }
+            false => {
+                let completion = client
+                    .complete(&messages, &tools, None, options.max_tokens)
+                    .await?;
+                let message = message_of(&completion)?.clone();
+                let read = answer_calls(Provider::OpenAiChat, &completion, options.max_tokens)?;
+                (message, read)
+            }
+        };
         if read.calls.is_empty() {
             messages.push(message.clone());
             let answer = message

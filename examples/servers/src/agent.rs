@@ -157,7 +157,13 @@ async fn answer(
             authorization,
             body,
         });
+    let streamed = body_streams(&script);
     match script.answers.lock().expect("not poisoned").pop() {
+        Some(answer) if streamed => (
+            StatusCode::OK,
+            [(CONTENT_TYPE, "text/event-stream")],
+            stream_of(&answer),
+        ),
         Some(answer) => (StatusCode::OK, [(CONTENT_TYPE, "application/json")], answer),
         None => (
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -165,4 +171,81 @@ async fn answer(
             json!({"error": {"message": "the script is over"}}).to_string(),
         ),
     }
+}
+
+/// Whether the request just received asked for a stream (`"stream": true`).
+fn body_streams(script: &Script) -> bool {
+    let received = script.received.lock().expect("not poisoned");
+    received
+        .last()
+        .is_some_and(|last| last.body["stream"] == true)
+}
+
+/// The completion `answer` as Chat Completions streams it: its text in pieces of 4
+/// characters, then its calls' arguments in pieces of 3, the calls' pieces interleaved
+/// (each call opening with its index, id and name), the finish reason, the usage, `[DONE]`.
+/// A message with `"cut_stream": true` stops before its finish reason (a dropped connection).
+pub fn stream_of(answer: &str) -> String {
+    let completion: Value = serde_json::from_str(answer).unwrap_or(Value::Null);
+    let message = &completion["choices"][0]["message"];
+    let chunk = |delta: Value, finish: Value| {
+        format!(
+            "data: {}\n\n",
+            json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+        )
+    };
+    let pieces = |text: &str, size: usize| -> Vec<String> {
+        let characters: Vec<char> = text.chars().collect();
+        characters
+            .chunks(size)
+            .map(|piece| piece.iter().collect())
+            .collect()
+    };
+    let mut stream = String::new();
+    if let Some(text) = message["content"].as_str() {
+        for piece in pieces(text, 4) {
+            stream.push_str(&chunk(
+                json!({"role": "assistant", "content": piece}),
+                Value::Null,
+            ));
+        }
+    }
+    let calls = message["tool_calls"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let arguments: Vec<Vec<String>> = calls
+        .iter()
+        .map(|call| match &call["function"]["arguments"] {
+            Value::String(text) => pieces(text, 3),
+            other => pieces(&other.to_string(), 3),
+        })
+        .collect();
+    for (index, call) in calls.iter().enumerate() {
+        let opening = json!({"index": index, "id": call["id"], "type": "function",
+            "function": {"name": call["function"]["name"], "arguments": ""}});
+        stream.push_str(&chunk(json!({"tool_calls": [opening]}), Value::Null));
+    }
+    let longest = arguments.iter().map(Vec::len).max().unwrap_or(0);
+    for at in 0..longest {
+        for (index, pieces) in arguments.iter().enumerate() {
+            if let Some(piece) = pieces.get(at) {
+                let delta =
+                    json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]});
+                stream.push_str(&chunk(delta, Value::Null));
+            }
+        }
+    }
+    if message["cut_stream"] == true {
+        return stream;
+    }
+    let finish = if calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
+    stream.push_str(&chunk(json!({}), Value::from(finish)));
+    stream.push_str(&format!("data: {}\n\n", json!({"object": "chat.completion.chunk", "choices": [], "usage": {"completion_tokens": 12}})));
+    stream.push_str("data: [DONE]\n\n");
+    stream
 }

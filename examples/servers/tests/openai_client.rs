@@ -298,3 +298,75 @@ async fn arguments_a_server_writes_as_an_object_reach_the_gate_as_written() {
     let echoed = &received[1].body["messages"][2]["tool_calls"][0]["function"]["arguments"];
     assert_eq!(echoed, object);
 }
+
+/// The same turn streamed (`TurnOptions.stream`): the endpoint sends each answer as Chat
+/// Completions chunks over server-sent events, the calls' arguments in pieces and
+/// interleaved; the refusal goes back and the corrected call runs, as without a stream.
+#[tokio::test]
+async fn a_streamed_agent_turn_runs_the_same_calls() {
+    let (base_url, received) = fake_openai(vec![
+        json!({"role": "assistant", "content": "Converting.", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "convert_currency",
+                "arguments": r#"{"amount": "100", "from": "dollars", "to": "EUR"}"#}},
+            {"id": "call_2", "type": "function", "function": {"name": "convert_currency",
+                "arguments": r#"{"amount": 5, "from": "USD", "to": "EUR"}"#}}
+        ]}),
+        calls(
+            "call_3",
+            "convert_currency",
+            r#"{"amount": 100, "from": "USD", "to": "EUR"}"#,
+        ),
+        says("100 USD is 92 EUR."),
+    ])
+    .await;
+    let toolbox = agent_toolbox(0);
+    let options = TurnOptions {
+        stream: true,
+        ..TurnOptions::default()
+    };
+    let turn = agent_turn(
+        &client(&base_url),
+        &toolbox,
+        "Convert 100 dollars",
+        &options,
+    )
+    .await
+    .unwrap();
+    assert_eq!(turn.answer, "100 USD is 92 EUR.");
+    assert_eq!(turn.rounds, 3);
+    let outcomes: Vec<bool> = turn.envelopes.iter().map(|envelope| envelope.ok).collect();
+    assert_eq!(outcomes, [false, true, true]);
+    assert_eq!(turn.envelopes[0].reason(), Some(Reason::InvalidArguments));
+    let received = received.lock().unwrap().clone();
+    assert!(received.iter().all(|request| request.body["stream"] == true
+        && request.body["stream_options"]["include_usage"] == true));
+    // The history replays the streamed answer: its text and both calls.
+    let replayed = &received[1].body["messages"][2];
+    assert_eq!(replayed["content"], "Converting.");
+    assert_eq!(replayed["tool_calls"].as_array().unwrap().len(), 2);
+}
+
+/// A stream that stops before its end (no finish reason, no `[DONE]`) runs none of its
+/// calls, though their arguments parse: each is refused naming the cut.
+#[tokio::test]
+async fn a_dropped_stream_runs_none_of_its_calls() {
+    let mut cut = calls(
+        "call_1",
+        "convert_currency",
+        r#"{"amount": 100, "from": "USD", "to": "EUR"}"#,
+    );
+    cut["cut_stream"] = true.into();
+    let (base_url, _) = fake_openai(vec![cut, says("Stopped.")]).await;
+    let toolbox = agent_toolbox(0);
+    let options = TurnOptions {
+        stream: true,
+        ..TurnOptions::default()
+    };
+    let turn = agent_turn(&client(&base_url), &toolbox, "Convert", &options)
+        .await
+        .unwrap();
+    assert_eq!(turn.envelopes.len(), 1);
+    assert!(!turn.envelopes[0].ok);
+    let text = serde_json::to_string(&turn.envelopes[0]).unwrap();
+    assert!(text.contains("cut before its end"), "{text}");
+}

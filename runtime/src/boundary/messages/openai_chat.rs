@@ -64,6 +64,9 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
     let choices = chunk.get("choices").and_then(Value::as_array);
     for choice in choices.into_iter().flatten() {
         let choice_index = choice.get("index").and_then(Value::as_u64).unwrap_or(0);
+        if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str) {
+            events.text(text);
+        }
         let entries = choice
             .pointer("/delta/tool_calls")
             .and_then(Value::as_array);

@@ -95,6 +95,8 @@ pub struct StreamedMessage {
     events: usize,
     bytes: usize,
     log: Vec<String>,
+    /// The model's text around the calls (Chat Completions' `delta.content`).
+    text: String,
 }
 
 impl StreamedMessage {
@@ -115,6 +117,7 @@ impl StreamedMessage {
             events: 0,
             bytes: 0,
             log: Vec::new(),
+            text: String::new(),
         }
     }
 
@@ -189,6 +192,47 @@ impl StreamedMessage {
     /// The finish reason as the provider wrote it.
     pub fn finish_reason(&self) -> Option<&str> {
         self.finish_reason.as_deref()
+    }
+
+    /// The model's text (Chat Completions' `delta.content`, joined).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The calls and how the message ended, as the whole answer's reader gives them
+    /// ([`super::answer_calls`]), for the gate: a call without a tool's name, or (Chat
+    /// Completions, Responses) without an id, is the error naming its place; a call the
+    /// provider garbled (text after its end) cuts the message, so no call of it runs.
+    pub fn answer_calls(&self) -> Result<super::AnswerCalls, super::MessageError> {
+        let needs_id = matches!(
+            self.provider,
+            Provider::OpenAiChat | Provider::OpenAiResponses
+        );
+        let mut calls = Vec::with_capacity(self.calls.len());
+        for (index, call) in self.calls.iter().enumerate() {
+            let missing = |what: &str| super::MessageError {
+                index,
+                what: format!("no `{what}`"),
+            };
+            let tool = call.tool.as_deref().ok_or_else(|| missing("name"))?;
+            let made = crate::boundary::Call::new(tool, call.arguments.clone());
+            calls.push(match (&call.call_id, needs_id) {
+                (Some(id), _) => made.with_id(id.as_str()),
+                (None, true) => return Err(missing("id")),
+                (None, false) => made,
+            });
+        }
+        let garbled = self.calls.iter().find_map(|call| call.garbled.clone());
+        let cut = self
+            .cut()
+            .map(|cut| cut.to_string())
+            .or(garbled)
+            .map(|because| super::Cut { because });
+        Ok(super::AnswerCalls {
+            calls,
+            finish_reason: self.finish_reason.clone(),
+            cut,
+        })
     }
 
     /// What the reading did about the provider's quirks (a delta after its call's end, a new
@@ -337,6 +381,13 @@ impl Events<'_> {
     /// A line of the quirks' log.
     pub(super) fn log(&mut self, line: String) {
         self.message.log.push(line);
+    }
+
+    /// The model's text, more of it.
+    pub(super) fn text(&mut self, text: &str) {
+        if self.budget(text.len()) {
+            self.message.text.push_str(text);
+        }
     }
 
     /// How the message ended, as the provider says: its finish reason (a non-empty one).
