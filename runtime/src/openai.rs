@@ -132,6 +132,37 @@ impl OpenAiClient {
         format!("{}/chat/completions", self.base_url)
     }
 
+    /// A request's body: the model, the messages, the tools and the choice among them, and
+    /// the output token cap (`max_completion_tokens`).
+    fn body(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        tool_choice: Option<Value>,
+        max_tokens: Option<u64>,
+    ) -> Value {
+        let mut body = json!({"model": self.model, "messages": messages});
+        if let Some(cap) = max_tokens {
+            body["max_completion_tokens"] = cap.into();
+        }
+        if !tools.is_empty() {
+            body["tools"] = Value::from(tools.to_vec());
+            if let Some(choice) = tool_choice {
+                body["tool_choice"] = choice;
+            }
+        }
+        body
+    }
+
+    /// `body` posted to `url`, with the API key.
+    fn post(&self, url: &str, body: &Value) -> reqwest::RequestBuilder {
+        let request = self.http.post(url).json(body);
+        match &self.api_key {
+            Some(key) => request.bearer_auth(key),
+            None => request,
+        }
+    }
+
     /// Posts a chat completion request and returns the first choice's message.
     pub async fn chat(
         &self,
@@ -154,25 +185,12 @@ impl OpenAiClient {
         max_tokens: Option<u64>,
     ) -> Result<Value, OpenAiError> {
         let url = self.url();
-        let mut body = json!({"model": self.model, "messages": messages});
-        if let Some(cap) = max_tokens {
-            body["max_completion_tokens"] = cap.into();
-        }
-        if !tools.is_empty() {
-            body["tools"] = Value::from(tools.to_vec());
-            if let Some(choice) = tool_choice {
-                body["tool_choice"] = choice;
-            }
-        }
-        let mut request = self.http.post(&url).json(&body);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
-        }
+        let body = self.body(messages, tools, tool_choice, max_tokens);
         let failed = |source| OpenAiError::Http {
             url: url.clone(),
             source,
         };
-        let mut response = request.send().await.map_err(failed)?;
+        let mut response = self.post(&url, &body).send().await.map_err(failed)?;
         let status = response.status();
         let mut bytes = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(failed)? {
@@ -230,26 +248,14 @@ impl OpenAiClient {
         max_tokens: Option<u64>,
     ) -> Result<StreamedCompletion, OpenAiError> {
         let url = self.url();
-        let mut body = json!({"model": self.model, "messages": messages, "stream": true,
-            "stream_options": {"include_usage": true}});
-        if let Some(cap) = max_tokens {
-            body["max_completion_tokens"] = cap.into();
-        }
-        if !tools.is_empty() {
-            body["tools"] = Value::from(tools.to_vec());
-            if let Some(choice) = tool_choice {
-                body["tool_choice"] = choice;
-            }
-        }
-        let mut request = self.http.post(&url).json(&body);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
-        }
+        let mut body = self.body(messages, tools, tool_choice, max_tokens);
+        body["stream"] = true.into();
+        body["stream_options"] = json!({"include_usage": true});
         let failed = |source| OpenAiError::Http {
             url: url.clone(),
             source,
         };
-        let mut response = request.send().await.map_err(failed)?;
+        let mut response = self.post(&url, &body).send().await.map_err(failed)?;
         let status = response.status();
         let mut stream = StreamedMessage::new(Provider::OpenAiChat, max_tokens);
         let mut error_body = Vec::new();
