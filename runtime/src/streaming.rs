@@ -6,4 +6,6 @@
 //! text was cut; `cut` refuses a call the provider cut off, even where its text parses.
 
 #[doc(inline)]
-pub use toolgate_core::streaming::{Cut, StreamDecoder, StreamEvent, StreamState};
+pub use toolgate_core::streaming::{
+    Cut, NodeState, Partial, PartialValue, StreamDecoder, StreamEvent, StreamState,
+};

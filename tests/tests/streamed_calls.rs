@@ -1,8 +1,9 @@
 //! Streamed calls (issue 45): whatever pieces a call's text arrives in, the streaming
 //! decoder's end (`finish`) is the one-shot decode of the whole text — value, repairs,
-//! issues and hint — and every issue it sent early is sound: the call is refused, and its
-//! report holds an issue at the same path and constraint, or at an ancestor in the cases the
-//! `streaming` module lists (the text refused whole, keys that tie, the report's cap).
+//! issues and hint — the snapshots of the arguments only grow (every 40th call, after every
+//! byte), and every issue it sent early is sound: the call is refused, and its report holds
+//! an issue at the same path and constraint, or another in the cases the `streaming` module
+//! lists (the text refused whole, keys that tie, the report's cap).
 //!
 //! Over every call of both corpora (BFCL's expanded cases and tools-dev's), each cut into
 //! pieces of sizes that vary from call to call (one byte at a time for every seventh), with
@@ -11,7 +12,7 @@
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use toolgate::streaming::{StreamDecoder, StreamEvent};
+use toolgate::streaming::{Partial, StreamDecoder, StreamEvent};
 use toolgate::{Constraint, Decoded, DynamicTool, Issue, Rejected, Report, Tool};
 use toolgate_tests::corpus::{dynamic_tools, EXPANDED};
 use toolgate_tests::fixtures::flight::BookFlight;
@@ -104,6 +105,7 @@ struct Tally {
     early: usize,
     exact: usize,
     refused_early: usize,
+    snapshots: usize,
     failures: Vec<String>,
 }
 
@@ -120,6 +122,9 @@ impl Tally {
             ));
         }
         self.refused_early += usize::from(!early.is_empty());
+        if n.is_multiple_of(40) {
+            self.snapshots(tool, text);
+        }
         for issue in &early {
             self.early += 1;
             match sound(issue, &end) {
@@ -133,11 +138,39 @@ impl Tally {
         }
     }
 
+    /// After every byte of `text`, the snapshot grows into the next one; the last, for
+    /// strict JSON, is the value as sent.
+    fn snapshots(&mut self, tool: &DynamicTool, text: &str) {
+        let mut decoder = tool.stream_decoder();
+        let mut before: Option<Partial> = None;
+        for (at, byte) in text.bytes().enumerate() {
+            decoder.feed(&[byte]);
+            let now = decoder.snapshot();
+            if let (Some(before), Some(now)) = (&before, &now) {
+                if !before.grows_into(now) && self.failures.len() < 10 {
+                    self.failures
+                        .push(format!("{text} at {at}: {before:?} then {now:?}"));
+                }
+            }
+            before = now.or(before);
+        }
+        if let (Ok(value), Some(last)) = (serde_json::from_str::<Value>(text), decoder.snapshot()) {
+            if text.trim_start().starts_with('{')
+                && last.to_value() != value
+                && self.failures.len() < 10
+            {
+                self.failures
+                    .push(format!("{text}: the last snapshot {last:?}"));
+            }
+        }
+        self.snapshots += 1;
+    }
+
     fn assert_held(&self) {
         assert!(self.failures.is_empty(), "{}", self.failures.join("\n"));
         println!(
-            "{} calls, {} refused early, {} early issues ({} at the same path and constraint)",
-            self.calls, self.refused_early, self.early, self.exact
+            "{} calls, {} refused early, {} early issues ({} at the same path and constraint), {} calls snapshot after every byte",
+            self.calls, self.refused_early, self.early, self.exact, self.snapshots
         );
     }
 }

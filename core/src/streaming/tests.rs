@@ -240,3 +240,50 @@ fn values_are_sent_complete_when_asked() {
         "{events:?}"
     );
 }
+
+#[test]
+fn snapshots_only_grow_and_show_atoms_whole() {
+    let tool = tool();
+    for text in [
+        r#"{"nights": 12, "city": "Lyo\u006e", "guests": ["Ada", "Bo", []], "desk": {"mail": "a@b.co"}, "any": [true, null, -1.5e3]}"#,
+        "{'nights': 3, city: \"Z\\u00fcrich\", /* c */ \"guests\": [\"a\",],}",
+    ] {
+        let mut call = tool.stream_decoder();
+        let mut before: Option<Partial> = None;
+        for (at, byte) in text.bytes().enumerate() {
+            call.feed(&[byte]);
+            let Some(now) = call.snapshot() else {
+                panic!("{text}: no snapshot after {at} bytes");
+            };
+            // A number is never shown before its delimiter: `12` is not `1`.
+            if text[..=at].ends_with("\"nights\": 1") {
+                assert_eq!(
+                    now.at(&Path::root().key("nights")).map(|n| n.state),
+                    Some(NodeState::Pending)
+                );
+            }
+            if let Some(before) = &before {
+                assert!(
+                    before.grows_into(&now),
+                    "{text} at {at}: {before:?} then {now:?}"
+                );
+            }
+            before = Some(now);
+        }
+        let last = before.expect("a snapshot");
+        assert_eq!(last.state, NodeState::Complete);
+        let whole = tool.decode(text).map(|decoded| decoded.value);
+        if let Ok(value) = whole {
+            assert_eq!(last.to_value(), value, "{text}");
+        }
+        // Typed readers take complete nodes only.
+        assert_eq!(
+            last.get::<u64>(&Path::root().key("nights")),
+            Some(if text.starts_with("{'") { 3 } else { 12 })
+        );
+    }
+    // Text that does not start with an object has no snapshot.
+    let mut call = tool.stream_decoder();
+    call.feed(b"```json\n{");
+    assert!(call.snapshot().is_none());
+}
