@@ -2,8 +2,12 @@
 //! model's content, answered by `functionResponse` parts of a `user` content; and the
 //! streaming adapter, for `streamGenerateContent`'s chunks, where each `functionCall` part is
 //! a whole call (decided on its `args` as sent, as the whole answer's reader takes them).
-//! Vertex's streamed partial arguments (`partialArgs`) are not assembled yet: such a call
-//! cuts the message, naming why, rather than being decided on part of its arguments.
+//! Vertex's streamed function call arguments (`streamFunctionCallArguments`): a call opens
+//! with its `name` and `willContinue: true`, then parts of `partialArgs` each set one value
+//! at a `jsonPath` (`$.a.b[0]`, `$['a b']`; a string continued at the same path is
+//! appended), and ends with an empty `functionCall` or a part without `willContinue`; its
+//! arguments are the object so assembled, decided at that end. A path that cannot be read
+//! cuts the message, naming it, rather than guessing where the value goes.
 //!
 //! Decisions written down here:
 //! - A call's `id` is optional (the API sends one in newer versions); without it the call's
@@ -89,9 +93,8 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
         .flatten()
         .filter_map(|part| part.get("functionCall"))
     {
-        if call.get("partialArgs").is_some() || call.get("willContinue").is_some() {
-            events.fail("Vertex's partial arguments (partialArgs) are not read yet".to_owned());
-            return;
+        if vertex_part(events, call) {
+            continue;
         }
         let key = format!("part {}", events.call_count());
         let Some(at) = events.open(&key) else {
@@ -114,4 +117,145 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
         events.finish(Some(reason));
         events.message_ended();
     }
+}
+
+/// A part of a Vertex call streamed in pieces (`willContinue`, `partialArgs`, or the empty
+/// `functionCall` that ends one): read into the open call; `false` for a whole call.
+fn vertex_part(events: &mut Events<'_>, call: &Value) -> bool {
+    let open = (0..events.call_count())
+        .rev()
+        .find(|&at| events.get(at).partial_args.is_some() && !events.get(at).ended);
+    let continues = call.get("willContinue").and_then(Value::as_bool) == Some(true);
+    let partial = call.get("partialArgs").and_then(Value::as_array);
+    let empty = call.as_object().is_some_and(|members| members.is_empty());
+    if open.is_none() && !continues && partial.is_none() {
+        return false;
+    }
+    let at = match open {
+        Some(at) if call.get("name").is_none() => at,
+        _ => {
+            let key = format!("part {}", events.call_count());
+            let Some(at) = events.open(&key) else {
+                return true;
+            };
+            let id = call.get("id").and_then(Value::as_str);
+            events.name(at, id, call.get("name").and_then(Value::as_str));
+            events.get(at).partial_args = Some(Value::Object(serde_json::Map::new()));
+            at
+        }
+    };
+    for piece in partial.into_iter().flatten() {
+        if let Err(error) = set_partial(events, at, piece) {
+            events.fail(format!("call {at}: {error}"));
+            return true;
+        }
+    }
+    let piece_continues = partial
+        .and_then(|pieces| pieces.last())
+        .and_then(|piece| piece.get("willContinue"))
+        .and_then(Value::as_bool)
+        == Some(true);
+    if empty || (!continues && !piece_continues) {
+        let assembled = events.get(at).partial_args.take().unwrap_or(Value::Null);
+        events.replace(at, assembled.to_string());
+        events.end(at);
+    }
+    true
+}
+
+/// The most items a `jsonPath` index may add past those sent (a bound on what one piece can
+/// make the assembled arguments grow by).
+const MOST_SKIPPED_ITEMS: usize = 1024;
+
+/// One piece of `partialArgs`: its value set at its `jsonPath` in the call's object (a
+/// string at a path that holds one is appended to it).
+fn set_partial(events: &mut Events<'_>, at: usize, piece: &Value) -> Result<(), String> {
+    let path = piece.get("jsonPath").and_then(Value::as_str).unwrap_or("");
+    let steps = json_path(path).ok_or_else(|| format!("the jsonPath {path:?} cannot be read"))?;
+    let value = [
+        "stringValue",
+        "numberValue",
+        "boolValue",
+        "nullValue",
+        "structValue",
+        "listValue",
+    ]
+    .iter()
+    .find_map(|key| piece.get(*key).map(|value| (*key, value)));
+    let Some(mut node) = events.get(at).partial_args.as_mut() else {
+        return Ok(());
+    };
+    for step in &steps {
+        node = match step {
+            PathStep::Key(key) => {
+                if !node.is_object() {
+                    *node = Value::Object(serde_json::Map::new());
+                }
+                match node {
+                    Value::Object(members) => members.entry(key.clone()).or_insert(Value::Null),
+                    _ => return Ok(()),
+                }
+            }
+            PathStep::Index(index) => {
+                if !node.is_array() {
+                    *node = Value::Array(Vec::new());
+                }
+                let Value::Array(items) = node else {
+                    return Ok(());
+                };
+                if *index > items.len() + MOST_SKIPPED_ITEMS {
+                    return Err(format!(
+                        "the index {index} of {path:?} is far past the items sent"
+                    ));
+                }
+                while items.len() <= *index {
+                    items.push(Value::Null);
+                }
+                &mut items[*index]
+            }
+        };
+    }
+    match value {
+        Some(("stringValue", Value::String(more))) => match node {
+            Value::String(text) => text.push_str(more),
+            other => *other = Value::String(more.clone()),
+        },
+        Some(("nullValue", _)) => *node = Value::Null,
+        Some((_, value)) => *node = value.clone(),
+        None => {}
+    }
+    Ok(())
+}
+
+/// One step of a `jsonPath`.
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+/// The steps of a `jsonPath` as Vertex writes them: `$`, then `.name`, `['name']` or `[n]`.
+fn json_path(path: &str) -> Option<Vec<PathStep>> {
+    let mut rest = path.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("['") {
+            let end = after.find("']")?;
+            steps.push(PathStep::Key(after[..end].to_owned()));
+            rest = &after[end + 2..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            steps.push(PathStep::Index(after[..end].parse().ok()?));
+            rest = &after[end + 1..];
+        } else if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            if end == 0 {
+                return None;
+            }
+            steps.push(PathStep::Key(after[..end].to_owned()));
+            rest = &after[end..];
+        } else {
+            return None;
+        }
+    }
+    Some(steps)
 }

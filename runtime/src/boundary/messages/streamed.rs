@@ -49,6 +49,8 @@ pub struct StreamedCall {
     key: String,
     /// Anthropic: the `input` of its `content_block_start`, used where no delta comes.
     start_input: Option<String>,
+    /// Vertex: the arguments assembled from `partialArgs` so far.
+    pub(super) partial_args: Option<Value>,
 }
 
 /// What an event did to a call.
