@@ -23,8 +23,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::{json, Value};
-use toolgate::boundary::messages::{Provider, StreamUpdate, StreamedMessage, Update};
-use toolgate::streaming::{Cut, StreamDecoder};
+use toolgate::boundary::messages::{Following, Provider, StreamedMessage};
+use toolgate::streaming::Cut;
 use toolgate::{DynamicTool, Issue, Report};
 
 #[derive(clap::Args)]
@@ -82,14 +82,6 @@ pub(crate) fn run(args: &StreamArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One call's decoding: its decoder once its tool is known, the bytes of its arguments fed
-/// so far, and its first early issue.
-struct Decoding<'t> {
-    decoder: Option<StreamDecoder<'t>>,
-    fed: usize,
-    early: Option<(usize, Issue)>,
-}
-
 /// The lines `toolgate stream` prints for the stream `input` of `provider`.
 pub(crate) fn stream_lines(
     provider: Provider,
@@ -98,7 +90,13 @@ pub(crate) fn stream_lines(
     mut input: impl Read,
 ) -> anyhow::Result<Vec<String>> {
     let mut message = StreamedMessage::new(provider, max_tokens);
-    let mut decodings: Vec<Decoding<'_>> = Vec::new();
+    let mut following = Following::new();
+    let decoder_for = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.model().name() == name)
+            .map(DynamicTool::stream_decoder)
+    };
     let mut buffer = vec![0; 8192];
     loop {
         let read = input.read(&mut buffer).context("reading the stream")?;
@@ -107,37 +105,27 @@ pub(crate) fn stream_lines(
             break;
         }
         for update in message.feed(&buffer[..read]) {
-            follow(&message, tools, &mut decodings, update);
+            following.update(&message, update, decoder_for);
         }
     }
     // A call whose tool was named after its last text, or that sent none, is made its
     // decoder now, and fed what it has not been.
-    for call in 0..message.calls().len() {
-        let upto = message.calls()[call].arguments.len();
-        let update = Update {
-            event: message.events_read(),
-            call,
-            what: StreamUpdate::Ended,
-            upto,
-        };
-        follow(&message, tools, &mut decodings, update);
-    }
+    following.catch_up(&message, decoder_for);
     let cut = message.cut();
     let mut lines = Vec::new();
-    for (index, (call, decoding)) in message.calls().iter().zip(decodings).enumerate() {
+    for (index, call) in message.calls().iter().enumerate() {
         let end = match (&cut, call.ended) {
             (Some(_), _) => "cut",
             (None, true) => "call",
             (None, false) => "message",
         };
-        let early = decoding
-            .early
-            .as_ref()
+        let early = following
+            .early(index)
             .map(|(event, issue)| json!({"event": event, "issue": issue}));
         let mut line = json!({
             "call_id": call.call_id, "index": index, "tool": call.tool, "end": end, "early": early,
         });
-        let outcome = match (decoding.decoder, &cut, &call.garbled) {
+        let outcome = match (following.take(index), &cut, &call.garbled) {
             (None, _, _) => refusal(match &call.tool {
                 Some(tool) => format!("no tool named {tool:?}"),
                 None => format!("tool call {index} names no tool"),
@@ -163,49 +151,6 @@ pub(crate) fn stream_lines(
         .to_string(),
     );
     Ok(lines)
-}
-
-/// Feeds a call's new text to its decoder (made once its tool is known).
-fn follow<'t>(
-    message: &StreamedMessage,
-    tools: &'t [DynamicTool],
-    decodings: &mut Vec<Decoding<'t>>,
-    update: Update,
-) {
-    let (at, replaced) = (update.call, update.what == StreamUpdate::Replaced);
-    while decodings.len() < message.calls().len() {
-        decodings.push(Decoding {
-            decoder: None,
-            fed: 0,
-            early: None,
-        });
-    }
-    let call = &message.calls()[at];
-    let decoding = &mut decodings[at];
-    if replaced {
-        decoding.decoder = None;
-        decoding.fed = 0;
-    }
-    if decoding.decoder.is_none() {
-        let tool = call
-            .tool
-            .as_deref()
-            .and_then(|name| tools.iter().find(|tool| tool.model().name() == name));
-        decoding.decoder = tool.map(DynamicTool::stream_decoder);
-    }
-    let Some(decoder) = &mut decoding.decoder else {
-        return;
-    };
-    let upto = update.upto.max(decoding.fed);
-    let events = decoder.feed(&call.arguments.as_bytes()[decoding.fed..upto]);
-    decoding.fed = upto;
-    let first = events.iter().find_map(|event| match event {
-        toolgate::streaming::StreamEvent::Issue(issue) => Some(issue.clone()),
-        _ => None,
-    });
-    if let (None, Some(issue)) = (&decoding.early, first) {
-        decoding.early = Some((update.event, issue));
-    }
 }
 
 /// The answer's members (`ok`, `value`, `repairs`, `issues`, `hint`) of a decided call.

@@ -147,13 +147,15 @@ impl std::fmt::Display for Cut {
     }
 }
 
+/// A one-shot decode of a call's bytes.
+type Decode<T> = Result<Decoded<T>, Rejected>;
+
 /// The one-shot decode `finish` gives the bytes to.
 enum OneShot<'m, T> {
-    Dynamic(
-        &'m DynamicTool,
-        fn(&DynamicTool, &[u8]) -> Result<Decoded<T>, Rejected>,
-    ),
-    Typed(fn(&[u8], &Options) -> Result<Decoded<T>, Rejected>),
+    Dynamic(&'m DynamicTool, fn(&DynamicTool, &[u8]) -> Decode<T>),
+    Typed(fn(&[u8], &Options) -> Decode<T>),
+    /// The run-time road on a borrowed model (`decode::decode_text`).
+    Model(fn(&ToolModel, &[u8], &Options) -> Decode<T>),
 }
 
 /// The decoder of one streamed call (see the module's documentation).
@@ -183,7 +185,8 @@ pub struct StreamDecoder<'m, T = Value> {
     model: &'m ToolModel,
     options: Options,
     one_shot: OneShot<'m, T>,
-    hint: HintModel,
+    /// The model a refusal builds its hint from when asked (`None`: the borrowed model, now).
+    hint: Option<HintModel>,
     /// The text fed so far, up to its last whole character (and at most `max_bytes`).
     text: String,
     /// The bytes after `text`: a character still arriving, or everything from a byte that is
@@ -228,7 +231,20 @@ impl<'m> StreamDecoder<'m, Value> {
             tool.model(),
             tool.options().clone(),
             OneShot::Dynamic(tool, DynamicTool::decode_bytes),
-            HintModel::Shared(tool.shared_model()),
+            Some(HintModel::Shared(tool.shared_model())),
+        )
+    }
+
+    /// A decoder of a call to a tool of `model`, with `options`: its `finish` is
+    /// `decode::decode_text` of every byte fed (the run-time road), its refusals' hints built
+    /// from the model at once. For a caller that holds a tool's model but not the tool (a
+    /// toolbox's registered tools: `toolgate::boundary`).
+    pub fn for_model(model: &'m ToolModel, options: Options) -> Self {
+        Self::with(
+            model,
+            options,
+            OneShot::Model(crate::decode::decode_text),
+            None,
         )
     }
 }
@@ -243,7 +259,7 @@ impl<T> StreamDecoder<'static, T> {
             model,
             options,
             OneShot::Typed(decode_with),
-            HintModel::Static(model),
+            Some(HintModel::Static(model)),
         )
     }
 }
@@ -253,7 +269,7 @@ impl<'m, T> StreamDecoder<'m, T> {
         model: &'m ToolModel,
         options: Options,
         one_shot: OneShot<'m, T>,
-        hint: HintModel,
+        hint: Option<HintModel>,
     ) -> Self {
         let max_depth = options.max_depth.min(crate::decode::MAX_DEPTH);
         StreamDecoder {
@@ -533,6 +549,7 @@ impl<'m, T> StreamDecoder<'m, T> {
         match self.one_shot {
             OneShot::Dynamic(tool, decode) => decode(tool, &bytes),
             OneShot::Typed(decode_with) => decode_with(&bytes, &self.options),
+            OneShot::Model(decode) => decode(self.model, &bytes, &self.options),
         }
     }
 
@@ -567,11 +584,14 @@ impl<'m, T> StreamDecoder<'m, T> {
         for issue in issues {
             report.push(issue);
         }
-        Refused {
+        let refused = Refused {
             report,
             repairs: Vec::new(),
             repairs_left_out: 0,
+        };
+        match &self.hint {
+            Some(hint) => refused.with_model(hint.clone()),
+            None => refused.with_hint_from(self.model),
         }
-        .with_model(self.hint.clone())
     }
 }

@@ -111,6 +111,7 @@ mod replay;
 mod result_json;
 mod run;
 mod stopped;
+mod streaming_turn;
 mod telemetry;
 mod toolbox;
 
@@ -126,4 +127,5 @@ pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 #[cfg(any(feature = "mcp", feature = "axum"))]
 pub(crate) use stopped::echoed;
+pub use streaming_turn::{EarlyIssue, OnEarlyIssue, StreamingTurn};
 pub use toolbox::{Call, Toolbox};

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
+use toolgate_core::streaming::StreamDecoder;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -116,6 +117,9 @@ pub(crate) trait Registered: Send + Sync {
     fn output_model(&self) -> Option<&ToolModel>;
     /// The gate: the arguments decoded, or refused.
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected>;
+    /// A decoder of one call whose arguments stream in, reading as the gate reads (its early
+    /// issues are the gate's; its end is the run-time road with the gate's options).
+    fn stream_decoder(&self) -> StreamDecoder<'_>;
     /// The tool run on accepted arguments: its result checked against the output schema, or
     /// the failure's text.
     fn run(&self, arguments: Arguments) -> Running;
@@ -330,6 +334,10 @@ where
         Ok((Arguments::typed(decoded.value), decoded.repairs))
     }
 
+    fn stream_decoder(&self) -> StreamDecoder<'_> {
+        StreamDecoder::for_model(T::model(), toolgate_core::decode::Options::typed())
+    }
+
     fn run(&self, arguments: Arguments) -> Running {
         match arguments.into_typed::<T>() {
             Some(value) => self.launch(value),
@@ -471,6 +479,10 @@ where
     fn gate(&self, arguments: &str) -> Result<(Arguments, Vec<Repair>), Rejected> {
         let decoded = self.input.decode(arguments)?;
         Ok((Arguments::json(decoded.value), decoded.repairs))
+    }
+
+    fn stream_decoder(&self) -> StreamDecoder<'_> {
+        self.input.stream_decoder()
     }
 
     fn run(&self, arguments: Arguments) -> Running {

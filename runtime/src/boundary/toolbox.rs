@@ -130,6 +130,11 @@ impl std::fmt::Debug for Toolbox {
 
 impl Toolbox {
     /// The tool named `name`, as registered.
+    /// Whether a hook may change a call before the gate.
+    pub(super) fn has_middleware(&self) -> bool {
+        !self.middleware.is_empty()
+    }
+
     pub(super) fn registered(&self, name: &str) -> Option<&dyn Registered> {
         self.tools.get(name).map(|entry| &*entry.tool)
     }

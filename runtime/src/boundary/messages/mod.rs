@@ -52,6 +52,7 @@ use super::{Call, Envelope};
 mod answer;
 mod anthropic;
 mod end;
+mod following;
 mod gemini;
 mod history;
 mod mcp;
@@ -62,6 +63,7 @@ mod streamed;
 
 pub(crate) use answer::read_answer;
 pub use end::{cut, finish_reason, Cut};
+pub use following::Following;
 pub use history::{history_turns, refuse_cut, replayed_arguments, UNREADABLE_ARGUMENTS_KEY};
 /// What the MCP server sends (`McpServer::result_of`).
 #[cfg(feature = "mcp")]
