@@ -330,7 +330,9 @@ impl<'m, T> StreamDecoder<'m, T> {
     /// Takes the next piece of the call's text; answers the events it makes (new ones only).
     /// A character split between two pieces waits for its end.
     pub fn feed(&mut self, piece: &[u8]) -> &[StreamEvent] {
-        self.events.clear();
+        if !self.events.is_empty() {
+            self.events.clear();
+        }
         // One byte of ASCII inside the object, the commonest piece of a byte-by-byte stream.
         if let [byte] = *piece {
             if byte < 0x80
