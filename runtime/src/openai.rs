@@ -300,7 +300,7 @@ impl OpenAiClient {
         Ok(StreamedCompletion {
             message,
             calls,
-            log: stream.log().to_vec(),
+            log: stream.log(),
         })
     }
 }

@@ -197,6 +197,10 @@ pub struct StreamDecoder<'m, T = Value> {
     tokens: Tokens,
     frames: Frames<'m>,
     phase: Phase,
+    /// How far the text is white space, while nothing else came ([`Phase::Blank`]).
+    blank: usize,
+    /// The bytes looked at for it.
+    blank_work: u64,
     /// Whether an issue sent made the refusal certain.
     refused: bool,
     decoder: Option<crate::decode::Decoder<'m>>,
@@ -283,6 +287,8 @@ impl<'m, T> StreamDecoder<'m, T> {
             tokens: Tokens::at(0, max_depth),
             frames: Frames::new(model.plan()),
             phase: Phase::Blank,
+            blank: 0,
+            blank_work: 0,
             refused: false,
             decoder: None,
             sent_issues: 0,
@@ -324,7 +330,7 @@ impl<'m, T> StreamDecoder<'m, T> {
     /// text was cut (what the linearity tests count).
     #[doc(hidden)]
     pub fn work(&self) -> u64 {
-        self.tokens.work()
+        self.tokens.work() + self.blank_work
     }
 
     /// Takes the next piece of the call's text; answers the events it makes (new ones only).
@@ -420,14 +426,17 @@ impl<'m, T> StreamDecoder<'m, T> {
     /// Reads the tokens the text now holds.
     fn read(&mut self) {
         if self.phase == Phase::Blank {
-            match self
-                .text
-                .trim_start_matches([' ', '\t', '\n', '\r'])
+            // Only the text not looked at yet: white space fed a byte at a time is scanned once.
+            let rest = &self.text[self.blank..];
+            let first = rest
                 .bytes()
-                .next()
-            {
+                .position(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'));
+            let scanned = first.map_or(rest.len(), |at| at + 1);
+            self.blank_work += scanned as u64;
+            self.blank = first.map_or(self.text.len(), |at| self.blank + at);
+            match self.text.as_bytes().get(self.blank) {
                 None => return,
-                Some(b'{') => self.phase = Phase::Reading,
+                Some(&b'{') => self.phase = Phase::Reading,
                 Some(_) => {
                     return self.silence("the text does not start with an object: the end decides")
                 }

@@ -135,8 +135,10 @@ impl<T> StreamDecoder<'_, T> {
                 Ok(Some(token)) => token,
                 Ok(None) => unreachable!("the root closes with its end token"),
                 Err(Stop::More) => {
-                    // Something after where the tokenizer stopped: a value begun.
-                    let begun = !self.text[tokens.position()..].trim().is_empty();
+                    // A value begun where the tokenizer stopped (not white space or a
+                    // comment, which may yet end without one).
+                    let rest = self.text[tokens.position()..].trim_start();
+                    let begun = rest.starts_with(|c: char| !matches!(c, '/' | '#'));
                     return Some(close_all(open, begun));
                 }
                 Err(Stop::Error(_)) => return None,

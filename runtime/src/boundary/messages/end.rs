@@ -59,7 +59,7 @@ fn output_tokens(provider: Provider, answer: &Value) -> Option<u64> {
         Provider::OpenAiResponses | Provider::Anthropic => count("/usage/output_tokens"),
         Provider::Gemini => {
             let candidates = count("/usageMetadata/candidatesTokenCount")?;
-            Some(candidates + count("/usageMetadata/thoughtsTokenCount").unwrap_or(0))
+            Some(candidates.saturating_add(count("/usageMetadata/thoughtsTokenCount").unwrap_or(0)))
         }
         _ => None,
     }

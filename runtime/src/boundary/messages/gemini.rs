@@ -5,9 +5,11 @@
 //! Vertex's streamed function call arguments (`streamFunctionCallArguments`): a call opens
 //! with its `name` and `willContinue: true`, then parts of `partialArgs` each set one value
 //! at a `jsonPath` (`$.a.b[0]`, `$['a b']`; a string continued at the same path is
-//! appended), and ends with an empty `functionCall` or a part without `willContinue`; its
-//! arguments are the object so assembled, decided at that end. A path that cannot be read
-//! cuts the message, naming it, rather than guessing where the value goes.
+//! appended; items in order, at most `MAX_DEPTH` steps, every piece counted against the
+//! message's bytes), and ends with an empty `functionCall` or a part without `willContinue`;
+//! its arguments are the object so assembled, decided at that end. A path that cannot be
+//! read cuts the message, naming it, rather than guessing where the value goes. A part with
+//! neither `willContinue` nor `partialArgs` is a whole call, even while one streams.
 //!
 //! Decisions written down here:
 //! - A call's `id` is optional (the API sends one in newer versions); without it the call's
@@ -111,7 +113,9 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
             .and_then(Value::as_u64)
     };
     if let Some(candidates) = usage("candidatesTokenCount") {
-        events.output_tokens(Some(candidates + usage("thoughtsTokenCount").unwrap_or(0)));
+        events.output_tokens(Some(
+            candidates.saturating_add(usage("thoughtsTokenCount").unwrap_or(0)),
+        ));
     }
     if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
         events.finish(Some(reason));
@@ -128,8 +132,12 @@ fn vertex_part(events: &mut Events<'_>, call: &Value) -> bool {
     let continues = call.get("willContinue").and_then(Value::as_bool) == Some(true);
     let partial = call.get("partialArgs").and_then(Value::as_array);
     let empty = call.as_object().is_some_and(|members| members.is_empty());
-    if open.is_none() && !continues && partial.is_none() {
+    // A part with neither is a whole call, a Vertex call open or not.
+    if !continues && partial.is_none() && !empty {
         return false;
+    }
+    if open.is_none() && empty {
+        return true;
     }
     let at = match open {
         Some(at) if call.get("name").is_none() => at,
@@ -163,15 +171,25 @@ fn vertex_part(events: &mut Events<'_>, call: &Value) -> bool {
     true
 }
 
-/// The most items a `jsonPath` index may add past those sent (a bound on what one piece can
-/// make the assembled arguments grow by).
-const MOST_SKIPPED_ITEMS: usize = 1024;
-
 /// One piece of `partialArgs`: its value set at its `jsonPath` in the call's object (a
 /// string at a path that holds one is appended to it).
 fn set_partial(events: &mut Events<'_>, at: usize, piece: &Value) -> Result<(), String> {
     let path = piece.get("jsonPath").and_then(Value::as_str).unwrap_or("");
-    let steps = json_path(path).ok_or_else(|| format!("the jsonPath {path:?} cannot be read"))?;
+    let steps =
+        json_path(path).ok_or_else(|| format!("the jsonPath {path:.40?} cannot be read"))?;
+    // Within the decoder's depth (what is assembled is written out and dropped, recursively),
+    // and counted against the message's bytes: each step may make a node.
+    let most = toolgate_core::decode::MAX_DEPTH;
+    if steps.len() > most {
+        return Err(format!("the jsonPath {path:.40?} is deeper than {most}"));
+    }
+    let text_bytes = piece
+        .get("stringValue")
+        .and_then(Value::as_str)
+        .map_or(0, str::len);
+    if !events.charge(path.len() + text_bytes + 8) {
+        return Ok(());
+    }
     let value = [
         "stringValue",
         "numberValue",
@@ -203,12 +221,13 @@ fn set_partial(events: &mut Events<'_>, at: usize, piece: &Value) -> Result<(), 
                 let Value::Array(items) = node else {
                     return Ok(());
                 };
-                if *index > items.len() + MOST_SKIPPED_ITEMS {
+                // Items come in order: the next one, or one sent already.
+                if *index > items.len() {
                     return Err(format!(
-                        "the index {index} of {path:?} is far past the items sent"
+                        "the index {index} of {path:.40?} skips items not sent"
                     ));
                 }
-                while items.len() <= *index {
+                if *index == items.len() {
                     items.push(Value::Null);
                 }
                 &mut items[*index]

@@ -70,7 +70,8 @@ pub use history::{history_turns, refuse_cut, replayed_arguments, UNREADABLE_ARGU
 pub(crate) use mcp::tool_result as mcp_tool_result;
 pub use sse::{SseEvent, SseReader, MAX_EVENT_BYTES};
 pub use streamed::{
-    StreamUpdate, StreamedCall, StreamedMessage, Update, MAX_STREAMED_BYTES, MAX_STREAMED_CALLS,
+    StreamUpdate, StreamedCall, StreamedMessage, Update, MAX_LOG_LINES, MAX_STREAMED_BYTES,
+    MAX_STREAMED_CALLS,
 };
 
 #[doc(no_inline)]

@@ -7,9 +7,12 @@
 //!   Another index never ends a call: calls may interleave, and they end with the message.
 //! - An entry without an `index` is keyed by its `id`; with neither, it continues the one call
 //!   open, and with several open the message cannot be read (it is cut, naming why).
-//! - A new `id` at an index in use opens a new call where the current call's arguments are
-//!   already one whole JSON value (servers that send every call at index 0), and otherwise
-//!   continues the current call (servers that send a fresh id in every chunk); both logged.
+//! - A new `id` at an index in use opens a new call where the current call's arguments
+//!   already close every bracket they open (servers that send every call at index 0), and
+//!   otherwise continues the current call (servers that send a fresh id in every chunk); both
+//!   logged.
+//! - Only the first choice is read (`n` above 1 streams others): it is the answer, as the
+//!   whole answer's reader takes it; another choice's finish reason does not end it.
 
 use serde_json::{json, Value};
 
@@ -64,6 +67,10 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
     let choices = chunk.get("choices").and_then(Value::as_array);
     for choice in choices.into_iter().flatten() {
         let choice_index = choice.get("index").and_then(Value::as_u64).unwrap_or(0);
+        // The first choice is the answer, as the whole answer's reader takes it.
+        if choice_index != 0 {
+            continue;
+        }
         if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str) {
             events.text(text);
         }
@@ -99,7 +106,7 @@ fn stream_entry(events: &mut Events<'_>, choice: u64, entry: &Value) {
                             .as_deref()
                             .is_some_and(|was| was != id) =>
                     {
-                        if is_whole_json(&events.get(at).arguments) {
+                        if events.is_whole(at) {
                             events.log(format!("index {index}: a new id {id:?} after a whole call opens a new call"));
                             events.open(&key)
                         } else {
@@ -134,9 +141,4 @@ fn stream_entry(events: &mut Events<'_>, choice: u64, entry: &Value) {
         None | Some(Value::Null) => {}
         Some(arguments) => events.arguments(at, &text_of(arguments)),
     }
-}
-
-/// Whether `text` is one whole JSON value.
-pub(super) fn is_whole_json(text: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }

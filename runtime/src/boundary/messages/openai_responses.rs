@@ -48,9 +48,9 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
 /// Streams, decisions written down here: a call is keyed by its item's id (`item_id`), else
 /// its `output_index`; a delta before its `output_item.added` waits under its key. The call
 /// ends at `function_call_arguments.done` (or `output_item.done`): a `.done` text equal to
-/// the deltas changes nothing; a different one, or one without deltas, replaces them (the
-/// call is decided on the `.done` text, logged). A delta after the end is dropped and the
-/// call refused as garbled.
+/// the deltas changes nothing; without deltas, the call is decided on it (logged); a
+/// different one refuses the call as garbled (which text was meant cannot be known, and an
+/// issue sent early on the deltas must stand), as does a delta after the end.
 pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
     let kind = data.get("type").and_then(Value::as_str).unwrap_or(name);
     let output_index = data.get("output_index").and_then(Value::as_u64);
@@ -119,25 +119,17 @@ fn found(events: &mut Events<'_>, key: Option<&str>, by_index: Option<&str>) -> 
     }
 }
 
-/// A call's end, with the whole text the provider says it sent.
+/// A call's end, with the whole text the provider says it sent: the text it streamed, or,
+/// where it streamed none, that text; any other text (at this end, or at a second one)
+/// garbles the call (`Events::replace`).
 fn done(events: &mut Events<'_>, at: usize, whole: Option<String>) {
-    if events.get(at).ended {
-        if whole.is_some_and(|whole| whole != events.get(at).arguments) {
-            events.log(format!(
-                "call {at}: a second end with other text is ignored"
-            ));
-        }
+    let Some(whole) = whole.filter(|whole| *whole != events.get(at).arguments) else {
+        events.end(at);
         return;
+    };
+    if events.get(at).arguments.is_empty() && !events.get(at).ended {
+        events.log(format!("call {at}: its arguments came only with its end"));
     }
-    if let Some(whole) = whole.filter(|whole| *whole != events.get(at).arguments) {
-        let line = match events.get(at).arguments.is_empty() {
-            true => format!("call {at}: its arguments came only with its end"),
-            false => format!(
-                "call {at}: the text at its end differs from its deltas: decided on the end's"
-            ),
-        };
-        events.log(line);
-        events.replace(at, whole);
-    }
+    events.replace(at, whole);
     events.end(at);
 }

@@ -51,7 +51,51 @@ pub struct StreamedCall {
     start_input: Option<String>,
     /// Vertex: the arguments assembled from `partialArgs` so far.
     pub(super) partial_args: Option<Value>,
+    /// Whether the arguments so far close every bracket they open, followed as they grow.
+    balance: Balance,
 }
+
+/// The brackets of a call's arguments, followed as text is added (a byte looked at once):
+/// whether they hold a whole JSON object or array so far, as far as brackets tell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Balance {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    opened: bool,
+}
+
+impl Balance {
+    fn push(&mut self, text: &str) {
+        for byte in text.bytes() {
+            if self.in_string {
+                match (self.escaped, byte) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => {
+                    self.depth += 1;
+                    self.opened = true;
+                }
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    fn whole(&self) -> bool {
+        self.opened && self.depth == 0 && !self.in_string
+    }
+}
+
+/// Most lines of a message's log ([`StreamedMessage::log`]); past them, only a count.
+pub const MAX_LOG_LINES: usize = 64;
 
 /// What an event did to a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +143,8 @@ pub struct StreamedMessage {
     log: Vec<String>,
     /// The model's text around the calls (Chat Completions' `delta.content`).
     text: String,
+    /// Log lines past [`MAX_LOG_LINES`], counted.
+    log_left_out: usize,
 }
 
 impl StreamedMessage {
@@ -120,6 +166,7 @@ impl StreamedMessage {
             bytes: 0,
             log: Vec::new(),
             text: String::new(),
+            log_left_out: 0,
         }
     }
 
@@ -238,9 +285,14 @@ impl StreamedMessage {
     }
 
     /// What the reading did about the provider's quirks (a delta after its call's end, a new
-    /// id at a used index, empty arguments...), a line each.
-    pub fn log(&self) -> &[String] {
-        &self.log
+    /// id at a used index, empty arguments...), a line each: at most [`MAX_LOG_LINES`], then
+    /// a last line counting the rest.
+    pub fn log(&self) -> Vec<String> {
+        let mut lines = self.log.clone();
+        if self.log_left_out > 0 {
+            lines.push(format!("... and {} more", self.log_left_out));
+        }
+        lines
     }
 
     /// Whether the message was cut, and how: an error in the stream (or a stream that cannot
@@ -349,15 +401,30 @@ impl Events<'_> {
             return;
         }
         call.arguments.push_str(text);
+        call.balance.push(text);
         self.update(at, StreamUpdate::Arguments);
     }
 
-    /// The call's arguments, replaced whole by `text`.
+    /// The call's arguments, replaced whole by `text`: only a call that was fed no text
+    /// yet (no issue can have been sent early on text that is then taken back); one that was
+    /// is refused as garbled, which text was meant being unknown.
     pub(super) fn replace(&mut self, at: usize, text: String) {
+        if !self.message.calls[at].arguments.is_empty() {
+            let line =
+                format!("call {at}: its whole text at its end differs from the text it streamed");
+            self.message.calls[at]
+                .garbled
+                .get_or_insert_with(|| line.clone());
+            self.log(line);
+            return;
+        }
         if !self.budget(text.len()) {
             return;
         }
-        self.message.calls[at].arguments = text;
+        let call = &mut self.message.calls[at];
+        call.balance = Balance::default();
+        call.balance.push(&text);
+        call.arguments = text;
         self.update(at, StreamUpdate::Replaced);
     }
 
@@ -382,7 +449,22 @@ impl Events<'_> {
 
     /// A line of the quirks' log.
     pub(super) fn log(&mut self, line: String) {
-        self.message.log.push(line);
+        match self.message.log.len() < MAX_LOG_LINES {
+            true => self.message.log.push(line),
+            false => self.message.log_left_out += 1,
+        }
+    }
+
+    /// Whether the call's arguments so far close every bracket they open (followed as they
+    /// grew: no text read again).
+    pub(super) fn is_whole(&self, at: usize) -> bool {
+        self.message.calls[at].balance.whole()
+    }
+
+    /// Counts `bytes` against the message's limit of arguments ([`MAX_STREAMED_BYTES`]);
+    /// `false` (the message cut) past it.
+    pub(super) fn charge(&mut self, bytes: usize) -> bool {
+        self.budget(bytes)
     }
 
     /// The model's text, more of it.

@@ -198,3 +198,69 @@ fn gemini_parts_are_whole_calls() {
         assert_eq!(message.cut(), None);
     }
 }
+
+#[test]
+fn only_the_first_choice_is_the_answer() {
+    let stream = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"add\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"length\"}]}\n\n",
+        "data: {\"choices\":[{\"index\":1,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"b\",\"function\":{\"name\":\"mul\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let message = read(Provider::OpenAiChat, stream, 5);
+    assert_eq!(message.calls().len(), 1);
+    assert!(matches!(message.cut(), Some(Cut::TokenLimit(_))));
+}
+
+#[test]
+fn vertex_paths_are_bounded_and_whole_parts_stay_whole() {
+    let deep = format!("${}", "[0]".repeat(200));
+    let chunk = |call: serde_json::Value| {
+        format!(
+            "data: {}\n\n",
+            serde_json::json!({"candidates": [{"content": {"parts": [{"functionCall": call}]}}]})
+        )
+    };
+    let stream = chunk(serde_json::json!({"name": "f", "willContinue": true}))
+        + &chunk(serde_json::json!({"partialArgs": [{"jsonPath": deep, "numberValue": 1}]}));
+    assert!(matches!(
+        read(Provider::Gemini, &stream, 64).cut(),
+        Some(Cut::Error(_))
+    ));
+    let skipping = chunk(serde_json::json!({"name": "f", "willContinue": true}))
+        + &chunk(serde_json::json!({"partialArgs": [{"jsonPath": "$.a[5]", "numberValue": 1}]}));
+    assert!(matches!(
+        read(Provider::Gemini, &skipping, 64).cut(),
+        Some(Cut::Error(_))
+    ));
+    // A whole call while a streamed one is open keeps its arguments.
+    let mixed = chunk(serde_json::json!({"name": "f", "willContinue": true}))
+        + &chunk(serde_json::json!({"name": "g", "args": {"x": 1}}))
+        + &chunk(serde_json::json!({"partialArgs": [{"jsonPath": "$.y", "stringValue": "z"}]}))
+        + "data: {\"candidates\":[{\"finishReason\":\"STOP\"}]}\n\n";
+    let message = read(Provider::Gemini, &mixed, 7);
+    let calls: Vec<(Option<String>, String)> = message
+        .calls()
+        .iter()
+        .map(|c| (c.tool.clone(), c.arguments.clone()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (Some("f".into()), "{\"y\":\"z\"}".into()),
+            (Some("g".into()), "{\"x\":1}".into())
+        ]
+    );
+}
+
+#[test]
+fn a_fresh_id_in_every_chunk_is_read_once_and_the_log_is_capped() {
+    let mut stream = String::from("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"add\",\"arguments\":\"{\\\"s\\\": \\\"\"}}]}}]}\n\n");
+    for n in 0..500 {
+        stream += &format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"id\":\"id{n}\",\"function\":{{\"arguments\":\"}}\"}}}}]}}}}]}}\n\n");
+    }
+    stream += "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"}\"}}]},\"finish_reason\":\"stop\"}]}\n\n";
+    let message = read(Provider::OpenAiChat, &stream, 4096);
+    // One call: the brackets inside the string never closed it.
+    assert_eq!(message.calls().len(), 1);
+    assert_eq!(message.log().len(), MAX_LOG_LINES + 1);
+}
