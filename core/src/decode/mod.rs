@@ -418,6 +418,11 @@ impl std::error::Error for Rejected {}
 
 /// A `limit` issue for a number beyond a 64-bit float (`1e400`): valid JSON, but no value
 /// toolgate can hold without changing it.
+/// The `syntax` issue of argument bytes that are not UTF-8.
+pub(crate) fn not_utf8() -> Issue {
+    Issue::new(Path::root(), Constraint::Syntax, "the text is not UTF-8")
+}
+
 /// The `limit` issue of arguments of `bytes` bytes, past `max_bytes`.
 pub(crate) fn oversize(bytes: usize, max_bytes: usize) -> Issue {
     let message = format!("the arguments are {bytes} bytes, more than the limit of {max_bytes}");
@@ -457,7 +462,7 @@ fn read_text(
     let syntax = |message: String| Issue::new(Path::root(), Constraint::Syntax, message);
     // Text that is not UTF-8 is never JSON, strict or lenient.
     let Ok(text) = std::str::from_utf8(text) else {
-        report.push(syntax("the text is not UTF-8".into()));
+        report.push(not_utf8());
         return None;
     };
     let max_depth = options.max_depth.min(MAX_DEPTH);

@@ -3,9 +3,9 @@
 use serde_json::Number;
 
 use super::cursor::Cursor;
-use super::tokens::Leniency;
+use super::tokens::{Leniency, Token};
 #[cfg(test)]
-use super::tokens::{Stop, Token, Tokens};
+use super::tokens::{Stop, Tokens};
 use crate::decode::TextError;
 use crate::model::Json;
 
@@ -98,10 +98,10 @@ fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
                 Some(Open::Object(members, _)) => Json::Object(members),
                 None => unreachable!("a container ends after it starts"),
             },
-            Token::String(text) => Json::String(text.into_owned()),
-            Token::Number(digits) => number(tokens.token_start(), digits)?,
-            Token::Bool(flag) => Json::Bool(flag),
-            Token::Null => Json::Null,
+            scalar => match self::scalar(scalar, tokens.token_start()) {
+                Some(json) => json?,
+                None => unreachable!("every other token is handled above"),
+            },
         };
         match open.last_mut() {
             None => {
@@ -118,6 +118,19 @@ fn read_tokens(text: &str, tokens: &mut Tokens) -> Result<TreeRead, TextError> {
             }
         }
     }
+}
+
+/// The value of a scalar token in a tree (`offset`: where it starts, for a number out of
+/// range); `None` for the tokens of containers and keys. What every reader of tokens makes of
+/// a scalar.
+pub(crate) fn scalar(token: Token<'_>, offset: usize) -> Option<Result<Json, TextError>> {
+    Some(Ok(match token {
+        Token::String(text) => Json::String(text.into_owned()),
+        Token::Number(digits) => return Some(number(offset, digits)),
+        Token::Bool(flag) => Json::Bool(flag),
+        Token::Null => Json::Null,
+        _ => return None,
+    }))
 }
 
 /// The value of a number's text (checked against JSON's grammar) in a tree: an integer as

@@ -66,7 +66,7 @@ mod tests;
 
 use frames::Frames;
 pub use partial::{NodeState, Partial, PartialValue};
-use scalars::{admitted_as_sent, json_of, ENDS_STRINGS, MOVES_TOKENS};
+use scalars::{admitted_as_sent, ENDS_STRINGS, MOVES_TOKENS};
 
 /// What a [`StreamDecoder`] says of the text fed so far (see the module's documentation).
 #[derive(Clone, Debug, PartialEq)]
@@ -411,8 +411,7 @@ impl<'m, T> StreamDecoder<'m, T> {
                     .push_str(std::str::from_utf8(whole).unwrap_or_default());
                 self.rest.extend_from_slice(after);
                 if error.error_len().is_some() {
-                    let issue =
-                        Issue::new(Path::root(), Constraint::Syntax, "the text is not UTF-8");
+                    let issue = crate::decode::not_utf8();
                     // The text read so far still gets its events first.
                     if self.reading() {
                         self.read();
@@ -484,17 +483,15 @@ impl<'m, T> StreamDecoder<'m, T> {
             Token::Null => return self.frames.value_done(),
             // A value of the form its schema reads and within its constraints is what the
             // rules make of it, unchanged: nothing to decide (the typed reader's fast path).
-            _ if at.is_some_and(|node| admitted_as_sent(self.model.plan(), node, &token)) => {
-                if self.values {
-                    self.decide(json_of(token), at.unwrap_or(self.model.plan().root()));
-                }
+            _ if !self.values
+                && at.is_some_and(|node| admitted_as_sent(self.model.plan(), node, &token)) =>
+            {
                 return self.frames.value_done();
             }
-            Token::Bool(value) => Json::Bool(value),
-            Token::String(text) => Json::String(text.into_owned()),
-            Token::Number(digits) => match tree::number(self.tokens.token_start(), digits) {
-                Ok(number) => number,
-                Err(_) => return self.stop(crate::decode::number_out_of_range()),
+            scalar => match tree::scalar(scalar, self.tokens.token_start()) {
+                Some(Ok(json)) => json,
+                Some(Err(_)) => return self.stop(crate::decode::number_out_of_range()),
+                None => return,
             },
         };
         if let Some(node) = at {

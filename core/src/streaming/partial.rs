@@ -171,13 +171,7 @@ impl<T> StreamDecoder<'_, T> {
                     }
                     continue;
                 }
-                Token::Null => Value::Null,
-                Token::Bool(value) => Value::Bool(value),
-                Token::String(text) => Value::String(text.into_owned()),
-                Token::Number(digits) => match tree::number(0, digits) {
-                    Ok(number) => number.to_value(),
-                    Err(_) => return None,
-                },
+                scalar => tree::scalar(scalar, 0)?.ok()?.to_value(),
             };
             let node = Partial {
                 state: NodeState::Complete,

@@ -1,7 +1,7 @@
 //! What the streaming decoder needs to know of one byte or one scalar: whether a piece can
 //! move the tokenizer on, and whether a complete scalar is what its schema reads as sent.
 
-use crate::model::{Json, Kind};
+use crate::model::Kind;
 use crate::num::Num;
 use crate::plan::{NodeId, Plan};
 use crate::read::tokens::Token;
@@ -76,15 +76,5 @@ pub(super) fn admitted_as_sent(plan: &Plan, node: NodeId, token: &Token<'_>) -> 
                 .any(|value| value.value.as_str() == Some(text)),
         },
         _ => false,
-    }
-}
-
-/// A scalar token as the tree reader makes it.
-pub(super) fn json_of(token: Token<'_>) -> Json {
-    match token {
-        Token::Bool(value) => Json::Bool(value),
-        Token::String(text) => Json::String(text.into_owned()),
-        Token::Number(digits) => tree::number(0, digits).unwrap_or(Json::Null),
-        _ => Json::Null,
     }
 }

@@ -4,7 +4,9 @@
 
 use serde_json::{json, Value};
 
-use super::streamed::{text_of, Events};
+use super::end::{finish_reason, output_tokens};
+use super::streamed::Events;
+use super::Provider;
 use super::{as_text, call_id, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -77,8 +79,8 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
         .map(|index| index.to_string());
     match kind {
         "message_start" => {
-            let usage = data.pointer("/message/usage/output_tokens");
-            events.output_tokens(usage.and_then(Value::as_u64));
+            let message = data.get("message").unwrap_or(&Value::Null);
+            events.output_tokens(output_tokens(Provider::Anthropic, message));
         }
         "content_block_start" => {
             let block = data.get("content_block").unwrap_or(&Value::Null);
@@ -90,7 +92,7 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
             };
             let id = block.get("id").and_then(Value::as_str);
             events.name(at, id, block.get("name").and_then(Value::as_str));
-            let input = block.get("input").map(text_of);
+            let input = block.get("input").map(as_text);
             events.start_input(at, input.filter(|input| !is_empty_object(input)));
         }
         "content_block_delta" => {
@@ -100,7 +102,7 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
             }
             match key.and_then(|key| events.find(&key)) {
                 Some(at) => {
-                    let text = delta.get("partial_json").map(text_of).unwrap_or_default();
+                    let text = delta.get("partial_json").map(as_text).unwrap_or_default();
                     events.arguments(at, &text);
                 }
                 None => events
@@ -128,8 +130,10 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
             events.end(at);
         }
         "message_delta" => {
-            events.finish(data.pointer("/delta/stop_reason").and_then(Value::as_str));
-            events.output_tokens(data.pointer("/usage/output_tokens").and_then(Value::as_u64));
+            // The delta holds `stop_reason`, the event `usage`, where a whole message does.
+            let delta = data.get("delta").unwrap_or(&Value::Null);
+            events.finish(finish_reason(Provider::Anthropic, delta));
+            events.output_tokens(output_tokens(Provider::Anthropic, data));
         }
         "message_stop" => events.message_ended(),
         "error" => events.fail(format!("the provider sent an error: {data}")),

@@ -15,8 +15,7 @@ use serde_json::Value;
 use super::Provider;
 
 /// The finish reasons that say the output token cap cut the answer.
-pub(super) const CUT_REASONS: [&str; 4] =
-    ["length", "max_tokens", "max_output_tokens", "MAX_TOKENS"];
+const CUT_REASONS: [&str; 4] = ["length", "max_tokens", "max_output_tokens", "MAX_TOKENS"];
 
 /// Why an answer was cut before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +51,7 @@ pub fn finish_reason(provider: Provider, answer: &Value) -> Option<&str> {
 
 /// The output tokens a whole answer's usage reports (Gemini's thinking tokens count
 /// against the cap too).
-fn output_tokens(provider: Provider, answer: &Value) -> Option<u64> {
+pub(super) fn output_tokens(provider: Provider, answer: &Value) -> Option<u64> {
     let count = |pointer: &str| answer.pointer(pointer).and_then(Value::as_u64);
     match provider {
         Provider::OpenAiChat => count("/usage/completion_tokens"),
@@ -79,13 +78,20 @@ fn output_tokens(provider: Provider, answer: &Value) -> Option<u64> {
 /// assert!(cut(Provider::Anthropic, &answer, Some(1024)).is_none());
 /// ```
 pub fn cut(provider: Provider, answer: &Value, max_tokens: Option<u64>) -> Option<Cut> {
-    if let Some(reason) = finish_reason(provider, answer).filter(|r| CUT_REASONS.contains(r)) {
-        return Some(Cut {
-            because: format!("finish reason `{reason}`"),
-        });
+    let used = output_tokens(provider, answer);
+    token_limit(finish_reason(provider, answer), used, max_tokens).map(|because| Cut { because })
+}
+
+/// What says an answer reached its token limit, if anything does: its finish reason, or its
+/// output tokens at the cap the request set. The one rule of whole and streamed answers.
+pub(super) fn token_limit(
+    finish_reason: Option<&str>,
+    used: Option<u64>,
+    cap: Option<u64>,
+) -> Option<String> {
+    if let Some(reason) = finish_reason.filter(|reason| CUT_REASONS.contains(reason)) {
+        return Some(format!("finish reason `{reason}`"));
     }
-    let (cap, used) = (max_tokens?, output_tokens(provider, answer)?);
-    (used >= cap).then(|| Cut {
-        because: format!("{used} output tokens, the cap of {cap} the request set"),
-    })
+    let (cap, used) = (cap?, used?);
+    (used >= cap).then(|| format!("{used} output tokens, the cap of {cap} the request set"))
 }

@@ -20,7 +20,9 @@
 
 use serde_json::{json, Value};
 
+use super::end::{finish_reason, output_tokens};
 use super::streamed::Events;
+use super::Provider;
 use super::{as_text, replayed_arguments, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -107,17 +109,9 @@ pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
         events.replace(at, call.get("args").map_or(String::new(), as_text));
         events.end(at);
     }
-    let usage = |name: &str| {
-        chunk
-            .pointer(&format!("/usageMetadata/{name}"))
-            .and_then(Value::as_u64)
-    };
-    if let Some(candidates) = usage("candidatesTokenCount") {
-        events.output_tokens(Some(
-            candidates.saturating_add(usage("thoughtsTokenCount").unwrap_or(0)),
-        ));
-    }
-    if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
+    // A chunk holds its usage and finish reason where a whole answer does.
+    events.output_tokens(output_tokens(Provider::Gemini, chunk));
+    if let Some(reason) = finish_reason(Provider::Gemini, chunk) {
         events.finish(Some(reason));
         events.message_ended();
     }

@@ -16,7 +16,9 @@
 
 use serde_json::{json, Value};
 
-use super::streamed::{text_of, Events};
+use super::end::output_tokens;
+use super::streamed::Events;
+use super::Provider;
 use super::{as_text, call_id, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -59,11 +61,8 @@ pub(super) fn calls_turn(calls: &[Call]) -> Vec<Value> {
 
 /// One chunk of a streamed completion.
 pub(super) fn stream_event(events: &mut Events<'_>, chunk: &Value) {
-    events.output_tokens(
-        chunk
-            .pointer("/usage/completion_tokens")
-            .and_then(Value::as_u64),
-    );
+    // A chunk's `usage` and its first choice's finish reason sit where a whole answer's do.
+    events.output_tokens(output_tokens(Provider::OpenAiChat, chunk));
     let choices = chunk.get("choices").and_then(Value::as_array);
     for choice in choices.into_iter().flatten() {
         let choice_index = choice.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -139,6 +138,6 @@ fn stream_entry(events: &mut Events<'_>, choice: u64, entry: &Value) {
     events.name(at, id, name);
     match function.get("arguments") {
         None | Some(Value::Null) => {}
-        Some(arguments) => events.arguments(at, &text_of(arguments)),
+        Some(arguments) => events.arguments(at, &as_text(arguments)),
     }
 }

@@ -4,7 +4,9 @@
 
 use serde_json::{json, Value};
 
-use super::streamed::{text_of, Events};
+use super::end::{finish_reason, output_tokens};
+use super::streamed::Events;
+use super::Provider;
 use super::{as_text, call_id, text, MessageError};
 use crate::boundary::{Call, Envelope};
 
@@ -67,7 +69,7 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
             };
             let call_id = item.get("call_id").and_then(Value::as_str);
             events.name(at, call_id, item.get("name").and_then(Value::as_str));
-            let arguments = item.get("arguments").map(text_of);
+            let arguments = item.get("arguments").map(as_text);
             if kind == "response.output_item.added" {
                 if let Some(text) = arguments {
                     events.arguments(at, &text);
@@ -79,27 +81,21 @@ pub(super) fn stream_event(events: &mut Events<'_>, name: &str, data: &Value) {
         "response.function_call_arguments.delta" => {
             let key = data.get("item_id").and_then(Value::as_str);
             if let Some(at) = found(events, key, by_index.as_deref()) {
-                let delta = data.get("delta").map(text_of).unwrap_or_default();
+                let delta = data.get("delta").map(as_text).unwrap_or_default();
                 events.arguments(at, &delta);
             }
         }
         "response.function_call_arguments.done" => {
             let key = data.get("item_id").and_then(Value::as_str);
             if let Some(at) = found(events, key, by_index.as_deref()) {
-                done(events, at, data.get("arguments").map(text_of));
+                done(events, at, data.get("arguments").map(as_text));
             }
         }
         "response.completed" | "response.incomplete" => {
             let response = data.get("response").unwrap_or(&Value::Null);
-            let reason = response
-                .pointer("/incomplete_details/reason")
-                .and_then(Value::as_str);
-            events.finish(reason.or(response.get("status").and_then(Value::as_str)));
-            events.output_tokens(
-                response
-                    .pointer("/usage/output_tokens")
-                    .and_then(Value::as_u64),
-            );
+            // The response holds its reason and usage as a whole answer does.
+            events.finish(finish_reason(Provider::OpenAiResponses, response));
+            events.output_tokens(output_tokens(Provider::OpenAiResponses, response));
             events.message_ended();
         }
         "response.failed" | "error" => events.fail(format!("the provider sent {kind}: {data}")),

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use toolgate_core::streaming::Cut;
 
-use super::end::CUT_REASONS;
+use super::end::token_limit;
 use super::sse::SseReader;
 use super::Provider;
 
@@ -303,19 +303,13 @@ impl StreamedMessage {
         if let Some(error) = &self.error {
             return Some(Cut::Error(error.clone()));
         }
-        if let Some(reason) = self
-            .finish_reason
-            .as_deref()
-            .filter(|reason| CUT_REASONS.contains(reason))
-        {
-            return Some(Cut::TokenLimit(format!("finish reason `{reason}`")));
-        }
-        if let (Some(cap), Some(used)) = (self.max_tokens, self.output_tokens) {
-            if used >= cap {
-                return Some(Cut::TokenLimit(format!(
-                    "{used} output tokens, the cap of {cap} the request set"
-                )));
-            }
+        let limit = token_limit(
+            self.finish_reason.as_deref(),
+            self.output_tokens,
+            self.max_tokens,
+        );
+        if let Some(because) = limit {
+            return Some(Cut::TokenLimit(because));
         }
         (self.closed && !self.ended).then_some(Cut::Closed)
     }
@@ -517,11 +511,6 @@ impl Events<'_> {
         }
         true
     }
-}
-
-/// A member's text: a string as it is, anything else as its JSON.
-pub(super) fn text_of(value: &Value) -> String {
-    super::as_text(value)
 }
 
 #[cfg(test)]
