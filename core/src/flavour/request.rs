@@ -2,6 +2,7 @@
 //! the limits a flavour sets over all the tools sent at once.
 
 use super::{Flavour, FlavourError, FlavouredSchema};
+use crate::model::read::tool_description;
 use crate::model::{Json, ToolModel};
 use crate::provider::anthropic::strict as anthropic_strict;
 
@@ -81,10 +82,20 @@ fn without_repeats(schema: &Json, name: &str, description: Option<&str>) -> Json
     if super::get(&root, "title").and_then(Json::as_str) == Some(name) {
         super::remove(&mut root, "title");
     }
+    // The root's text without the tool's, where reading the definition joins them again to
+    // the root's text (so a definition reads back as its schema); else the root keeps it all.
     let rest = match (super::get(&root, "description"), description) {
         (Some(Json::String(text)), Some(tool)) if !tool.is_empty() => text
             .strip_prefix(tool)
-            .map(|rest| rest.trim_start().to_owned()),
+            .map(str::trim_start)
+            .filter(|rest| {
+                let read_back = match rest.is_empty() {
+                    true => Some(tool.to_owned()),
+                    false => tool_description(Some(tool.to_owned()), Some(rest)),
+                };
+                read_back.as_deref() == Some(text.as_str())
+            })
+            .map(str::to_owned),
         _ => None,
     };
     match rest {

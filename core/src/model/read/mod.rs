@@ -88,20 +88,28 @@ pub fn read_parts(
 }
 
 /// The description of a tool whose definition has `tool`'s and whose arguments' root has
-/// `root`'s: the model keeps one description, so neither is lost. One that holds the other
-/// is taken; two others are joined, a flavour's note (`(maxProperties: 3)`, which the
-/// flavours' definitions leave at the root once the tool's description is taken out) with a
-/// space, as the flavour wrote it, any other text after a blank line.
-fn tool_description(tool: Option<String>, root: Option<&str>) -> Option<String> {
-    let (tool, root) = match (tool, root.map(str::trim).filter(|r| !r.is_empty())) {
-        (Some(tool), Some(root)) => (tool, root),
-        (tool, root) => return tool.or_else(|| root.map(str::to_owned)),
+/// `root`'s: the model keeps one description, so neither is lost. The same text twice, or a
+/// root that goes on from the tool's text at a white space, is taken once; a root the tool's
+/// text holds is the tool's; two others are joined, a flavour's note (`(maxProperties: 3)`,
+/// which the flavours' definitions leave at the root once the tool's description is taken
+/// out) with a space, as the flavour wrote it, any other text after a blank line.
+///
+/// A definition a flavour writes reads back as the flavour's schema: its writer
+/// ([`FlavouredSchema::definition`](crate::flavour::FlavouredSchema::definition)) takes the
+/// tool's text out of the root only where this function joins them again to the same text.
+pub(crate) fn tool_description(tool: Option<String>, root: Option<&str>) -> Option<String> {
+    let (tool, root) = match (tool, root.filter(|r| !r.trim().is_empty())) {
+        (Some(tool), Some(root)) if !tool.is_empty() => (tool, root),
+        (tool, root) => return root.map(str::to_owned).or(tool),
     };
+    let goes_on = root
+        .strip_prefix(tool.as_str())
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace));
+    if goes_on {
+        return Some(root.to_owned());
+    }
     if tool.contains(root) {
         return Some(tool);
-    }
-    if root.starts_with(tool.trim()) {
-        return Some(root.to_owned());
     }
     let separator = if root.starts_with('(') { " " } else { "\n\n" };
     Some(format!("{tool}{separator}{root}"))
