@@ -40,7 +40,7 @@ use crate::boundary::messages::{
     answer_calls, calls_turn, tool_calls, tool_results, AnswerCalls, MessageError, Provider,
     StreamedMessage,
 };
-use crate::boundary::{async_trait, Call, Envelope, Toolbox};
+use crate::boundary::{async_trait, Call, Envelope, OnEarlyIssue, Toolbox};
 use crate::flavour::{request_definitions, Flavour, FlavourError};
 use crate::prompt::DEFAULT_PROMPT_BUDGET;
 use toolgate_core::issue::shorten_text;
@@ -247,6 +247,34 @@ impl OpenAiClient {
         tool_choice: Option<Value>,
         max_tokens: Option<u64>,
     ) -> Result<StreamedCompletion, OpenAiError> {
+        let mut stream = StreamedMessage::new(Provider::OpenAiChat, max_tokens);
+        self.stream_into(messages, tools, tool_choice, max_tokens, |piece| {
+            drop(stream.feed(piece));
+            true
+        })
+        .await?;
+        stream.close();
+        let calls = streamed_calls(&stream)?;
+        Ok(StreamedCompletion {
+            message: streamed_message(&stream, &calls),
+            calls,
+            log: stream.log(),
+        })
+    }
+
+    /// Posts a chat completion request with `stream: true` (and `stream_options.include_usage`)
+    /// and gives `feed` each piece of the answer's stream as it comes, until it says to stop
+    /// (`false`: the connection is dropped); a connection that breaks ends the stream (the
+    /// reader of the pieces sees a stream closed before its end: a cut answer). At most
+    /// [`MAX_ANSWER_BYTES`] are read.
+    async fn stream_into(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        tool_choice: Option<Value>,
+        max_tokens: Option<u64>,
+        mut feed: impl FnMut(&[u8]) -> bool,
+    ) -> Result<(), OpenAiError> {
         let url = self.url();
         let mut body = self.body(messages, tools, tool_choice, max_tokens);
         body["stream"] = true.into();
@@ -257,7 +285,6 @@ impl OpenAiClient {
         };
         let mut response = self.post(&url, &body).send().await.map_err(failed)?;
         let status = response.status();
-        let mut stream = StreamedMessage::new(Provider::OpenAiChat, max_tokens);
         let mut error_body = Vec::new();
         let mut read = 0;
         loop {
@@ -272,7 +299,8 @@ impl OpenAiClient {
                 )));
             }
             match status.is_success() {
-                true => drop(stream.feed(&chunk)),
+                true if !feed(&chunk) => break,
+                true => {}
                 false => error_body.extend_from_slice(&chunk),
             }
         }
@@ -283,26 +311,30 @@ impl OpenAiClient {
                 body: shorten_text(&String::from_utf8_lossy(&error_body), MAX_ERROR_CHARS),
             });
         }
-        stream.close();
-        let calls = stream.answer_calls().map_err(|error| {
-            OpenAiError::Malformed(format!("a streamed tool call cannot be read: {error}"))
-        })?;
-        let text = stream.text();
-        let mut message = json!({
-            "role": "assistant",
-            "content": if text.is_empty() { Value::Null } else { Value::from(text) },
-        });
-        if let Some(mut turn) = calls_turn(Provider::OpenAiChat, &calls.calls).pop() {
-            if !calls.calls.is_empty() {
-                message["tool_calls"] = turn["tool_calls"].take();
-            }
-        }
-        Ok(StreamedCompletion {
-            message,
-            calls,
-            log: stream.log(),
-        })
+        Ok(())
     }
+}
+
+/// The calls of a streamed answer that ended, or the error naming one that cannot be read.
+fn streamed_calls(stream: &StreamedMessage) -> Result<AnswerCalls, OpenAiError> {
+    stream.answer_calls().map_err(|error| {
+        OpenAiError::Malformed(format!("a streamed tool call cannot be read: {error}"))
+    })
+}
+
+/// The assistant's message a streamed answer makes, as a whole answer's `choices[0].message`.
+fn streamed_message(stream: &StreamedMessage, calls: &AnswerCalls) -> Value {
+    let text = stream.text();
+    let mut message = json!({
+        "role": "assistant",
+        "content": if text.is_empty() { Value::Null } else { Value::from(text) },
+    });
+    if let Some(mut turn) = calls_turn(Provider::OpenAiChat, &calls.calls).pop() {
+        if !calls.calls.is_empty() {
+            message["tool_calls"] = turn["tool_calls"].take();
+        }
+    }
+    message
 }
 
 /// The first choice's message of a chat completion.
@@ -344,6 +376,10 @@ pub struct TurnOptions {
     /// waiting for it whole: the same calls, gated the same way, with a cut stream (its token
     /// cap, an error, a dropped connection) running none of its calls. Off by default.
     pub stream: bool,
+    /// With `stream`, what an issue a call's arguments bring before their end does: recorded
+    /// (the default), or [`OnEarlyIssue::Cancel`]: the answer is read no further and none of
+    /// its calls runs (that call refused with its issues, the others as cut).
+    pub on_early_issue: OnEarlyIssue,
 }
 
 impl Default for TurnOptions {
@@ -355,6 +391,7 @@ impl Default for TurnOptions {
             strict: false,
             max_tokens: None,
             stream: false,
+            on_early_issue: OnEarlyIssue::Record,
         }
     }
 }
@@ -418,12 +455,27 @@ pub async fn agent_turn(
     ];
     let mut envelopes = Vec::new();
     for round in 1..=options.max_rounds {
+        // Streamed, the answer goes through the toolbox's streaming turn (early issues heard as
+        // the calls stream; every call decided at the message's end, a cut one refused).
+        let mut streaming = None;
         let (message, read) = match options.stream {
             true => {
-                let streamed = client
-                    .complete_stream(&messages, &tools, None, options.max_tokens)
+                let mut turn = toolbox.stream_turn(
+                    Provider::OpenAiChat,
+                    options.max_tokens,
+                    options.on_early_issue,
+                );
+                client
+                    .stream_into(&messages, &tools, None, options.max_tokens, |piece| {
+                        drop(turn.feed(piece));
+                        !turn.is_cancelled()
+                    })
                     .await?;
-                (streamed.message, streamed.calls)
+                turn.close();
+                let read = streamed_calls(turn.message())?;
+                let message = streamed_message(turn.message(), &read);
+                streaming = Some(turn);
+                (message, read)
             }
             false => {
                 let completion = client
@@ -448,7 +500,10 @@ pub async fn agent_turn(
                 rounds: round,
             });
         }
-        let answered = toolbox.call_answer(&read).await;
+        let answered = match streaming {
+            Some(turn) => turn.finish().await?,
+            None => toolbox.call_answer(&read).await,
+        };
         messages.push(replayed_message(toolbox, message, &read));
         messages.extend(tool_results(Provider::OpenAiChat, &answered));
         envelopes.extend(answered);

@@ -70,6 +70,17 @@ fn expected_type(schema: &Schema, kind: &Kind) -> String {
     }
 }
 
+/// The path `steps` lead to, as issues write it (long names shortened).
+pub(crate) fn path_of<'s, 'm: 's>(steps: impl IntoIterator<Item = &'s Step<'m>>) -> Path {
+    steps
+        .into_iter()
+        .map(|step| match step {
+            Step::Key(key) => crate::path::Segment::Key(crate::issue::shorten_name(key)),
+            Step::Index(index) => crate::path::Segment::Index(*index),
+        })
+        .collect()
+}
+
 impl<'m> Checker<'m> {
     /// A checker for values of `model`, keeping at most [`Report::DEFAULT_CAP`] issues.
     pub fn new(model: &'m ToolModel) -> Self {
@@ -94,13 +105,7 @@ impl<'m> Checker<'m> {
     /// [`crate::issue::GOT_MAX_CHARS`] characters cut there as [`Path::with_short_keys`]
     /// cuts it: the path of an issue or a repair, which echo it.
     pub fn path(&self) -> Path {
-        self.path
-            .iter()
-            .map(|step| match step {
-                Step::Key(key) => crate::path::Segment::Key(crate::issue::shorten_name(key)),
-                Step::Index(index) => crate::path::Segment::Index(*index),
-            })
-            .collect()
+        path_of(&self.path)
     }
 
     /// Records an issue at the current path.

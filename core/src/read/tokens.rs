@@ -371,6 +371,11 @@ impl Tokens {
     }
 
     /// Whether the innermost open container is an object.
+    /// Whether the next token is an object's key (or its closing bracket).
+    fn expects_key(&self) -> bool {
+        matches!(self.expect, Expect::MemberOrEnd { .. }) && self.in_object()
+    }
+
     fn in_object(&self) -> bool {
         self.open.last().copied().unwrap_or(false)
     }

@@ -75,6 +75,17 @@ pub enum StreamEvent {
     /// An issue no continuation of the text can mend: the call will be refused, with this
     /// issue in its report (or, in the cases the module lists, one at an ancestor).
     Issue(Issue),
+    /// Characters of a string as they come, at a place the decoder is sure of whose schema is
+    /// a string (not an enum's or a `const`): escapes undone, never half an escape or half a
+    /// character. The deltas of one string, joined, are the string as sent; the
+    /// [`StreamEvent::Value`] or [`StreamEvent::Issue`] at its closing quote says what the
+    /// rules make of it. Sent with [`StreamDecoder::with_values`].
+    Text {
+        /// Where.
+        path: Path,
+        /// The characters since the last delta of this string.
+        delta: String,
+    },
     /// A scalar complete, at a place the decoder is sure of, and decided by the rules
     /// without an issue: the value they make of it (repaired, where [`StreamEvent::Repaired`]
     /// came just before).
@@ -209,8 +220,12 @@ pub struct StreamDecoder<'m, T = Value> {
     sent_repairs: usize,
     /// The early issues sent, for `cut` and `refuse_now`.
     early: Vec<Issue>,
-    /// Whether [`StreamEvent::Value`]s are sent ([`StreamDecoder::with_values`]).
+    /// Whether [`StreamEvent::Value`]s and [`StreamEvent::Text`]s are sent
+    /// ([`StreamDecoder::with_values`]).
     values: bool,
+    /// The string whose characters were sent as [`StreamEvent::Text`] (its opening quote),
+    /// and how many bytes of them.
+    text_sent: (usize, usize),
     events: Vec<StreamEvent>,
 }
 
@@ -295,13 +310,15 @@ impl<'m, T> StreamDecoder<'m, T> {
             sent_repairs: 0,
             early: Vec::new(),
             values: false,
+            text_sent: (usize::MAX, 0),
             events: Vec::new(),
         }
     }
 
-    /// This decoder, sending each scalar it decides as a [`StreamEvent::Value`] too (for a
-    /// view of the arguments as they come). Off by default: most callers want only the early
-    /// issues, and each value sent costs its path and its copy.
+    /// This decoder, sending each scalar it decides as a [`StreamEvent::Value`] too, and a
+    /// string's characters as they come as [`StreamEvent::Text`] (for a view of the arguments
+    /// as they come). Off by default: most callers want only the early issues, and each event
+    /// sent costs its path and its copy.
     pub fn with_values(mut self) -> Self {
         self.values = true;
         self
@@ -349,7 +366,7 @@ impl<'m, T> StreamDecoder<'m, T> {
                 self.fed += 1;
                 self.text.push(byte as char);
                 let moves = match self.tokens.inside_string() {
-                    true => ENDS_STRINGS[byte as usize],
+                    true => ENDS_STRINGS[byte as usize] || self.values,
                     false => MOVES_TOKENS[byte as usize],
                 };
                 if moves {
@@ -374,7 +391,7 @@ impl<'m, T> StreamDecoder<'m, T> {
         // is read with the piece that brings one (the same tokens, the same events, read
         // once), so a stream of one byte at a time costs a table lookup a byte.
         let moves = match self.tokens.inside_string() {
-            true => piece.iter().any(|&byte| ENDS_STRINGS[byte as usize]),
+            true => self.values || piece.iter().any(|&byte| ENDS_STRINGS[byte as usize]),
             false => piece.iter().any(|&byte| MOVES_TOKENS[byte as usize]),
         };
         if self.phase == Phase::Blank || (self.phase == Phase::Reading && moves) {
@@ -452,7 +469,7 @@ impl<'m, T> StreamDecoder<'m, T> {
             match self.tokens.next(text) {
                 Ok(Some(token)) => self.token(token),
                 Ok(None) => self.phase = Phase::RootClosed,
-                Err(Stop::More) => return,
+                Err(Stop::More) => return self.string_delta(text),
                 Err(Stop::Error(error)) => {
                     let issue = match *error {
                         TextError::TooDeep => crate::decode::too_deep(
@@ -472,6 +489,9 @@ impl<'m, T> StreamDecoder<'m, T> {
 
     fn token(&mut self, token: Token<'_>) {
         let at = self.frames.value_node();
+        if let (Token::String(text), true) = (&token, self.values) {
+            self.last_delta(at, text);
+        }
         let json = match token {
             Token::ObjectStart => return self.frames.open(at, true),
             Token::ArrayStart => return self.frames.open(at, false),
@@ -500,6 +520,65 @@ impl<'m, T> StreamDecoder<'m, T> {
         if self.phase == Phase::Reading {
             self.frames.value_done();
         }
+    }
+
+    /// The characters of the string value the text ended inside that came since the last
+    /// delta, sent where it is followed at a string's schema ([`StreamEvent::Text`]).
+    fn string_delta(&mut self, text: &str) {
+        if !self.values {
+            return;
+        }
+        let Some(string) = self.tokens.string_so_far(text) else {
+            return;
+        };
+        if string.key
+            || !self
+                .frames
+                .value_node()
+                .is_some_and(|node| self.texts_at(node))
+        {
+            return;
+        }
+        if self.text_sent.0 != string.start {
+            self.text_sent = (string.start, 0);
+        }
+        if string.len() > self.text_sent.1 {
+            let delta = string.after(self.text_sent.1);
+            self.text_sent.1 = string.len();
+            let path = crate::check::path_of(&self.frames.steps().collect::<Vec<_>>());
+            self.events.push(StreamEvent::Text { path, delta });
+        }
+    }
+
+    /// The last characters of a string value complete at `node` (the whole string where none
+    /// were sent before), as [`StreamEvent::Text`].
+    fn last_delta(&mut self, node: Option<NodeId>, string: &str) {
+        if !node.is_some_and(|node| self.texts_at(node)) {
+            return;
+        }
+        let sent = match self.text_sent {
+            (start, sent) if start == self.tokens.token_start() => sent,
+            _ => 0,
+        };
+        self.text_sent = (usize::MAX, 0);
+        if let Some(delta) = string.get(sent..).filter(|delta| !delta.is_empty()) {
+            let path = crate::check::path_of(&self.frames.steps().collect::<Vec<_>>());
+            let delta = delta.to_owned();
+            self.events.push(StreamEvent::Text { path, delta });
+        }
+    }
+
+    /// Whether a string at `node` is sent as it comes: its schema is a string's (an enum's or
+    /// a `const` is held to its closing quote, as a snapshot holds it).
+    fn texts_at(&self, node: NodeId) -> bool {
+        self.model
+            .plan()
+            .node(node)
+            .resolved
+            .is_some_and(|resolved| {
+                resolved.constant.is_none()
+                    && matches!(resolved.kind, crate::model::Kind::String(_))
+            })
     }
 
     /// A complete scalar at `node`, decided by the rules; its issues and repairs sent.

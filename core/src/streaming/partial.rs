@@ -2,9 +2,10 @@
 //! (BAML's `Pending | Incomplete | Complete`), on demand ([`StreamDecoder::snapshot`]).
 //!
 //! It keeps jsonriver's invariants: a node's type never changes once shown; numbers,
-//! booleans, `null` and strings (an enum's among them) appear only complete, after their
-//! delimiter or closing quote (`12` is not shown as `1`, a string cut in an escape is not
-//! shown at all); containers only grow; a key is shown once its value has begun. The value is
+//! booleans, `null` and enum or `const` strings appear only complete, after their delimiter or
+//! closing quote (`12` is not shown as `1`); a string the decoder follows at a string's schema
+//! is shown as it grows (incomplete, never half an escape or a character), any other only
+//! complete; containers only grow; a key is shown once its value has begun. The value is
 //! as sent (no repair made, nothing checked): what the gate decides is `finish`'s; a view for
 //! a user, not an input to a tool.
 
@@ -22,7 +23,7 @@ use crate::Path;
 pub enum NodeState {
     /// Begun, nothing of it shown yet (a scalar not complete).
     Pending,
-    /// A container still open.
+    /// A container still open, or a string still arriving (its characters so far).
     Incomplete,
     /// Complete: it will not change.
     Complete,
@@ -81,6 +82,11 @@ impl Partial {
         match (self.state, &self.value, &later.value) {
             (NodeState::Complete, _, _) => self == later,
             (NodeState::Pending, _, _) => true,
+            (
+                NodeState::Incomplete,
+                PartialValue::Scalar(Value::String(before)),
+                PartialValue::Scalar(Value::String(after)),
+            ) => after.starts_with(before.as_str()),
             (NodeState::Incomplete, PartialValue::Array(before), PartialValue::Array(after)) => {
                 before.len() <= after.len()
                     && before.iter().zip(after).all(|(a, b)| a.grows_into(b))
@@ -139,7 +145,8 @@ impl<T> StreamDecoder<'_, T> {
                     // comment, which may yet end without one).
                     let rest = self.text[tokens.position()..].trim_start();
                     let begun = rest.starts_with(|c: char| !matches!(c, '/' | '#'));
-                    return Some(close_all(open, begun));
+                    let growing = self.growing_string(&tokens);
+                    return Some(close_all(open, begun, growing));
                 }
                 Err(Stop::Error(_)) => return None,
             };
@@ -185,6 +192,27 @@ impl<T> StreamDecoder<'_, T> {
     }
 }
 
+impl<T> StreamDecoder<'_, T> {
+    /// The string the snapshot's `tokens` stopped inside, as it stands, where the decoder
+    /// sends its characters as they come (a value followed at a string's schema: see
+    /// [`super::StreamEvent::Text`]).
+    fn growing_string(&self, tokens: &Tokens) -> Option<Partial> {
+        let string = tokens.string_so_far(&self.text)?;
+        let followed = self.tokens.string_so_far(&self.text)?;
+        let texts = self.phase == super::Phase::Reading
+            && !string.key
+            && followed.start == string.start
+            && self
+                .frames
+                .value_node()
+                .is_some_and(|node| self.texts_at(node));
+        texts.then(|| Partial {
+            state: NodeState::Incomplete,
+            value: PartialValue::Scalar(Value::String(string.after(0))),
+        })
+    }
+}
+
 /// A member or an item of `parent`.
 fn add(parent: &mut Open, node: Partial) {
     match &mut parent.node.value {
@@ -199,8 +227,9 @@ fn add(parent: &mut Open, node: Partial) {
 }
 
 /// The containers still open, closed into one another as they stand: a value `begun` in the
-/// innermost but not complete is shown as a pending node.
-fn close_all(mut open: Vec<Open>, begun: bool) -> Partial {
+/// innermost but not complete is shown as a pending node, or as the `growing` string it is.
+fn close_all(mut open: Vec<Open>, begun: bool, growing: Option<Partial>) -> Partial {
+    let mut growing = growing;
     let mut inner: Option<Partial> = None;
     while let Some(mut container) = open.pop() {
         match inner.take() {
@@ -208,10 +237,10 @@ fn close_all(mut open: Vec<Open>, begun: bool) -> Partial {
             None => {
                 let array = matches!(container.node.value, PartialValue::Array(_));
                 if begun && (container.key.is_some() || array) {
-                    let pending = Partial {
+                    let pending = growing.take().unwrap_or(Partial {
                         state: NodeState::Pending,
                         value: PartialValue::Scalar(Value::Null),
-                    };
+                    });
                     add(&mut container, pending);
                 }
             }

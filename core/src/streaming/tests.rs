@@ -296,3 +296,139 @@ fn snapshots_only_grow_and_show_atoms_whole() {
     call.feed(b"```json\n{");
     assert!(call.snapshot().is_none());
 }
+
+/// A string written as JSON, each character plain or escaped as `escaped` says (quotes,
+/// backslashes and control characters always escaped; a character past the BMP as a pair).
+fn written(string: &str, escaped: &[bool]) -> String {
+    let mut text = String::from('"');
+    for (at, c) in string.chars().enumerate() {
+        let escape = escaped
+            .get(at % escaped.len().max(1))
+            .copied()
+            .unwrap_or(false);
+        match c {
+            '"' => text.push_str("\\\""),
+            '\\' => text.push_str("\\\\"),
+            c if (c as u32) < 0x20 || escape => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    text.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => text.push(c),
+        }
+    }
+    text.push('"');
+    text
+}
+
+fn strings_tool() -> DynamicTool {
+    DynamicTool::from_definition(&json!({
+        "name": "note",
+        "parameters": {"type": "object", "properties": {
+            "text": {"type": "string", "maxLength": 3},
+            "kind": {"enum": ["memo", "mail"]},
+            "fixed": {"const": "x"},
+            "list": {"type": "array", "items": {"type": "string"}},
+            "inner": {"type": "object", "properties": {"text": {"type": "string"}}},
+            "any": {}
+        }}
+    }))
+    .expect("a tool")
+}
+
+proptest::proptest! {
+    /// A string's characters come as they stream, at the places the decoder follows at a
+    /// string's schema only: joined, its deltas are the string as sent, however the text is
+    /// cut and escaped; a snapshot shows it growing by those characters.
+    #[test]
+    fn a_strings_deltas_join_into_it(
+        strings in proptest::collection::vec("(\\PC|[\"\\\\\n\t]){0,12}", 6),
+        escaped in proptest::collection::vec(proptest::bool::ANY, 1..5),
+        cuts in proptest::collection::vec(1usize..9, 1..8),
+    ) {
+        let tool = strings_tool();
+        let w = |at: usize| written(&strings[at], &escaped);
+        let text = format!(
+            r#"{{"text": {}, "kind": {}, "fixed": {}, {}: {}, "list": [{}, {}], "inner": {{"text": {}}}, "any": {}}}"#,
+            w(0), w(1), w(3), written(&format!("zz{}", strings[2]), &escaped), w(2), w(4), w(5), w(0), w(1)
+        );
+        let mut call = tool.stream_decoder().with_values();
+        let mut joined: Vec<(String, String)> = Vec::new();
+        let mut before: Option<Partial> = None;
+        let (mut at, mut cut) = (0, 0);
+        while at < text.len() {
+            let end = (at + cuts[cut % cuts.len()]).min(text.len());
+            cut += 1;
+            for event in call.feed(&text.as_bytes()[at..end]) {
+                if let StreamEvent::Text { path, delta } = event {
+                    let path = path.to_string();
+                    match joined.last_mut() {
+                        Some((last, so_far)) if *last == path => so_far.push_str(delta),
+                        _ => joined.push((path, delta.clone())),
+                    }
+                }
+            }
+            at = end;
+            let now = call.snapshot().expect("a snapshot");
+            if let Some(before) = &before {
+                proptest::prop_assert!(before.grows_into(&now), "{} at {}", text, end);
+            }
+            before = Some(now);
+        }
+        let expected: Vec<(String, String)> = [
+            ("text", &strings[0]),
+            ("list[0]", &strings[4]),
+            ("list[1]", &strings[5]),
+            ("inner.text", &strings[0]),
+        ]
+        .into_iter()
+        .filter(|(_, string)| !string.is_empty())
+        .map(|(path, string)| (path.to_owned(), string.to_string()))
+        .collect();
+        proptest::prop_assert_eq!(joined, expected, "{}", text);
+        proptest::prop_assert_eq!(before.map(|last| last.to_value()), serde_json::from_str(&text).ok());
+    }
+}
+
+#[test]
+fn a_string_comes_as_it_streams_and_an_enum_whole() {
+    let tool = strings_tool();
+    let text = r#"{"text": "ab\u00e9c", "kind": "memo", "list": ["xy"]}"#;
+    let mut call = tool.stream_decoder().with_values();
+    let mut deltas = Vec::new();
+    for (at, byte) in text.bytes().enumerate() {
+        for event in call.feed(&[byte]) {
+            if let StreamEvent::Text { path, delta } = event {
+                deltas.push(format!("{path}:{delta}"));
+            }
+        }
+        let snapshot = call.snapshot().expect("a snapshot");
+        let shown = |path: Path| snapshot.at(&path).map(|node| (node.state, node.to_value()));
+        // Half an escape is not shown; the string grows by whole characters.
+        if text[..=at].ends_with(r#""ab\u00"#) {
+            assert_eq!(
+                shown(Path::root().key("text")),
+                Some((NodeState::Incomplete, json!("ab")))
+            );
+        }
+        // An enum's string is held to its closing quote.
+        if text[..=at].ends_with(r#""me"#) {
+            assert_eq!(
+                shown(Path::root().key("kind")),
+                Some((NodeState::Pending, json!(null)))
+            );
+        }
+    }
+    assert_eq!(
+        deltas,
+        [
+            "text:a",
+            "text:b",
+            "text:é",
+            "text:c",
+            "list[0]:x",
+            "list[0]:y"
+        ]
+    );
+}

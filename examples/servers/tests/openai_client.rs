@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use toolgate::boundary::correction::{CorrectionBudgets, CorrectionLoop, Stop};
-use toolgate::boundary::Reason;
+use toolgate::boundary::{OnEarlyIssue, Reason};
 use toolgate::flavour::Flavour;
 use toolgate::openai::{agent_turn, OpenAiClient, OpenAiError, TurnError, TurnOptions};
 use toolgate_example_servers::agent::{
@@ -299,12 +299,9 @@ async fn arguments_a_server_writes_as_an_object_reach_the_gate_as_written() {
     assert_eq!(echoed, object);
 }
 
-/// The same turn streamed (`TurnOptions.stream`): the endpoint sends each answer as Chat
-/// Completions chunks over server-sent events, the calls' arguments in pieces and
-/// interleaved; the refusal goes back and the corrected call runs, as without a stream.
-#[tokio::test]
-async fn a_streamed_agent_turn_runs_the_same_calls() {
-    let (base_url, received) = fake_openai(vec![
+/// The answers of a conversion: a refused call beside a valid one, the correction, the text.
+fn converting() -> Vec<Value> {
+    vec![
         json!({"role": "assistant", "content": "Converting.", "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "convert_currency",
                 "arguments": r#"{"amount": "100", "from": "dollars", "to": "EUR"}"#}},
@@ -317,8 +314,15 @@ async fn a_streamed_agent_turn_runs_the_same_calls() {
             r#"{"amount": 100, "from": "USD", "to": "EUR"}"#,
         ),
         says("100 USD is 92 EUR."),
-    ])
-    .await;
+    ]
+}
+
+/// The same turn streamed (`TurnOptions.stream`): the endpoint sends each answer as Chat
+/// Completions chunks over server-sent events, the calls' arguments in pieces and
+/// interleaved; the refusal goes back and the corrected call runs, as without a stream.
+#[tokio::test]
+async fn a_streamed_agent_turn_runs_the_same_calls() {
+    let (base_url, received) = fake_openai(converting()).await;
     let toolbox = agent_toolbox(0);
     let options = TurnOptions {
         stream: true,
@@ -344,6 +348,29 @@ async fn a_streamed_agent_turn_runs_the_same_calls() {
     let replayed = &received[1].body["messages"][2];
     assert_eq!(replayed["content"], "Converting.");
     assert_eq!(replayed["tool_calls"].as_array().unwrap().len(), 2);
+}
+
+/// Streamed with `OnEarlyIssue::Cancel`: the first call's refusal is heard while the answer
+/// streams, the answer is read no further and its other call does not run (refused as
+/// stopped); the model corrects, as without a stream.
+#[tokio::test]
+async fn a_streamed_agent_turn_cancels_at_an_early_issue() {
+    let (base_url, _) = fake_openai(converting()).await;
+    let toolbox = agent_toolbox(0);
+    let options = TurnOptions {
+        stream: true,
+        on_early_issue: OnEarlyIssue::Cancel,
+        ..TurnOptions::default()
+    };
+    let turn = agent_turn(&client(&base_url), &toolbox, "Convert", &options)
+        .await
+        .unwrap();
+    let outcomes: Vec<bool> = turn.envelopes.iter().map(|envelope| envelope.ok).collect();
+    assert_eq!(outcomes, [false, false, true]);
+    let first = serde_json::to_string(&turn.envelopes[0]).unwrap();
+    assert!(first.contains("from"), "{first}");
+    let second = serde_json::to_string(&turn.envelopes[1]).unwrap();
+    assert!(second.contains("stopped the answer"), "{second}");
 }
 
 /// A stream that stops before its end (no finish reason, no `[DONE]`) runs none of its

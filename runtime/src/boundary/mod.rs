@@ -127,5 +127,5 @@ pub(crate) use registry::result_too_deep;
 pub use registry::{BoxFuture, RegistryError, ToolDefinition, MAX_RESULT_DEPTH};
 #[cfg(any(feature = "mcp", feature = "axum"))]
 pub(crate) use stopped::echoed;
-pub use streaming_turn::{EarlyIssue, OnEarlyIssue, StreamingTurn};
+pub use streaming_turn::{EarlyIssue, OnEarlyIssue, StartCalls, StreamingTurn};
 pub use toolbox::{Call, Toolbox};

@@ -51,7 +51,51 @@ pub(in crate::read) fn first_special(bytes: &[u8], from: usize, quote: u8) -> Op
         .map(|found| at + found)
 }
 
+/// The string the text given last ended inside, as far as it was read: its characters so far,
+/// escapes undone (never half an escape), in two parts so nothing is copied.
+pub(crate) struct StringSoFar<'t> {
+    /// Where it starts (its opening quote): the same string while this stays.
+    pub(crate) start: usize,
+    /// Whether it is an object's key.
+    pub(crate) key: bool,
+    /// Its characters up to the last escape undone (empty where it has none).
+    pub(crate) unescaped: &'t str,
+    /// Its characters after them, as in the text.
+    pub(crate) plain: &'t str,
+}
+
+impl StringSoFar<'_> {
+    /// Its characters after the first `from` bytes of them.
+    pub(crate) fn after(&self, from: usize) -> String {
+        match self.unescaped.get(from..) {
+            Some(rest) => [rest, self.plain].concat(),
+            None => self
+                .plain
+                .get(from - self.unescaped.len()..)
+                .unwrap_or_default()
+                .to_owned(),
+        }
+    }
+
+    /// How many bytes its characters so far take.
+    pub(crate) fn len(&self) -> usize {
+        self.unescaped.len() + self.plain.len()
+    }
+}
+
 impl Tokens {
+    /// The string `text` (the text given last) ended inside, as far as it was read; `None`
+    /// where it did not end inside one.
+    pub(crate) fn string_so_far<'t>(&'t self, text: &'t str) -> Option<StringSoFar<'t>> {
+        let cut = self.string.as_ref()?;
+        Some(StringSoFar {
+            start: cut.start,
+            key: self.expects_key(),
+            unescaped: cut.unescaped.as_deref().unwrap_or_default(),
+            plain: text.get(cut.copied..cut.scanned)?,
+        })
+    }
+
     /// [`first_special`], the bytes it looks at counted in [`Tokens::work`].
     #[inline]
     fn special(&mut self, bytes: &[u8], from: usize, quote: u8) -> Option<usize> {

@@ -253,24 +253,9 @@ impl StreamedMessage {
     /// Completions, Responses) without an id, is the error naming its place; a call the
     /// provider garbled (text after its end) cuts the message, so no call of it runs.
     pub fn answer_calls(&self) -> Result<super::AnswerCalls, super::MessageError> {
-        let needs_id = matches!(
-            self.provider,
-            Provider::OpenAiChat | Provider::OpenAiResponses
-        );
-        let mut calls = Vec::with_capacity(self.calls.len());
-        for (index, call) in self.calls.iter().enumerate() {
-            let missing = |what: &str| super::MessageError {
-                index,
-                what: format!("no `{what}`"),
-            };
-            let tool = call.tool.as_deref().ok_or_else(|| missing("name"))?;
-            let made = crate::boundary::Call::new(tool, call.arguments.clone());
-            calls.push(match (&call.call_id, needs_id) {
-                (Some(id), _) => made.with_id(id.as_str()),
-                (None, true) => return Err(missing("id")),
-                (None, false) => made,
-            });
-        }
+        let calls = (0..self.calls.len())
+            .map(|index| self.answer_call(index))
+            .collect::<Result<Vec<_>, _>>()?;
         let garbled = self.calls.iter().find_map(|call| call.garbled.clone());
         let cut = self
             .cut()
@@ -282,6 +267,28 @@ impl StreamedMessage {
             finish_reason: self.finish_reason.clone(),
             cut,
         })
+    }
+
+    /// The call at `index` as the gate takes it (see [`StreamedMessage::answer_calls`]): the
+    /// error naming its place where it has no tool's name, or (Chat Completions, Responses) no
+    /// id (or there is no call at `index`).
+    pub fn answer_call(&self, index: usize) -> Result<crate::boundary::Call, super::MessageError> {
+        let missing = |what: &str| super::MessageError {
+            index,
+            what: format!("no `{what}`"),
+        };
+        let call = self.calls.get(index).ok_or_else(|| missing("call"))?;
+        let tool = call.tool.as_deref().ok_or_else(|| missing("name"))?;
+        let made = crate::boundary::Call::new(tool, call.arguments.clone());
+        let needs_id = matches!(
+            self.provider,
+            Provider::OpenAiChat | Provider::OpenAiResponses
+        );
+        match (&call.call_id, needs_id) {
+            (Some(id), _) => Ok(made.with_id(id.as_str())),
+            (None, true) => Err(missing("id")),
+            (None, false) => Ok(made),
+        }
     }
 
     /// What the reading did about the provider's quirks (a delta after its call's end, a new
