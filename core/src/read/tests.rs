@@ -260,6 +260,71 @@ proptest! {
         prop_assert_eq!(read, owned(whole), "{:?}", text);
         prop_assert_eq!(ended, whole_end, "{:?}", text);
     }
+
+    /// Given a character at a time, a tokenizer that takes each byte making no token by
+    /// `Tokens::step`, and stops asking once `Tokens::waits_at` says only `More` can come,
+    /// stands where one asking `next` at every character stands, and reads the tokens and
+    /// the end of the whole text (the bytes a streamed call skips `next` for: white space,
+    /// `:` after a key, `,` after a member, an opening quote).
+    #[test]
+    fn a_byte_that_makes_no_token_steps_the_tokenizer_as_next_would(text in texts()) {
+        let (whole, whole_end) = all_tokens(&text);
+        let mut stepping = Tokens::at(0, 16);
+        let mut asking = Tokens::at(0, 16);
+        let (mut stepped, mut asked) = (Vec::new(), Vec::new());
+        let (mut stepped_end, mut asked_end) = (None, None);
+        for end in text.char_indices().map(|(at, c)| at + c.len_utf8()) {
+            let given = &text[..end];
+            let byte = given.as_bytes()[end - 1];
+            if stepped_end.is_none() && !(byte < 0x80 && stepping.step(byte, end - 1)) {
+                stepped_end = read_on(&mut stepping, given, &mut stepped, true);
+            }
+            if asked_end.is_none() {
+                asked_end = read_on(&mut asking, given, &mut asked, false);
+            }
+            if stepped_end.is_none() && asked_end.is_none() {
+                prop_assert_eq!(stepping.position(), asking.position(), "{:?} at {}", text, end);
+                prop_assert_eq!(stepping.inside_string(), asking.inside_string());
+                prop_assert_eq!(stepping.leniency(), asking.leniency());
+            }
+        }
+        stepping.end_of_text();
+        asking.end_of_text();
+        if stepped_end.is_none() {
+            stepped_end = read_on(&mut stepping, &text, &mut stepped, true);
+        }
+        if asked_end.is_none() {
+            asked_end = read_on(&mut asking, &text, &mut asked, false);
+        }
+        prop_assert_eq!(&stepped, &owned(whole), "{:?}", text);
+        prop_assert_eq!(&stepped, &asked);
+        prop_assert_eq!(stepped_end.flatten(), whole_end.clone());
+        prop_assert_eq!(asked_end.flatten(), whole_end);
+    }
+}
+
+/// Reads `tokens` on over `given` until it asks for more (`None`), or the value ended
+/// (`Some(None)`) or failed (`Some(Some(error))`); `waiting`: stop where `Tokens::waits_at`
+/// says only `More` can come.
+fn read_on(
+    tokens: &mut Tokens,
+    given: &str,
+    read: &mut Vec<String>,
+    waiting: bool,
+) -> Option<Option<TextError>> {
+    loop {
+        match tokens.next(given) {
+            Ok(Some(token)) => {
+                read.push(format!("{token:?}"));
+                if waiting && tokens.waits_at(given.len()) {
+                    return None;
+                }
+            }
+            Ok(None) => return Some(None),
+            Err(Stop::More) => return None,
+            Err(Stop::Error(error)) => return Some(Some(*error)),
+        }
+    }
 }
 
 #[test]

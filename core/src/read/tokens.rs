@@ -215,6 +215,48 @@ impl Tokens {
         self.work
     }
 
+    /// Takes `byte`, just added at `at`, the end of a text read to its end (nothing of it
+    /// pending), where it makes no token: white space between tokens, the `:` after a key,
+    /// the `,` after a member, a string's opening `"`. Leaves the tokenizer as [`Tokens::next`]
+    /// would, given the text with it, and answers `true`; any other byte, or a tokenizer
+    /// inside a token, is left to `next` (`false`). What a stream fed a byte at a time uses
+    /// to skip the calls of `next` that could only take a byte and stop.
+    #[inline]
+    pub(crate) fn step(&mut self, byte: u8, at: usize) -> bool {
+        if self.at != at || self.string.is_some() {
+            return false;
+        }
+        match (self.expect, byte) {
+            (Expect::Done, _) => return false,
+            (_, b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
+            (Expect::Colon, b':') => {
+                self.at += 1;
+                self.expect = Expect::Value;
+            }
+            (Expect::CommaOrEnd, b',') => {
+                self.at += 1;
+                self.expect = Expect::MemberOrEnd { first: false };
+            }
+            (Expect::Value | Expect::MemberOrEnd { .. }, b'"') => {
+                self.string = Some(CutString::opened(at));
+            }
+            _ => return false,
+        }
+        self.work += 1;
+        true
+    }
+
+    /// Whether [`Tokens::next`], given a text of `end` bytes, can only answer
+    /// [`Stop::More`]: everything before `end` was read, nothing is pending, and the value
+    /// is not complete.
+    #[inline]
+    pub(crate) fn waits_at(&self, end: usize) -> bool {
+        self.at == end
+            && self.string.is_none()
+            && !self.complete
+            && !matches!(self.expect, Expect::Done)
+    }
+
     /// The first byte at or after `from` for which `ends` holds, the scan going on from
     /// [`Tokens::resume`] when an earlier scan of the same token was cut there; where the
     /// text ends first, the next scan resumes at its end.
@@ -370,12 +412,12 @@ impl Tokens {
         };
     }
 
-    /// Whether the innermost open container is an object.
     /// Whether the next token is an object's key (or its closing bracket).
     fn expects_key(&self) -> bool {
         matches!(self.expect, Expect::MemberOrEnd { .. }) && self.in_object()
     }
 
+    /// Whether the innermost open container is an object.
     fn in_object(&self) -> bool {
         self.open.last().copied().unwrap_or(false)
     }

@@ -220,6 +220,9 @@ pub struct StreamDecoder<'m, T = Value> {
     sent_repairs: usize,
     /// The early issues sent, for `cut` and `refuse_now`.
     early: Vec<Issue>,
+    /// How many bytes may be fed before a byte of ASCII stops taking the fast road of
+    /// [`StreamDecoder::feed`] (see [`StreamDecoder::settle`]).
+    fast_until: usize,
     /// Whether [`StreamEvent::Value`]s and [`StreamEvent::Text`]s are sent
     /// ([`StreamDecoder::with_values`]).
     values: bool,
@@ -311,6 +314,7 @@ impl<'m, T> StreamDecoder<'m, T> {
             early: Vec::new(),
             values: false,
             text_sent: (usize::MAX, 0),
+            fast_until: 0,
             events: Vec::new(),
         }
     }
@@ -352,28 +356,46 @@ impl<'m, T> StreamDecoder<'m, T> {
 
     /// Takes the next piece of the call's text; answers the events it makes (new ones only).
     /// A character split between two pieces waits for its end.
+    #[inline]
     pub fn feed(&mut self, piece: &[u8]) -> &[StreamEvent] {
-        if !self.events.is_empty() {
-            self.events.clear();
-        }
-        // One byte of ASCII inside the object, the commonest piece of a byte-by-byte stream.
+        // One byte of ASCII inside the object, the commonest piece of a byte-by-byte stream:
+        // kept small, so it is inlined where the stream is read.
         if let [byte] = *piece {
-            if byte < 0x80
-                && self.rest.is_empty()
-                && self.phase == Phase::Reading
-                && self.fed < self.options.max_bytes
-            {
+            if byte < 0x80 && self.fed < self.fast_until {
                 self.fed += 1;
                 self.text.push(byte as char);
                 let moves = match self.tokens.inside_string() {
                     true => ENDS_STRINGS[byte as usize] || self.values,
                     false => MOVES_TOKENS[byte as usize],
                 };
-                if moves {
+                // A byte that makes no token (white space, `:`, `,`, an opening quote) moves
+                // the tokenizer by itself.
+                if moves && !self.tokens.step(byte, self.text.len() - 1) {
                     self.read();
                 }
                 return &self.events;
             }
+        }
+        self.feed_piece(piece)
+    }
+
+    /// [`StreamDecoder::feed`] of any piece.
+    fn feed_piece(&mut self, piece: &[u8]) -> &[StreamEvent] {
+        self.feed_slowly(piece);
+        self.settle();
+        &self.events
+    }
+
+    /// Where the next byte of ASCII may take the fast road of [`StreamDecoder::feed`]: while
+    /// reading the object, with no events to clear and no character waiting for its end.
+    fn settle(&mut self) {
+        let fast = self.phase == Phase::Reading && self.events.is_empty() && self.rest.is_empty();
+        self.fast_until = if fast { self.options.max_bytes } else { 0 };
+    }
+
+    fn feed_slowly(&mut self, piece: &[u8]) {
+        if !self.events.is_empty() {
+            self.events.clear();
         }
         self.fed = self.fed.saturating_add(piece.len());
         if self.fed > self.options.max_bytes {
@@ -383,7 +405,7 @@ impl<'m, T> StreamDecoder<'m, T> {
                 let issue = crate::decode::oversize(self.fed, self.options.max_bytes);
                 self.stop(issue);
             }
-            return &self.events;
+            return;
         }
         self.take_text(piece);
         // Inside a token (a string, a number, a word, a comment), a piece with none of the
@@ -397,7 +419,6 @@ impl<'m, T> StreamDecoder<'m, T> {
         if self.phase == Phase::Blank || (self.phase == Phase::Reading && moves) {
             self.read();
         }
-        &self.events
     }
 
     /// `piece` added to the text, as far as it is whole UTF-8 characters.
@@ -440,6 +461,7 @@ impl<'m, T> StreamDecoder<'m, T> {
     }
 
     /// Reads the tokens the text now holds.
+    #[inline(never)]
     fn read(&mut self) {
         if self.phase == Phase::Blank {
             // Only the text not looked at yet: white space fed a byte at a time is scanned once.
@@ -462,12 +484,19 @@ impl<'m, T> StreamDecoder<'m, T> {
         let text = std::mem::take(&mut self.text);
         self.read_tokens(&text);
         self.text = text;
+        self.settle();
     }
 
     fn read_tokens(&mut self, text: &str) {
         while self.phase == Phase::Reading {
             match self.tokens.next(text) {
-                Ok(Some(token)) => self.token(token),
+                Ok(Some(token)) => {
+                    self.token(token);
+                    // A token that ends the text: the next call could only say so.
+                    if self.tokens.waits_at(text.len()) {
+                        return;
+                    }
+                }
                 Ok(None) => self.phase = Phase::RootClosed,
                 Err(Stop::More) => return self.string_delta(text),
                 Err(Stop::Error(error)) => {

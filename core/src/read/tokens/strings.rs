@@ -19,6 +19,18 @@ pub(super) struct CutString {
     unescaped: Option<String>,
 }
 
+impl CutString {
+    /// A string whose opening quote, at `start`, is the last byte of the text.
+    pub(super) fn opened(start: usize) -> Self {
+        CutString {
+            start,
+            scanned: start + 1,
+            copied: start + 1,
+            unescaped: None,
+        }
+    }
+}
+
 /// Eight copies of a byte in a word.
 const fn splat(byte: u8) -> u64 {
     u64::from_ne_bytes([byte; 8])
