@@ -14,17 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use toolgate::DynamicTool;
-use toolgate_bench::streamed::{argument, tool};
-
-/// `text` fed to a stream decoder in pieces of `size` bytes, then finished.
-fn streamed(tool: &DynamicTool, text: &[u8], size: usize) -> bool {
-    let mut call = tool.stream_decoder();
-    for piece in text.chunks(size) {
-        black_box(call.feed(piece));
-    }
-    call.finish().is_ok()
-}
+use toolgate_bench::streamed::{argument, feed_then_finish as streamed, tool};
 
 /// jiter's partial mode over each prefix of `text`, ending at each piece of `size` bytes.
 fn jiter_prefixes(text: &[u8], size: usize) -> bool {

@@ -157,13 +157,7 @@ fn stream(decoder: &str, bytes: usize, runs: usize) {
     for _ in 0..runs {
         let accepted = match pieces {
             None => tool.decode_bytes(text).is_ok(),
-            Some(size) => {
-                let mut call = tool.stream_decoder();
-                for piece in text.chunks(size) {
-                    black_box(call.feed(piece));
-                }
-                call.finish().is_ok()
-            }
+            Some(size) => toolgate_bench::streamed::feed_then_finish(&tool, text, size),
         };
         assert!(black_box(accepted));
     }

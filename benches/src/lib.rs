@@ -205,6 +205,17 @@ pub mod streamed {
         .with_options(options)
     }
 
+    /// `text` fed to a stream decoder of `tool` in pieces of `size` bytes, then finished:
+    /// whether the call was accepted (what the stream bench and its instruction count run).
+    #[inline]
+    pub fn feed_then_finish(tool: &DynamicTool, text: &[u8], size: usize) -> bool {
+        let mut call = tool.stream_decoder();
+        for piece in text.chunks(size) {
+            std::hint::black_box(call.feed(piece));
+        }
+        call.finish().is_ok()
+    }
+
     /// A valid argument text of about `bytes` bytes.
     pub fn argument(bytes: usize) -> String {
         let mut rows = Vec::new();

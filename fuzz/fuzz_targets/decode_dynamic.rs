@@ -13,7 +13,6 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use toolgate::model::ToolModel;
 use toolgate::DynamicTool;
 use toolgate_fuzz::{check_decodes_again, check_rejected};
 
@@ -147,16 +146,7 @@ const DEFINITIONS: [&str; 4] = [MCP_EVENT, BFCL_HOTEL, OPENAI_PAYMENT, BARE_TABL
 
 fn tools() -> &'static [DynamicTool] {
     static TOOLS: OnceLock<Vec<DynamicTool>> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        DEFINITIONS
-            .iter()
-            .map(|text| {
-                let model = ToolModel::from_definition_text(text)
-                    .unwrap_or_else(|errors| panic!("fixture schema refused: {errors:?}\n{text}"));
-                DynamicTool::from_model(model)
-            })
-            .collect()
-    })
+    toolgate_fuzz::dynamic_tools(&TOOLS, &DEFINITIONS)
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -37,15 +37,7 @@ const DEFINITIONS: [&str; 2] = [
 
 fn tools() -> &'static [DynamicTool] {
     static TOOLS: OnceLock<Vec<DynamicTool>> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        DEFINITIONS
-            .iter()
-            .map(|text| {
-                let definition: serde_json::Value = serde_json::from_str(text).expect("JSON");
-                DynamicTool::from_definition(&definition).expect("a usable tool")
-            })
-            .collect()
-    })
+    toolgate_fuzz::dynamic_tools(&TOOLS, &DEFINITIONS)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -55,8 +47,15 @@ fuzz_target!(|data: &[u8]| {
     let (sizes, text) = rest.split_at((*count as usize % 8).min(rest.len()));
     let tools = tools();
     let tool = &tools[*pick as usize % tools.len()];
+    // The count's high bit asks for values and string deltas too.
+    let values = count & 0x80 != 0;
     let mut decoder = tool.stream_decoder();
+    if values {
+        decoder = decoder.with_values();
+    }
     let mut early = Vec::new();
+    // Each string's deltas, joined, where they came.
+    let mut texts: Vec<(String, String)> = Vec::new();
     let mut at = 0;
     let mut turn = 0;
     while at < text.len() {
@@ -65,13 +64,32 @@ fuzz_target!(|data: &[u8]| {
             .map_or(1, |&b| 1 + b as usize % 16);
         let end = (at + size).min(text.len());
         for event in decoder.feed(&text[at..end]) {
-            if let StreamEvent::Issue(issue) = event {
-                early.push(issue.clone());
+            match event {
+                StreamEvent::Issue(issue) => early.push(issue.clone()),
+                StreamEvent::Text { path, delta } => {
+                    let path = path.to_string();
+                    match texts.last_mut() {
+                        Some((last, joined)) if *last == path => joined.push_str(delta),
+                        _ => texts.push((path, delta.clone())),
+                    }
+                }
+                _ => {}
             }
         }
         at = end;
         turn += 1;
     }
+    // A string's deltas are sent at a place followed exactly: where the call is accepted, the
+    // value there is the string they join into (as sent; the tools hold no string repairs).
+    if let Ok(accepted) = tool.decode_bytes(text) {
+        for (path, joined) in &texts {
+            let pointer = path_pointer(path);
+            if let Some(value) = accepted.value.pointer(&pointer) {
+                assert_eq!(value.as_str(), Some(joined.as_str()), "{path}");
+            }
+        }
+    }
+    // With values every byte inside a string is read, once: the same bound.
     assert!(
         decoder.work() <= 4 * text.len() as u64 + 64,
         "work {}",
@@ -108,3 +126,23 @@ fuzz_target!(|data: &[u8]| {
         assert!(sound, "early {issue:?} against {issues:?}");
     }
 });
+
+/// A JSON pointer for a path as issues write it (`a.b[2]`), for the fixtures' plain names.
+fn path_pointer(path: &str) -> String {
+    let mut pointer = String::new();
+    for part in path.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((name, index)) => (name, Some(index.trim_end_matches(']'))),
+            None => (part, None),
+        };
+        if !name.is_empty() {
+            pointer.push('/');
+            pointer.push_str(name);
+        }
+        if let Some(index) = index {
+            pointer.push('/');
+            pointer.push_str(index);
+        }
+    }
+    pointer
+}

@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use toolgate::model::ToolModel;
-use toolgate_core::values::json_equal;
 use toolgate::DynamicTool;
+use toolgate_core::values::json_equal;
 use toolgate_fuzz::text::Text;
 use toolgate_fuzz::{check_decodes_again, check_known, check_rejected, print_inputs};
 

@@ -4,13 +4,32 @@
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use toolgate_core::values::json_equal;
 use toolgate::{DynamicTool, Rejected, Repair};
+use toolgate_core::values::json_equal;
 
 pub mod doc_check;
 pub mod hostile;
 pub mod refs;
 pub mod text;
+
+/// The run-time tools of `definitions` (tool definitions in any form
+/// `ToolModel::from_definition_text` reads, properties in the text's order), read once per
+/// target and kept: a fixture that cannot be read is the harness's fault, a panic.
+pub fn dynamic_tools(
+    cell: &'static OnceLock<Vec<DynamicTool>>,
+    definitions: &[&str],
+) -> &'static [DynamicTool] {
+    cell.get_or_init(|| {
+        definitions
+            .iter()
+            .map(|text| {
+                let model = toolgate_core::model::ToolModel::from_definition_text(text)
+                    .unwrap_or_else(|errors| panic!("fixture schema refused: {errors:?}\n{text}"));
+                DynamicTool::from_model(model)
+            })
+            .collect()
+    })
+}
 
 /// Whether the checks for findings already reported run too (`TOOLGATE_FUZZ_KNOWN=1`): by
 /// default a target skips the inputs of a finding it has reported (each such skip names

@@ -5,7 +5,8 @@
 //! an issue at the same path and constraint, or another in the cases the `streaming` module
 //! lists (the text refused whole, keys that tie, the report's cap).
 //!
-//! Over every call of both corpora (BFCL's expanded cases and tools-dev's), each cut into
+//! Over every call of both corpora (BFCL's expanded cases and tools-dev's) and the goldens'
+//! samples (at every split point too), each cut into
 //! pieces of sizes that vary from call to call (one byte at a time for every seventh), with
 //! the run-time road's options; typed tools over generated calls, every split point.
 
@@ -188,6 +189,32 @@ fn bfcl_calls_streamed_in_any_pieces_end_as_one_shot() {
     tally.assert_held();
     // Most refused calls are refused early: the test compares something.
     assert!(tally.refused_early > 2_000, "{tally:?}");
+}
+
+/// The goldens' samples (every fixture tool's valid and invalid values, as serde and the
+/// derive write them), cut at every split point and fed a byte at a time.
+#[test]
+fn golden_samples_streamed_at_every_split_end_as_one_shot() {
+    let mut tally = Tally::default();
+    let mut texts = 0;
+    for case in toolgate_tests::catalogue() {
+        let tool = DynamicTool::from_model(case.model.clone());
+        for sample in case.valid.iter().chain(&case.invalid) {
+            for json in [&sample.serde_json, &sample.tool_json] {
+                let text = json.to_string();
+                texts += 1;
+                for split in 0..=text.len() {
+                    let sizes = [split.max(1), text.len()];
+                    let (early, end) = streamed(tool.stream_decoder(), text.as_bytes(), &sizes);
+                    assert!(same_end(&end, &tool.decode(&text)), "{text} at {split}");
+                    assert!(early.iter().all(|issue| sound(issue, &end).is_some()));
+                }
+                tally.call(&tool, 0, &text);
+            }
+        }
+    }
+    assert!(texts >= 40, "{texts}");
+    tally.assert_held();
 }
 
 #[test]

@@ -308,6 +308,10 @@ impl<'m> Checker<'m> {
         if !self.check_const(resolved, got) {
             return;
         }
+        // Most numbers pass: told at once, the issues written only where one does not.
+        if resolved.kind.admits_number(value) {
+            return;
+        }
         let (bounds, multiple_of) = match &resolved.kind {
             Kind::Integer(integer) if value.is_integral() => (&integer.bounds, integer.multiple_of),
             Kind::Number(number) => (&number.bounds, number.multiple_of),
@@ -315,10 +319,6 @@ impl<'m> Checker<'m> {
             Kind::Any => return,
             kind => return self.type_issue(resolved, kind, got()),
         };
-        // Most numbers pass: told at once, the issues written only where one does not.
-        if bounds.admits(value) && multiple_of.is_none_or(|divisor| value.is_multiple_of(divisor)) {
-            return;
-        }
         let checks = [
             (
                 bounds.minimum,

@@ -351,11 +351,21 @@ pub(crate) fn enum_contains_str_in(
     enumeration: &EnumSchema,
     text: &str,
 ) -> bool {
+    enum_index_in(table, enumeration, text).is_some()
+}
+
+/// The index of the string `text` among `enumeration`'s values, `table` its index where it
+/// has one (else they are compared in turn).
+pub(crate) fn enum_index_in(
+    table: Option<&crate::plan::EnumTable>,
+    enumeration: &EnumSchema,
+    text: &str,
+) -> Option<usize> {
     match table {
-        Some(index) => index.string(text).is_some(),
+        Some(index) => index.string(text),
         None => enumeration
             .values
             .iter()
-            .any(|v| v.value.as_str() == Some(text)),
+            .position(|v| v.value.as_str() == Some(text)),
     }
 }

@@ -59,6 +59,21 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Whether `number` is a value of this kind as it is: a `number` within its bounds and
+    /// `multipleOf`, or an `integer` that is integral and within them. `false` for any other
+    /// kind. The one test of a number taken unchanged (the checker's, the typed reader's, a
+    /// streamed call's).
+    pub(crate) fn admits_number(&self, number: crate::num::Num) -> bool {
+        let (bounds, multiple_of) = match self {
+            Kind::Integer(integer) if number.is_integral() => {
+                (&integer.bounds, integer.multiple_of)
+            }
+            Kind::Number(schema) => (&schema.bounds, schema.multiple_of),
+            _ => return false,
+        };
+        bounds.admits(number) && multiple_of.is_none_or(|divisor| number.is_multiple_of(divisor))
+    }
+
     /// The JSON Schema type name of this kind (`"object"` for maps, `None` for kinds that are
     /// not one type).
     pub fn type_name(&self) -> Option<&'static str> {

@@ -233,12 +233,13 @@ impl KeyTable {
 /// [`ToolModel::key_match`] for a small object: a scan of its names.
 fn scan(object: &ObjectSchema, key: &str, folding: bool) -> KeyMatch {
     /// Whether one of `field`'s names answers to `key` by `equal`.
+    #[inline]
     fn answers(field: &Field, key: &str, equal: impl Fn(&str, &str) -> bool) -> bool {
-        std::iter::once(&field.name)
-            .chain(&field.aliases)
-            .any(|name| {
+        work::count(1);
+        equal(&field.name, key)
+            || field.aliases.iter().any(|alias| {
                 work::count(1);
-                equal(name, key)
+                equal(alias, key)
             })
     }
     let exact = |name: &str, key: &str| name == key;

@@ -1,7 +1,7 @@
 //! What the streaming decoder needs to know of one byte or one scalar: whether a piece can
 //! move the tokenizer on, and whether a complete scalar is what its schema reads as sent.
 
-use crate::model::Kind;
+use crate::model::{enum_contains_str_in, Kind};
 use crate::num::Num;
 use crate::plan::{NodeId, Plan};
 use crate::read::tokens::Token;
@@ -51,30 +51,17 @@ pub(super) fn admitted_as_sent(plan: &Plan, node: NodeId, token: &Token<'_>) -> 
     match (token, &resolved.kind) {
         (Token::Bool(_), Kind::Boolean) => true,
         (Token::Number(digits), Kind::Integer(_) | Kind::Number(_)) => {
-            let (integer, bounds, multiple_of) = match &resolved.kind {
-                Kind::Integer(integer) => (true, &integer.bounds, integer.multiple_of),
-                Kind::Number(number) => (false, &number.bounds, number.multiple_of),
-                _ => return false,
-            };
             let number = if tree::is_integer_text(digits) {
                 tree::carried_integer(digits).map(Num::Int)
             } else {
                 tree::nearest_float(digits, 0).ok().map(Num::Float)
             };
-            number.is_some_and(|number| {
-                (!integer || number.is_integral())
-                    && bounds.admits(number)
-                    && multiple_of.is_none_or(|divisor| number.is_multiple_of(divisor))
-            })
+            number.is_some_and(|number| resolved.kind.admits_number(number))
         }
         (Token::String(text), Kind::String(string)) => string.admits(text),
-        (Token::String(text), Kind::Enum(enumeration)) => match plan.enum_for(handle.target) {
-            Some(table) => table.string(text).is_some(),
-            None => enumeration
-                .values
-                .iter()
-                .any(|value| value.value.as_str() == Some(text)),
-        },
+        (Token::String(text), Kind::Enum(enumeration)) => {
+            enum_contains_str_in(plan.enum_for(handle.target), enumeration, text)
+        }
         _ => false,
     }
 }

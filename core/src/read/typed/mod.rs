@@ -436,14 +436,8 @@ impl<'t, 'm> Reader<'t, 'm> {
         let Kind::Enum(enumeration) = &resolved.kind else {
             return Err(Fallback);
         };
-        let plan = self.plan;
-        let index_of = |text: &str| match plan.enum_for(handle.target) {
-            Some(table) => table.string(text),
-            None => enumeration
-                .values
-                .iter()
-                .position(|value| value.value.as_str() == Some(text)),
-        };
+        let table = self.plan.enum_for(handle.target);
+        let index_of = |text: &str| crate::model::enum_index_in(table, enumeration, text);
         let start = self.cursor.position();
         if resolved.constant.is_none() && self.next_byte()? == b'"' {
             let text = self.cursor.string().map_err(|_| Fallback)?;
@@ -460,18 +454,13 @@ impl<'t, 'm> Reader<'t, 'm> {
     /// A number at an `integer` or `number` node, checked.
     pub fn number(&mut self, node: NodeId) -> Read<Num> {
         let (_, resolved) = self.resolved(node)?;
-        let (integer, bounds, multiple_of) = match &resolved.kind {
-            Kind::Integer(integer) => (true, &integer.bounds, integer.multiple_of),
-            Kind::Number(number) => (false, &number.bounds, number.multiple_of),
-            _ => return Err(Fallback),
-        };
+        if !matches!(resolved.kind, Kind::Integer(_) | Kind::Number(_)) {
+            return Err(Fallback);
+        }
         let start = self.cursor.position();
         if resolved.constant.is_none() && matches!(self.next_byte()?, b'-' | b'0'..=b'9') {
             if let Some(number) = self.cursor.number_value(true).map_err(|_| Fallback)? {
-                let admitted = (!integer || number.is_integral())
-                    && bounds.admits(number)
-                    && multiple_of.is_none_or(|divisor| number.is_multiple_of(divisor));
-                if admitted {
+                if resolved.kind.admits_number(number) {
                     return Ok(number);
                 }
             }
