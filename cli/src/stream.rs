@@ -25,7 +25,7 @@ use anyhow::Context;
 use serde_json::{json, Value};
 use toolgate::boundary::messages::{Following, Provider, StreamedMessage};
 use toolgate::streaming::Cut;
-use toolgate::{DynamicTool, Issue, Report};
+use toolgate::DynamicTool;
 
 #[derive(clap::Args)]
 pub(crate) struct StreamArgs {
@@ -153,26 +153,20 @@ pub(crate) fn stream_lines(
     Ok(lines)
 }
 
-/// The answer's members (`ok`, `value`, `repairs`, `issues`, `hint`) of a decided call.
+/// The answer's members (`ok`, `value`, `repairs`, `issues`, `hint`) of a decided call: the
+/// batch protocol's answer without its `id`.
 fn answer(result: &Result<toolgate::Decoded<Value>, toolgate::Rejected>) -> Value {
-    let line = crate::batch::answer(Value::Null, result);
-    let mut value: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-    if let Value::Object(members) = &mut value {
-        members.remove("id");
-    }
-    value
+    members(crate::batch::answer_of(Value::Null, result, None))
 }
 
 /// The answer's members of a call refused before any decoding: one `syntax` issue.
 fn refusal(message: String) -> Value {
-    let mut report = Report::new();
-    report.push(Issue::new(
-        toolgate::Path::root(),
-        toolgate::Constraint::Syntax,
-        message,
-    ));
-    let line = crate::batch::refusal(Value::Null, &report, None);
-    let mut value: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+    let report = crate::batch::syntax_report(message);
+    members(crate::batch::refusal_of(Value::Null, &report, None))
+}
+
+fn members(answer: crate::batch::Answer<'_>) -> Value {
+    let mut value = serde_json::to_value(&answer).unwrap_or(Value::Null);
     if let Value::Object(members) = &mut value {
         members.remove("id");
     }

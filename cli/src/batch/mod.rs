@@ -146,7 +146,16 @@ fn answer_with_events(
     result: &Result<Decoded<Value>, Rejected>,
     events: Option<Vec<ChunkEvent>>,
 ) -> String {
-    let answer = match result {
+    serde_json::to_string(&answer_of(id, result, events)).unwrap_or_default()
+}
+
+/// [`answer_with_events`] before it is written.
+pub(crate) fn answer_of(
+    id: Value,
+    result: &Result<Decoded<Value>, Rejected>,
+    events: Option<Vec<ChunkEvent>>,
+) -> Answer<'_> {
+    match result {
         Ok(decoded) => Answer {
             id,
             ok: true,
@@ -167,13 +176,21 @@ fn answer_with_events(
             hint: Some(rejected.hint()),
             events,
         },
-    };
-    serde_json::to_string(&answer).unwrap_or_default()
+    }
 }
 
 /// The answer to a request that could not be decoded at all.
 pub fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
-    let answer = Answer {
+    serde_json::to_string(&refusal_of(id, report, hint)).unwrap_or_default()
+}
+
+/// [`refusal`] before it is written.
+pub(crate) fn refusal_of<'a>(
+    id: Value,
+    report: &'a Report,
+    hint: Option<&'a RetryHint>,
+) -> Answer<'a> {
+    Answer {
         id,
         ok: false,
         value: Value::Null,
@@ -182,15 +199,19 @@ pub fn refusal(id: Value, report: &Report, hint: Option<&RetryHint>) -> String {
         issues: report.issues(),
         hint,
         events: None,
-    };
-    serde_json::to_string(&answer).unwrap_or_default()
+    }
+}
+
+/// The report of a request refused before any decoding: one `syntax` issue at the root.
+pub(crate) fn syntax_report(message: String) -> Report {
+    let mut report = Report::new();
+    report.push(Issue::new(Path::root(), Constraint::Syntax, message));
+    report
 }
 
 /// The answer to a line that is not a request: one `syntax` issue.
 fn syntax_refusal(id: Value, message: String) -> String {
-    let mut report = Report::new();
-    report.push(Issue::new(Path::root(), Constraint::Syntax, message));
-    refusal(id, &report, None)
+    refusal(id, &syntax_report(message), None)
 }
 
 /// A batch: its line cap, the tools it has built, and the definitions whose warnings it has

@@ -17,7 +17,11 @@ use super::Provider;
 /// The finish reasons that say the output token cap cut the answer.
 const CUT_REASONS: [&str; 4] = ["length", "max_tokens", "max_output_tokens", "MAX_TOKENS"];
 
-/// Why an answer was cut before its end.
+/// Why an answer was cut before its end, as its calls' refusals say it: the token limit a
+/// whole answer reached, or, for a streamed one, the text of the
+/// [`streaming::Cut`](crate::streaming::Cut) its stream was cut by (or why the caller stopped
+/// it). Two types on purpose: `streaming::Cut` is what one call's decoder is told (core,
+/// an enum of the provider's ways), this is what a whole answer's calls are refused with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
     /// What says so: the finish reason as written, or the usage at the cap.
