@@ -132,3 +132,47 @@ fn read_runs_a_call_while_the_stream_is_still_coming() {
     );
     assert_eq!(oks(&envelopes), [true, true, false, false]);
 }
+
+/// A Responses stream whose first call ends (and runs) and whose second has no `call_id`: the
+/// message cannot be read whole, yet the call that ran keeps its envelope; the other is
+/// refused naming the call that cannot be read. Without calls begun, the error is the answer.
+#[test]
+fn a_call_that_ran_is_kept_when_the_message_cannot_be_read() {
+    let event = |name: &str, data: serde_json::Value| format!("event: {name}\ndata: {data}\n\n");
+    let mut text = String::new();
+    for (index, call_id) in [Some("call_1"), None].into_iter().enumerate() {
+        let mut item = json!({"type": "function_call", "id": format!("fc_{index}"),
+            "name": "book_flight", "arguments": ""});
+        if let Some(call_id) = call_id {
+            item["call_id"] = call_id.into();
+        }
+        text += &event(
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "output_index": index, "item": item}),
+        );
+        text += &event(
+            "response.function_call_arguments.done",
+            json!({"type": "response.function_call_arguments.done", "item_id": format!("fc_{index}"),
+                "output_index": index, "arguments": VALID}),
+        );
+    }
+    text += &event(
+        "response.completed",
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    );
+    let (toolbox, reached) = flights();
+    let mut turn = toolbox
+        .stream_turn(Provider::OpenAiResponses, None, OnEarlyIssue::Record)
+        .start_calls(StartCalls::AtCallEnd);
+    turn.feed(text.as_bytes());
+    let envelopes = block_on(turn.finish()).unwrap();
+    assert_eq!(oks(&envelopes), [true, false]);
+    assert_eq!(reached.load(Ordering::SeqCst), 1);
+    assert!(envelopes[1].to_json().contains("cannot be read"));
+
+    let (toolbox, reached) = flights();
+    let mut turn = toolbox.stream_turn(Provider::OpenAiResponses, None, OnEarlyIssue::Record);
+    turn.feed(text.as_bytes());
+    assert!(block_on(turn.finish()).is_err());
+    assert_eq!(reached.load(Ordering::SeqCst), 0);
+}

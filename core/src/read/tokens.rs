@@ -8,6 +8,7 @@ use crate::decode::TextError;
 mod strings;
 pub(super) use strings::first_special;
 use strings::CutString;
+pub(crate) use strings::StringSoFar;
 
 /// One piece of JSON text, as read.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,7 +224,7 @@ impl Tokens {
     /// to skip the calls of `next` that could only take a byte and stop.
     #[inline]
     pub(crate) fn step(&mut self, byte: u8, at: usize) -> bool {
-        if self.at != at || self.string.is_some() {
+        if self.at != at || self.string.is_some() || self.complete {
             return false;
         }
         match (self.expect, byte) {

@@ -4,7 +4,8 @@
 //! Providers send a call's arguments as text deltas. The decoder takes each delta
 //! ([`StreamDecoder::feed`]) and answers what is new: an issue no continuation of the text
 //! can mend ([`StreamEvent::Issue`]), a scalar complete and decided ([`StreamEvent::Value`], when
-//! asked: [`StreamDecoder::with_values`]),
+//! asked: [`StreamDecoder::with_values`], which also sends a string's characters as they come,
+//! [`StreamEvent::Text`]),
 //! a repair the rules made of it ([`StreamEvent::Repaired`], advice), or that it will say no
 //! more before the end ([`StreamEvent::Silent`]). Only the end decides the call:
 //! [`StreamDecoder::finish`] when the provider says the call or the message ended,
@@ -560,12 +561,7 @@ impl<'m, T> StreamDecoder<'m, T> {
         let Some(string) = self.tokens.string_so_far(text) else {
             return;
         };
-        if string.key
-            || !self
-                .frames
-                .value_node()
-                .is_some_and(|node| self.texts_at(node))
-        {
+        if !self.texts_string(&string) {
             return;
         }
         if self.text_sent.0 != string.start {
@@ -595,6 +591,16 @@ impl<'m, T> StreamDecoder<'m, T> {
             let delta = delta.to_owned();
             self.events.push(StreamEvent::Text { path, delta });
         }
+    }
+
+    /// Whether the string the text ends inside is sent as it comes: a value (not a key) at a
+    /// node [`StreamDecoder::texts_at`] takes.
+    fn texts_string(&self, string: &crate::read::tokens::StringSoFar<'_>) -> bool {
+        !string.key
+            && self
+                .frames
+                .value_node()
+                .is_some_and(|node| self.texts_at(node))
     }
 
     /// Whether a string at `node` is sent as it comes: its schema is a string's (an enum's or

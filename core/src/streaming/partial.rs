@@ -195,17 +195,13 @@ impl<T> StreamDecoder<'_, T> {
 impl<T> StreamDecoder<'_, T> {
     /// The string the snapshot's `tokens` stopped inside, as it stands, where the decoder
     /// sends its characters as they come (a value followed at a string's schema: see
-    /// [`super::StreamEvent::Text`]).
+    /// [`super::StreamEvent::Text`]). Shown whatever the decoder's phase: after a stop (past
+    /// `max_bytes`, a byte that is not UTF-8) the text and the decoder's place in it stay, so
+    /// the string stays shown.
     fn growing_string(&self, tokens: &Tokens) -> Option<Partial> {
         let string = tokens.string_so_far(&self.text)?;
         let followed = self.tokens.string_so_far(&self.text)?;
-        let texts = self.phase == super::Phase::Reading
-            && !string.key
-            && followed.start == string.start
-            && self
-                .frames
-                .value_node()
-                .is_some_and(|node| self.texts_at(node));
+        let texts = followed.start == string.start && self.texts_string(&string);
         texts.then(|| Partial {
             state: NodeState::Incomplete,
             value: PartialValue::Scalar(Value::String(string.after(0))),

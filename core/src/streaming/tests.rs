@@ -432,3 +432,26 @@ fn a_string_comes_as_it_streams_and_an_enum_whole() {
         ]
     );
 }
+
+/// A string shown growing stays shown when the call stops inside it (a byte that is not
+/// UTF-8, the text past `max_bytes`): snapshots only grow, whatever ends the reading.
+#[test]
+fn a_growing_string_stays_shown_after_a_stop() {
+    let tool = strings_tool();
+    let mut small = crate::decode::Options::default();
+    small.max_bytes = 16;
+    let small = strings_tool().with_options(small);
+    for (tool, stop) in [(&tool, &[0xff_u8][..]), (&small, b"aaaaaaaaaa")] {
+        let mut call = tool.stream_decoder();
+        call.feed(br#"{"text": "hel"#);
+        let before = call.snapshot().expect("a snapshot");
+        assert_eq!(
+            before.at(&Path::root().key("text")).map(|node| node.state),
+            Some(NodeState::Incomplete)
+        );
+        call.feed(stop);
+        assert_eq!(call.state(), StreamState::Refused);
+        let after = call.snapshot().expect("a snapshot");
+        assert!(before.grows_into(&after), "{before:?} then {after:?}");
+    }
+}

@@ -11,7 +11,9 @@
 //! - With [`StartCalls::AtCallEnd`] a call the provider ends on its own (Responses' `.done`,
 //!   Anthropic's `content_block_stop`, Gemini's whole call) is begun at that end, while the
 //!   stream goes on: its end says its text is whole, so a cut that comes later does not
-//!   refuse it (it refuses the calls still open). Chat Completions' calls end with the
+//!   refuse it (it refuses the calls still open) — nor does more of the same call after its
+//!   end (garbled: a Responses `output_item.done` unlike the text that ran), which the
+//!   message's log and cut then name for the others. Chat Completions' calls end with the
 //!   message, so they run at its end either way. A begun call runs as the turn is polled:
 //!   while [`StreamingTurn::read`] reads the stream, and in [`StreamingTurn::finish`]; a
 //!   caller that feeds the turn itself ([`StreamingTurn::feed`]) begins them there. Each
@@ -33,7 +35,7 @@ use toolgate_core::streaming::StreamDecoder;
 use toolgate_core::Issue;
 
 use super::messages::{
-    refuse_cut, Cut, Following, MessageError, Provider, StreamUpdate, StreamedMessage,
+    refuse_cut, AnswerCalls, Cut, Following, MessageError, Provider, StreamUpdate, StreamedMessage,
 };
 use super::{Envelope, Toolbox};
 
@@ -228,14 +230,20 @@ impl<'t> StreamingTurn<'t> {
 
     /// The stream is over (closed, or cancelled): every call decided, its envelope in the
     /// order the calls opened (see the module's documentation). A call that names no tool,
-    /// or (Chat Completions, Responses) has no id, is the error naming its place (once the
-    /// calls begun have ended).
+    /// or (Chat Completions, Responses) has no id, is the error naming its place; where calls
+    /// begun at their own end have run, their envelopes are given instead, and every other
+    /// call is refused as cut by the call that cannot be read.
     pub async fn finish(mut self) -> Result<Vec<Envelope>, MessageError> {
         self.message.close();
         while let Some(done) = self.running.next().await {
             self.ran.push(done);
         }
-        let answer = self.message.answer_calls()?;
+        let answer = match self.message.answer_calls() {
+            Ok(answer) => answer,
+            // Calls ran already: their envelopes are kept, every other call refused.
+            Err(error) if !self.ran.is_empty() => unreadable(&self.message, &error),
+            Err(error) => return Err(error),
+        };
         let mut envelopes: Vec<Option<Envelope>> = answer.calls.iter().map(|_| None).collect();
         for (place, envelope) in std::mem::take(&mut self.ran) {
             envelopes[place] = Some(envelope);
@@ -267,5 +275,28 @@ impl<'t> StreamingTurn<'t> {
             envelopes[place] = Some(envelope);
         }
         Ok(envelopes.into_iter().flatten().collect())
+    }
+}
+
+/// The calls of a message holding one the gate cannot take (`error`), as a cut answer: each as
+/// it came (a call without a name under an empty one), refused for that call.
+fn unreadable(message: &StreamedMessage, error: &MessageError) -> AnswerCalls {
+    let calls = message
+        .calls()
+        .iter()
+        .map(|call| {
+            let tool = call.tool.as_deref().unwrap_or_default();
+            let made = super::Call::new(tool, call.arguments.clone());
+            match &call.call_id {
+                Some(id) => made.with_id(id.as_str()),
+                None => made,
+            }
+        })
+        .collect();
+    let because = format!("the answer holds a tool call that cannot be read ({error})");
+    AnswerCalls {
+        calls,
+        finish_reason: message.finish_reason().map(str::to_owned),
+        cut: Some(Cut { because }),
     }
 }

@@ -81,9 +81,9 @@ impl StringSoFar<'_> {
     pub(crate) fn after(&self, from: usize) -> String {
         match self.unescaped.get(from..) {
             Some(rest) => [rest, self.plain].concat(),
-            None => self
-                .plain
-                .get(from - self.unescaped.len()..)
+            None => from
+                .checked_sub(self.unescaped.len())
+                .and_then(|from| self.plain.get(from..))
                 .unwrap_or_default()
                 .to_owned(),
         }

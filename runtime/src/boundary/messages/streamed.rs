@@ -251,7 +251,9 @@ impl StreamedMessage {
     /// The calls and how the message ended, as the whole answer's reader gives them
     /// ([`super::answer_calls`]), for the gate: a call without a tool's name, or (Chat
     /// Completions, Responses) without an id, is the error naming its place; a call the
-    /// provider garbled (text after its end) cuts the message, so no call of it runs.
+    /// provider garbled (text after its end) cuts the message, so no call of it runs — but
+    /// for calls a streaming turn began at their own end (`StartCalls::AtCallEnd`), which ran
+    /// before the garbling came.
     pub fn answer_calls(&self) -> Result<super::AnswerCalls, super::MessageError> {
         let calls = (0..self.calls.len())
             .map(|index| self.answer_call(index))
