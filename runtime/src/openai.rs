@@ -184,30 +184,13 @@ impl OpenAiClient {
         tool_choice: Option<Value>,
         max_tokens: Option<u64>,
     ) -> Result<Value, OpenAiError> {
-        let url = self.url();
         let body = self.body(messages, tools, tool_choice, max_tokens);
-        let failed = |source| OpenAiError::Http {
-            url: url.clone(),
-            source,
-        };
-        let mut response = self.post(&url, &body).send().await.map_err(failed)?;
-        let status = response.status();
         let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(failed)? {
-            if bytes.len() + chunk.len() > MAX_ANSWER_BYTES {
-                return Err(OpenAiError::Malformed(format!(
-                    "more than {MAX_ANSWER_BYTES} bytes"
-                )));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
-        if !status.is_success() {
-            return Err(OpenAiError::Status {
-                url,
-                status: status.as_u16(),
-                body: shorten_text(&String::from_utf8_lossy(&bytes), MAX_ERROR_CHARS),
-            });
-        }
+        self.post_reading(&body, Broken::Fails, |chunk| {
+            bytes.extend_from_slice(chunk);
+            true
+        })
+        .await?;
         // Read keeping each call's arguments as sent, whether the server wrote them as a
         // string or (some OpenAI-compatible servers do) as an object: the gate reads the text.
         let text = std::str::from_utf8(&bytes)
@@ -273,24 +256,39 @@ impl OpenAiClient {
         tools: &[Value],
         tool_choice: Option<Value>,
         max_tokens: Option<u64>,
-        mut feed: impl FnMut(&[u8]) -> bool,
+        feed: impl FnMut(&[u8]) -> bool,
     ) -> Result<(), OpenAiError> {
-        let url = self.url();
         let mut body = self.body(messages, tools, tool_choice, max_tokens);
         body["stream"] = true.into();
         body["stream_options"] = json!({"include_usage": true});
+        self.post_reading(&body, Broken::Ends, feed).await
+    }
+
+    /// Posts `body` and gives `feed` each piece of a successful answer as it comes, until it
+    /// says to stop (`false`: the connection is dropped). At most [`MAX_ANSWER_BYTES`] are
+    /// read; a status that is not a success is the error, with the start of its body; a
+    /// connection that breaks is what `broken` says.
+    async fn post_reading(
+        &self,
+        body: &Value,
+        broken: Broken,
+        mut feed: impl FnMut(&[u8]) -> bool,
+    ) -> Result<(), OpenAiError> {
+        let url = self.url();
         let failed = |source| OpenAiError::Http {
             url: url.clone(),
             source,
         };
-        let mut response = self.post(&url, &body).send().await.map_err(failed)?;
+        let mut response = self.post(&url, body).send().await.map_err(failed)?;
         let status = response.status();
         let mut error_body = Vec::new();
         let mut read = 0;
         loop {
-            // A connection that breaks is a stream closed before its end: a cut answer.
-            let Ok(Some(chunk)) = response.chunk().await else {
-                break;
+            let chunk = match response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(_) if broken == Broken::Ends => break,
+                Err(source) => return Err(failed(source)),
             };
             read += chunk.len();
             if read > MAX_ANSWER_BYTES {
@@ -313,6 +311,15 @@ impl OpenAiClient {
         }
         Ok(())
     }
+}
+
+/// What a connection that breaks in the middle of an answer is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Broken {
+    /// An error (a whole answer: what came cannot be read).
+    Fails,
+    /// The end of the stream (its reader sees a stream closed before its end: a cut answer).
+    Ends,
 }
 
 /// The calls of a streamed answer that ended, or the error naming one that cannot be read.

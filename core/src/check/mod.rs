@@ -8,6 +8,7 @@ mod containers;
 mod unions;
 mod value;
 
+use std::borrow::Borrow;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -71,10 +72,10 @@ fn expected_type(schema: &Schema, kind: &Kind) -> String {
 }
 
 /// The path `steps` lead to, as issues write it (long names shortened).
-pub(crate) fn path_of<'s, 'm: 's>(steps: impl IntoIterator<Item = &'s Step<'m>>) -> Path {
+pub(crate) fn path_of<'m>(steps: impl IntoIterator<Item = impl Borrow<Step<'m>>>) -> Path {
     steps
         .into_iter()
-        .map(|step| match step {
+        .map(|step| match step.borrow() {
             Step::Key(key) => crate::path::Segment::Key(crate::issue::shorten_name(key)),
             Step::Index(index) => crate::path::Segment::Index(*index),
         })

@@ -570,9 +570,14 @@ impl<'m, T> StreamDecoder<'m, T> {
         if string.len() > self.text_sent.1 {
             let delta = string.after(self.text_sent.1);
             self.text_sent.1 = string.len();
-            let path = crate::check::path_of(&self.frames.steps().collect::<Vec<_>>());
-            self.events.push(StreamEvent::Text { path, delta });
+            self.send_text(delta);
         }
+    }
+
+    /// A [`StreamEvent::Text`] of `delta`, at the path of the value being read.
+    fn send_text(&mut self, delta: String) {
+        let path = crate::check::path_of(self.frames.steps());
+        self.events.push(StreamEvent::Text { path, delta });
     }
 
     /// The last characters of a string value complete at `node` (the whole string where none
@@ -587,9 +592,7 @@ impl<'m, T> StreamDecoder<'m, T> {
         };
         self.text_sent = (usize::MAX, 0);
         if let Some(delta) = string.get(sent..).filter(|delta| !delta.is_empty()) {
-            let path = crate::check::path_of(&self.frames.steps().collect::<Vec<_>>());
-            let delta = delta.to_owned();
-            self.events.push(StreamEvent::Text { path, delta });
+            self.send_text(delta.to_owned());
         }
     }
 

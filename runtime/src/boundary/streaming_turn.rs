@@ -35,7 +35,8 @@ use toolgate_core::streaming::StreamDecoder;
 use toolgate_core::Issue;
 
 use super::messages::{
-    refuse_cut, AnswerCalls, Cut, Following, MessageError, Provider, StreamUpdate, StreamedMessage,
+    refuse_cut, AnswerCalls, Cut, Following, MessageError, Provider, StreamUpdate, StreamedCall,
+    StreamedMessage,
 };
 use super::{Envelope, Toolbox};
 
@@ -281,18 +282,7 @@ impl<'t> StreamingTurn<'t> {
 /// The calls of a message holding one the gate cannot take (`error`), as a cut answer: each as
 /// it came (a call without a name under an empty one), refused for that call.
 fn unreadable(message: &StreamedMessage, error: &MessageError) -> AnswerCalls {
-    let calls = message
-        .calls()
-        .iter()
-        .map(|call| {
-            let tool = call.tool.as_deref().unwrap_or_default();
-            let made = super::Call::new(tool, call.arguments.clone());
-            match &call.call_id {
-                Some(id) => made.with_id(id.as_str()),
-                None => made,
-            }
-        })
-        .collect();
+    let calls = message.calls().iter().map(StreamedCall::as_sent).collect();
     let because = format!("the answer holds a tool call that cannot be read ({error})");
     AnswerCalls {
         calls,

@@ -65,6 +65,19 @@ struct Balance {
     opened: bool,
 }
 
+impl StreamedCall {
+    /// The call as it came, for the gate: its tool's name (empty where none came), its
+    /// arguments' text and its id where it has one.
+    pub(crate) fn as_sent(&self) -> crate::boundary::Call {
+        let tool = self.tool.as_deref().unwrap_or_default();
+        let made = crate::boundary::Call::new(tool, self.arguments.clone());
+        match &self.call_id {
+            Some(id) => made.with_id(id.as_str()),
+            None => made,
+        }
+    }
+}
+
 impl Balance {
     fn push(&mut self, text: &str) {
         for byte in text.bytes() {
@@ -280,17 +293,17 @@ impl StreamedMessage {
             what: format!("no `{what}`"),
         };
         let call = self.calls.get(index).ok_or_else(|| missing("call"))?;
-        let tool = call.tool.as_deref().ok_or_else(|| missing("name"))?;
-        let made = crate::boundary::Call::new(tool, call.arguments.clone());
+        if call.tool.is_none() {
+            return Err(missing("name"));
+        }
         let needs_id = matches!(
             self.provider,
             Provider::OpenAiChat | Provider::OpenAiResponses
         );
-        match (&call.call_id, needs_id) {
-            (Some(id), _) => Ok(made.with_id(id.as_str())),
-            (None, true) => Err(missing("id")),
-            (None, false) => Ok(made),
+        if needs_id && call.call_id.is_none() {
+            return Err(missing("id"));
         }
+        Ok(call.as_sent())
     }
 
     /// What the reading did about the provider's quirks (a delta after its call's end, a new
